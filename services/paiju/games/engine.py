@@ -1,0 +1,194 @@
+"""The one state-machine shape every game shares (``spec/engine-api.md``).
+
+A game's ``Game`` starts hands (``new_hand``) and loads them (``Game.load``); a hand's state
+answers ``to_act``, ``legal_actions(seat)``, ``apply(seat, action)``, ``view(seat)`` and
+``result``, and serialises exactly with ``to_bytes``. Services drive every game through this
+shape and nothing else, so they hold no game rules.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, Self, runtime_checkable
+
+PUBLIC: None = None
+"""The ``visible_to`` of an event every seat and every spectator may see."""
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now. The state it was tried on is unchanged.
+
+    ``reason`` is a sentence for the player; ``code`` a stable word for programs.
+    """
+
+    def __init__(self, reason: str, code: str = "illegal") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened in a hand, and who may see it.
+
+    ``visible_to`` is ``None`` for a public event, otherwise the seats that may see it.
+
+    >>> Event("looked", {"seat": 1}).visible(3)
+    True
+    >>> Event("cards", {"seat": 1, "cards": "AS KS QS"}, visible_to=(1,)).visible(None)
+    False
+    """
+
+    type: str
+    data: Mapping[str, Any]
+    visible_to: tuple[int, ...] | None = PUBLIC
+
+    def visible(self, seat: int | None) -> bool:
+        """Whether ``seat`` (``None``: a spectator) may see this event."""
+        return self.visible_to is None or (seat is not None and seat in self.visible_to)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, **self.data}
+
+
+def events_for(events: Iterable[Event], seat: int | None) -> list[Event]:
+    """The events that ``seat`` may see, in order."""
+    return [event for event in events if event.visible(seat)]
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerLine:
+    """One reason a seat's coins changed in a hand (``amount`` negative when paid)."""
+
+    seat: int
+    amount: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """What a finished hand does to each seat: the coin changes and why.
+
+    ``coins[seat]`` is the net change; the ``lines`` of one seat sum to it; ``fee`` goes to the
+    house, so ``sum(coins) + fee == 0``. ``scores`` is for games that keep score points.
+    """
+
+    coins: tuple[int, ...]
+    lines: tuple[LedgerLine, ...]
+    fee: int = 0
+    scores: tuple[int, ...] | None = None
+    winners: tuple[int, ...] = ()
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if sum(self.coins) + self.fee != 0:
+            raise AssertionError(f"coins not conserved: {self.coins} with fee {self.fee}")
+        for seat, net in enumerate(self.coins):
+            lines_total = sum(line.amount for line in self.lines if line.seat == seat)
+            if lines_total != net:
+                raise AssertionError(f"seat {seat}: lines sum to {lines_total}, net is {net}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "coins": list(self.coins),
+            "lines": [[line.seat, line.amount, line.reason] for line in self.lines],
+            "fee": self.fee,
+            "scores": None if self.scores is None else list(self.scores),
+            "winners": list(self.winners),
+            "details": dict(self.details),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Settlement:
+        return cls(
+            coins=tuple(data["coins"]),
+            lines=tuple(LedgerLine(seat, amount, reason) for seat, amount, reason in data["lines"]),
+            fee=data["fee"],
+            scores=None if data["scores"] is None else tuple(data["scores"]),
+            winners=tuple(data["winners"]),
+            details=data["details"],
+        )
+
+
+@runtime_checkable
+class HandState(Protocol):
+    """A hand in progress, the same shape for every game."""
+
+    @property
+    def to_act(self) -> int | None: ...
+
+    @property
+    def result(self) -> Settlement | None: ...
+
+    def legal_actions(self, seat: int) -> list[Any]: ...
+
+    def apply(self, seat: int, action: Any) -> list[Event]: ...
+
+    def timeout(self) -> list[Event]:
+        """The seat to act ran out of time: the game's timeout move."""
+        ...
+
+    def leave(self, seat: int) -> list[Event]:
+        """A seat leaves (escapes) the hand, whether or not it is its turn."""
+        ...
+
+    def view(self, seat: int | None) -> dict[str, Any]: ...
+
+    def to_bytes(self) -> bytes: ...
+
+
+class SerialisedState:
+    """Exact serialisation for states that reduce to plain JSON data.
+
+    A subclass names its game in ``GAME`` and implements ``to_data``/``from_data``; the bytes
+    are canonical JSON, so equal states give equal bytes.
+    """
+
+    GAME: ClassVar[str]
+    FORMAT: ClassVar[int] = 1
+
+    def to_data(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Self:
+        raise NotImplementedError
+
+    def to_bytes(self) -> bytes:
+        envelope = {"game": self.GAME, "format": self.FORMAT, "state": self.to_data()}
+        return json.dumps(envelope, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+    @classmethod
+    def from_bytes(cls, blob: bytes) -> Self:
+        try:
+            envelope = json.loads(blob)
+        except (ValueError, UnicodeDecodeError) as error:
+            raise ValueError(f"not a serialised {cls.GAME} hand: {error}") from None
+        if not isinstance(envelope, dict) or envelope.get("game") != cls.GAME:
+            found = envelope.get("game") if isinstance(envelope, dict) else type(envelope).__name__
+            raise ValueError(f"not a serialised {cls.GAME} hand (found {found!r})")
+        if envelope.get("format") != cls.FORMAT:
+            raise ValueError(
+                f"{cls.GAME} hand in format {envelope.get('format')!r}; this build reads {cls.FORMAT}"
+            )
+        return cls.from_data(envelope["state"])
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.to_data() == other.to_data()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def require(condition: bool, reason: str, code: str = "illegal") -> None:
+    """Raise :class:`IllegalAction` with ``reason`` unless ``condition`` holds."""
+    if not condition:
+        raise IllegalAction(reason, code)
+
+
+def seats_in_order(start: int, count: int) -> Sequence[int]:
+    """Seats ``start, start+1, …`` round a table of ``count`` seats, each once."""
+    return [(start + offset) % count for offset in range(count)]
