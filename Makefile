@@ -1,0 +1,32 @@
+# The two commands of the README work on a fresh machine: each makes the virtualenv first.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test soak bench lint clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@echo "installing paiju and its test tools into $(VENV) …"
+	@$(BIN)/python -m pip install --quiet --upgrade pip
+	@$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $@
+
+run: $(STAMP)  ## bots play 炸金花 and every hand is printed
+	$(BIN)/paiju demo
+
+test: $(STAMP)  ## the whole suite: unit, property, golden, random playouts
+	$(BIN)/python -m pytest
+
+soak: $(STAMP)  ## long randomised runs (10^5 hands); figures go on the issue
+	$(BIN)/python -m pytest -m soak -p no:cacheprovider tests --soak
+
+bench: $(STAMP)  ## benchmarks print comparable figures
+	$(BIN)/python bench/engines.py
+
+lint: $(STAMP)
+	$(BIN)/ruff check services tests bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis
