@@ -8,7 +8,7 @@
 """
 
 from paiju.games.zhajinhua.actions import Action, ActionKind, Rules
-from paiju.games.zhajinhua.hand import Game, Hand, SeatStatus
+from paiju.games.zhajinhua.hand import Game, Hand, SeatStatus, deck_dealing
 from paiju.games.zhajinhua.ranking import (
     CATEGORIES,
     Special235,
@@ -31,6 +31,7 @@ __all__ = [
     "Special235",
     "ante_for",
     "compare",
+    "deck_dealing",
     "hand_category",
     "is_special_235",
     "level_for",

@@ -4,10 +4,9 @@ Every move comes three ways, as in pokerkit: ``verify_call(seat)`` raises
 :class:`~paiju.games.engine.IllegalAction` with the reason, ``can_call(seat)`` asks, and
 ``call(seat)`` acts. ``apply(seat, action)`` takes any move as an :class:`Action` or its text.
 
->>> from paiju.cards import stacked_deck
 >>> game = Game(Rules(ante=10))
 >>> hand = game.new_hand(coins=[1000, 1000], dealer=0, seed=b"doc",
-...                      deck=stacked_deck("AS 2C KS 3C QS 5D"))
+...                      deck=deck_dealing(["AS KS QS", "2C 3C 5D"]))
 >>> hand.to_act, hand.pot
 (1, 20)
 >>> [str(action) for action in hand.legal_actions(1)][:4]
@@ -32,6 +31,7 @@ from paiju.cards import (
     format_cards,
     parse_cards,
     shuffled,
+    stacked_deck,
     standard_deck,
 )
 from paiju.games.engine import (
@@ -54,6 +54,20 @@ class SeatStatus(enum.StrEnum):
     FOLDED = "folded"  # folded, timed out or left
     LOST = "lost"  # lost a compare, an open or the system open
     SHORT = "short"  # judged lost: fewer coins than the call amount at its turn
+
+
+def deck_dealing(hands: Sequence[str | Sequence[Card]], dealer: int = 0) -> list[Card]:
+    """A deck order that deals ``hands[seat]`` to each seat when ``dealer`` deals (tests, demos).
+
+    >>> format_cards(deck_dealing(["AS AH AD", "2S 3H 5D"], dealer=1)[:6])
+    '2S AS 3H AH 5D AD'
+    """
+    count = len(hands)
+    cards = [parse_cards(hand) if isinstance(hand, str) else list(hand) for hand in hands]
+    if any(len(hand) != 3 for hand in cards):
+        raise ValueError("every 炸金花 hand is three cards")
+    top = [cards[(dealer + i % count) % count][i // count] for i in range(3 * count)]
+    return stacked_deck(top)
 
 
 class Game:
