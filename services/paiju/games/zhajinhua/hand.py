@@ -469,7 +469,7 @@ class Hand(SerialisedState):
         return []
 
     def _duel(self, champion: int, challenger: int) -> int:
-        """The loser of a showdown where ``champion`` counts as having opened first."""
+        """The loser of a showdown; ``champion`` counts as having opened first, so loses ties."""
         if beats(self.strengths[champion], self.strengths[challenger], self.rules.special_235) > 0:
             winner, loser = champion, challenger
         else:
@@ -483,7 +483,7 @@ class Hand(SerialisedState):
         amount = self.call_amount(seat)
         self.paid[seat] += amount
         self.acted[seat] = True
-        loser = self._duel(target, seat)  # the one who asked loses ties
+        loser = self._duel(seat, target)  # the one who asked loses ties
         for one, other in ((seat, target), (target, seat)):
             self.seen[one] = True
             self.known_by[one].add(other)
@@ -505,7 +505,7 @@ class Hand(SerialisedState):
         self.paid[seat] += amount
         self.acted[seat] = True
         (other,) = [s for s in self.live_seats() if s != seat]
-        loser = self._duel(other, seat)  # the opener loses ties
+        loser = self._duel(seat, other)  # the opener loses ties
         winner = other if loser == seat else seat
         for shown in (seat, other):
             self.shown_to_all[shown] = True
