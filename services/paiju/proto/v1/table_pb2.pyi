@@ -1,0 +1,140 @@
+# ruff: noqa
+import datetime
+
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from paiju.proto.v1 import common_pb2 as _common_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class GetViewRequest(_message.Message):
+    __slots__ = ("table_id",)
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    def __init__(self, table_id: _Optional[str] = ...) -> None: ...
+
+class TurnClock(_message.Message):
+    __slots__ = ("seat", "due_at", "suspended")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DUE_AT_FIELD_NUMBER: _ClassVar[int]
+    SUSPENDED_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    due_at: _timestamp_pb2.Timestamp
+    suspended: bool
+    def __init__(self, seat: _Optional[int] = ..., due_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., suspended: _Optional[bool] = ...) -> None: ...
+
+class TableView(_message.Message):
+    __slots__ = ("table_id", "game", "version", "seat", "hand_id", "view_json", "legal_actions", "turn", "last_event_id")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    HAND_ID_FIELD_NUMBER: _ClassVar[int]
+    VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    LAST_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    game: str
+    version: int
+    seat: int
+    hand_id: str
+    view_json: str
+    legal_actions: _containers.RepeatedScalarFieldContainer[str]
+    turn: TurnClock
+    last_event_id: str
+    def __init__(self, table_id: _Optional[str] = ..., game: _Optional[str] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ..., hand_id: _Optional[str] = ..., view_json: _Optional[str] = ..., legal_actions: _Optional[_Iterable[str]] = ..., turn: _Optional[_Union[TurnClock, _Mapping]] = ..., last_event_id: _Optional[str] = ...) -> None: ...
+
+class ActRequest(_message.Message):
+    __slots__ = ("table_id", "expected_version", "action")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    expected_version: int
+    action: str
+    def __init__(self, table_id: _Optional[str] = ..., expected_version: _Optional[int] = ..., action: _Optional[str] = ...) -> None: ...
+
+class ActResponse(_message.Message):
+    __slots__ = ("version", "events", "view")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    view: TableView
+    def __init__(self, version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., view: _Optional[_Union[TableView, _Mapping]] = ...) -> None: ...
+
+class Event(_message.Message):
+    __slots__ = ("id", "type", "payload_json", "version", "hand_id")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    PAYLOAD_JSON_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    HAND_ID_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    type: str
+    payload_json: str
+    version: int
+    hand_id: str
+    def __init__(self, id: _Optional[str] = ..., type: _Optional[str] = ..., payload_json: _Optional[str] = ..., version: _Optional[int] = ..., hand_id: _Optional[str] = ...) -> None: ...
+
+class WatchRequest(_message.Message):
+    __slots__ = ("table_id", "after_event_id")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    AFTER_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    after_event_id: str
+    def __init__(self, table_id: _Optional[str] = ..., after_event_id: _Optional[str] = ...) -> None: ...
+
+class TableUpdate(_message.Message):
+    __slots__ = ("snapshot", "event")
+    SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    snapshot: TableView
+    event: Event
+    def __init__(self, snapshot: _Optional[_Union[TableView, _Mapping]] = ..., event: _Optional[_Union[Event, _Mapping]] = ...) -> None: ...
+
+class HandSeat(_message.Message):
+    __slots__ = ("seat", "account_id", "username", "coins")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    USERNAME_FIELD_NUMBER: _ClassVar[int]
+    COINS_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    account_id: str
+    username: str
+    coins: int
+    def __init__(self, seat: _Optional[int] = ..., account_id: _Optional[str] = ..., username: _Optional[str] = ..., coins: _Optional[int] = ...) -> None: ...
+
+class StartHandRequest(_message.Message):
+    __slots__ = ("table_id", "room_id", "hand_id", "game", "tier", "seats", "rules_json")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
+    HAND_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    TIER_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    RULES_JSON_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    room_id: str
+    hand_id: str
+    game: str
+    tier: _common_pb2.Tier
+    seats: _containers.RepeatedCompositeFieldContainer[HandSeat]
+    rules_json: str
+    def __init__(self, table_id: _Optional[str] = ..., room_id: _Optional[str] = ..., hand_id: _Optional[str] = ..., game: _Optional[str] = ..., tier: _Optional[_Union[_common_pb2.Tier, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[HandSeat, _Mapping]]] = ..., rules_json: _Optional[str] = ...) -> None: ...
+
+class StartHandResponse(_message.Message):
+    __slots__ = ("hand_id", "version", "shuffle_commitment")
+    HAND_ID_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    SHUFFLE_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    hand_id: str
+    version: int
+    shuffle_commitment: str
+    def __init__(self, hand_id: _Optional[str] = ..., version: _Optional[int] = ..., shuffle_commitment: _Optional[str] = ...) -> None: ...
