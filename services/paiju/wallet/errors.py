@@ -1,8 +1,8 @@
 """The wallet's errors: one class per refusal, so callers (gRPC, Celery) can map each one.
 
-Every class derives from :class:`WalletError`. Bad arguments (a wrong type, an empty hand id,
-a 40-character username) raise a plain :class:`ValueError` with a sentence saying what was
-wrong; the classes here are for requests that are well formed but refused by the ledger.
+Every class derives from :class:`WalletError`. Bad arguments (an empty hand id, a 40-character
+username) raise a plain :class:`ValueError`, and a value of the wrong type a :class:`TypeError`,
+saying what was wrong; the classes here are for requests that are well formed but refused.
 """
 
 from __future__ import annotations
@@ -59,10 +59,10 @@ class HoldConflict(WalletError):
 
 
 class HandAlreadySettled(WalletError):
-    """A hold was asked for a hand whose settlement is already applied."""
+    """A hold or a release was asked for a hand whose settlement is already applied."""
 
     def __init__(self, hand_id: str) -> None:
-        super().__init__(f"hand {hand_id!r} is already settled; it takes no new holds")
+        super().__init__(f"hand {hand_id!r} is already settled: its holds cannot change")
         self.hand_id = hand_id
 
 

@@ -43,6 +43,8 @@ class Entry:
     idempotency_key: str
     hand_id: str | None
     game: str | None
+    detail: str | None
+    balance_after: int
     created_at: datetime
 
 
@@ -57,15 +59,17 @@ class Hold:
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One line of a hand's settlement: ``amount`` coins to (or, negative, from) ``account``.
+    """One line of a hand's settlement: ``amount`` coins to (or, negative, from) ``account``;
+    ``detail`` is the rules' own word for it ("ante", "compare lost"), kept with the entry.
 
     >>> Line(7, -150, Reason.STAKE)
-    Line(account=7, amount=-150, reason=<Reason.STAKE: 'stake'>)
+    Line(account=7, amount=-150, reason=<Reason.STAKE: 'stake'>, detail='')
     """
 
     account: int
     amount: int
     reason: Reason
+    detail: str = ""
 
 
 @dataclass(frozen=True, slots=True)

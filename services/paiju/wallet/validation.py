@@ -1,4 +1,5 @@
-"""Checks of the arguments callers pass in: a bad one raises ``ValueError`` saying why.
+"""Checks of the arguments callers pass in: a bad value raises ``ValueError`` saying why, a
+value of the wrong type ``TypeError``.
 
 >>> check_username("小明")
 '小明'
@@ -11,12 +12,14 @@ ValueError: a username has 1 to 32 characters, got 0
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from paiju.wallet.model import SETTLEMENT_REASONS, Line, Reason
 
 USERNAME_MAX = 32
+PASSWORD_MIN = 8
 PASSWORD_MAX = 1024
+DETAIL_MAX = 100
 HAND_ID_MAX = 64
 GAME_MAX = 32
 KEY_MAX = 200
@@ -26,7 +29,7 @@ def check_username(username: object) -> str:
     """The username in NFC form, if it has 1–32 characters, no control characters and no
     space at either end."""
     if not isinstance(username, str):
-        raise ValueError(f"a username is a string, got {type(username).__name__}")
+        raise TypeError(f"a username is a string, got {type(username).__name__}")
     username = unicodedata.normalize("NFC", username)
     if not 1 <= len(username) <= USERNAME_MAX:
         raise ValueError(f"a username has 1 to {USERNAME_MAX} characters, got {len(username)}")
@@ -37,20 +40,44 @@ def check_username(username: object) -> str:
     return username
 
 
-def check_password(password: object) -> str:
-    """The password, if it is a string of 1 to 1024 characters."""
+def username_key(username: str) -> str:
+    """What makes two usernames the same: case does not count.
+
+    >>> username_key("Alice") == username_key("ALICE")
+    True
+    """
+    return username.casefold()
+
+
+def check_password(password: object, shortest: int = 1) -> str:
+    """The password, if it is a string of ``shortest`` to 1024 characters."""
     if not isinstance(password, str):
-        raise ValueError(f"a password is a string, got {type(password).__name__}")
-    if not 1 <= len(password) <= PASSWORD_MAX:
-        raise ValueError(f"a password has 1 to {PASSWORD_MAX} characters, got {len(password)}")
+        raise TypeError(f"a password is a string, got {type(password).__name__}")
+    if not shortest <= len(password) <= PASSWORD_MAX:
+        raise ValueError(
+            f"a password has {shortest} to {PASSWORD_MAX} characters, got {len(password)}"
+        )
     return password
+
+
+def check_new_password(password: object) -> str:
+    """A password chosen at registration: at least 8 characters."""
+    return check_password(password, PASSWORD_MIN)
 
 
 def check_int(value: object, what: str) -> int:
     """``value`` if it is an ``int`` (``bool`` is refused: ``True`` coins is a bug)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{what} is a whole number, got {value!r}")
+        raise TypeError(f"{what} is a whole number, got {value!r}")
     return value
+
+
+def check_not_negative(value: object, what: str) -> int:
+    """``value`` if it is an ``int`` of zero or more."""
+    number = check_int(value, what)
+    if number < 0:
+        raise ValueError(f"{what} cannot be below zero, got {number}")
+    return number
 
 
 def check_positive(value: object, what: str) -> int:
@@ -64,7 +91,7 @@ def check_positive(value: object, what: str) -> int:
 def check_text(value: object, what: str, longest: int) -> str:
     """``value`` if it is a non-empty string of at most ``longest`` characters."""
     if not isinstance(value, str):
-        raise ValueError(f"{what} is a string, got {type(value).__name__}")
+        raise TypeError(f"{what} is a string, got {type(value).__name__}")
     if not 1 <= len(value) <= longest:
         raise ValueError(f"{what} has 1 to {longest} characters, got {len(value)}")
     return value
@@ -100,28 +127,61 @@ def check_reason(reason: object, allowed: Iterable[Reason] = Reason) -> Reason:
 
 def check_lines(lines: object) -> tuple[Line, ...]:
     """Settlement lines as :class:`Line` objects, from ``Line``s or ``(account, amount,
-    reason)`` triples.
+    reason)`` or ``(account, amount, reason, detail)`` tuples.
 
-    >>> check_lines([(1, -10, "stake"), (2, 10, "pot")])[1]
-    Line(account=2, amount=10, reason=<Reason.POT: 'pot'>)
+    >>> check_lines([(1, -10, "stake", "ante"), (2, 10, "pot")])[1]
+    Line(account=2, amount=10, reason=<Reason.POT: 'pot'>, detail='')
     """
     if isinstance(lines, (str, bytes)) or not isinstance(lines, Iterable):
-        raise ValueError("settlement lines are a list of (account, amount, reason)")
+        raise TypeError("settlement lines are a list of (account, amount, reason)")
     checked: list[Line] = []
     for number, line in enumerate(lines, start=1):
         if isinstance(line, Line):
-            account, amount, reason = line.account, line.amount, line.reason
-        elif isinstance(line, (tuple, list)) and len(line) == 3:
-            account, amount, reason = line
+            account, amount, reason, detail = line.account, line.amount, line.reason, line.detail
+        elif isinstance(line, (tuple, list)) and len(line) in (3, 4):
+            account, amount, reason, detail = (*line, "") if len(line) == 3 else line
         else:
-            raise ValueError(f"settlement line {number} is not (account, amount, reason): {line!r}")
+            raise TypeError(f"settlement line {number} is not (account, amount, reason): {line!r}")
         checked.append(
             Line(
                 check_int(account, f"the account of line {number}"),
                 check_int(amount, f"the amount of line {number}"),
                 check_reason(reason, SETTLEMENT_REASONS),
+                check_detail(detail, number),
             )
         )
     if not checked:
         raise ValueError("a settlement has at least one line")
     return tuple(checked)
+
+
+def check_detail(detail: object, number: int) -> str:
+    """The detail of settlement line ``number``: a string of at most 100 characters."""
+    if not isinstance(detail, str):
+        raise TypeError(f"the detail of line {number} is a string, got {type(detail).__name__}")
+    if len(detail) > DETAIL_MAX:
+        raise ValueError(f"the detail of line {number} has at most {DETAIL_MAX} characters")
+    return detail
+
+
+def check_holds(amounts: object) -> dict[int, int]:
+    """A hand's holds as account → coins, from a mapping or ``(account, amount)`` pairs; each
+    account once, each amount zero or more.
+
+    >>> check_holds([(3, 500), (4, 0)])
+    {3: 500, 4: 0}
+    """
+    pairs = amounts.items() if isinstance(amounts, Mapping) else amounts
+    if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
+        raise TypeError("holds are a mapping or a list of (account, amount)")
+    checked: dict[int, int] = {}
+    for pair in pairs:
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+            raise TypeError(f"a hold is (account, amount), got {pair!r}")
+        account = check_int(pair[0], "an account id")
+        if account in checked:
+            raise ValueError(f"account {account} is held twice in one hand")
+        checked[account] = check_not_negative(pair[1], f"the hold of account {account}")
+    if not checked:
+        raise ValueError("a hand holds the coins of at least one account")
+    return checked

@@ -1,0 +1,122 @@
+"""One SQL database behind one URL: SQLite (a file, or memory for tests) or PostgreSQL.
+
+The wallet runs the same SQLAlchemy Core statements on both. What differs is set up here:
+
+* PostgreSQL goes through psycopg 3 (a plain ``postgresql://`` URL is rewritten), and a
+  transaction locks the account rows it changes with ``SELECT … FOR UPDATE``.
+* SQLite has no row locks, so every writing transaction starts with ``BEGIN IMMEDIATE``: writers
+  take turns, and a reader never has to upgrade its lock half-way. Foreign keys are switched on
+  and a busy writer is waited for rather than failed.
+
+>>> normalize_url("postgresql://postgres@127.0.0.1/test").drivername
+'postgresql+psycopg'
+>>> normalize_url("sqlite://").drivername
+'sqlite'
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import URL, Connection, Engine
+from sqlalchemy.pool import StaticPool
+
+_POSTGRES_DRIVERS = {"postgres", "postgresql", "postgresql+psycopg"}
+_SQLITE_DRIVERS = {"sqlite", "sqlite+pysqlite"}
+_READ_ONLY = "paiju_wallet_read_only"
+BUSY_TIMEOUT_MS = 30_000
+
+
+def normalize_url(url: str | URL) -> URL:
+    """The URL the engine is built from: PostgreSQL always through psycopg 3.
+
+    Anything but SQLite or PostgreSQL is refused with a ``ValueError``.
+    """
+    try:
+        parsed = sa.make_url(url)
+    except sa.exc.ArgumentError as error:
+        raise ValueError(f"not a database URL: {url!r}") from error
+    if parsed.drivername in _POSTGRES_DRIVERS:
+        return parsed.set(drivername="postgresql+psycopg")
+    if parsed.drivername in _SQLITE_DRIVERS:
+        return parsed
+    raise ValueError(
+        f"the wallet stores coins in SQLite or PostgreSQL, not {parsed.drivername!r} "
+        "(use sqlite:///path or postgresql://user@host/db)"
+    )
+
+
+class Database:
+    """An engine plus the transactions the wallet runs on it."""
+
+    def __init__(self, url: str | URL, **engine_options: Any) -> None:
+        self.url = normalize_url(url)
+        self.is_postgres = self.url.drivername.startswith("postgresql")
+        self.in_memory = not self.is_postgres and self.url.database in (None, "", ":memory:")
+        options: dict[str, Any] = {"future": True}
+        if self.is_postgres:
+            options["pool_pre_ping"] = True
+        elif self.in_memory:
+            # One shared connection, or every connection would see its own empty database.
+            options["poolclass"] = StaticPool
+            options["connect_args"] = {"check_same_thread": False}
+        else:
+            options["connect_args"] = {"check_same_thread": False}
+        options.update(engine_options)
+        self.engine: Engine = sa.create_engine(self.url, **options)
+        # The shared in-memory connection can run one transaction at a time.
+        self._memory_lock = threading.RLock() if self.in_memory else None
+        if not self.is_postgres:
+            _configure_sqlite(self.engine, file_backed=not self.in_memory)
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        """A transaction that may change rows; committed when the block ends without error."""
+        with self._serialised(), self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        """A transaction that only reads (on SQLite it does not block writers)."""
+        with self._serialised(), self.engine.connect() as conn:
+            conn.execution_options(**{_READ_ONLY: True})
+            with conn.begin():
+                yield conn
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+    def _serialised(self) -> threading.RLock | nullcontext[None]:
+        return self._memory_lock if self._memory_lock is not None else nullcontext()
+
+
+def _configure_sqlite(engine: Engine, *, file_backed: bool) -> None:
+    @sa.event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy's begin event issue BEGIN itself instead of pysqlite guessing.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if file_backed:
+            cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.close()
+
+    @sa.event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        read_only = conn.get_execution_options().get(_READ_ONLY, False)
+        conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
+
+
+def as_utc(moment: datetime) -> datetime:
+    """A timestamp read back from either database, as an aware UTC datetime (SQLite returns
+    naive ones)."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)

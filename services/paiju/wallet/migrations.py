@@ -1,0 +1,169 @@
+"""The wallet's schema, built by an ordered list of steps, each applied once and recorded.
+
+``migrate`` applies the steps a database has not seen, in order, in one transaction. On
+PostgreSQL it first takes a transaction-scoped advisory lock, so two processes starting at once
+take turns and the second finds nothing left to do; on SQLite ``BEGIN IMMEDIATE`` does the same.
+
+A step never changes once released: later changes are new steps. That is why the first step
+spells out its tables here instead of reusing :mod:`paiju.wallet.tables` (which follows the
+latest step).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from paiju.wallet.database import Database
+from paiju.wallet.errors import SchemaError
+from paiju.wallet.model import Reason
+
+HOUSE_USERNAME = "house"
+# Any fixed 64-bit number: it names the wallet's lock among the database's advisory locks.
+ADVISORY_LOCK_KEY = 0x7061_696A_7577_6C74
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One step of the schema: ``version`` orders it, ``apply`` runs inside the transaction."""
+
+    version: int
+    name: str
+    apply: Callable[[Connection], None]
+
+
+def _create_ledger_tables(conn: Connection) -> None:
+    entry_id = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+    reasons = ", ".join(f"'{reason.value}'" for reason in Reason)
+    step = sa.MetaData()
+    sa.Table(
+        "wallet_accounts",
+        step,
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("username", sa.String(32), nullable=False),
+        sa.Column("username_key", sa.String(128), nullable=False),
+        sa.Column("password_hash", sa.String(200)),
+        sa.Column("is_house", sa.Boolean, nullable=False),
+        sa.Column("balance", sa.BigInteger, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("username_key", name="wallet_accounts_username_unique"),
+        sa.CheckConstraint("balance >= 0", name="wallet_accounts_balance_not_negative"),
+    )
+    sa.Table(
+        "wallet_entries",
+        step,
+        sa.Column("id", entry_id, primary_key=True),
+        sa.Column("account_id", sa.Integer, sa.ForeignKey("wallet_accounts.id"), nullable=False),
+        sa.Column("amount", sa.BigInteger, nullable=False),
+        sa.Column("reason", sa.String(20), nullable=False),
+        sa.Column("idempotency_key", sa.String(200), nullable=False),
+        sa.Column("hand_id", sa.String(64)),
+        sa.Column("game", sa.String(32)),
+        sa.Column("detail", sa.String(100)),
+        sa.Column("balance_after", sa.BigInteger, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("idempotency_key", name="wallet_entries_key_unique"),
+        sa.CheckConstraint(f"reason IN ({reasons})", name="wallet_entries_known_reason"),
+        sa.Index("wallet_entries_by_account", "account_id", "id"),
+        sa.Index("wallet_entries_by_game", "game", "account_id"),
+        sa.Index("wallet_entries_by_hand", "hand_id"),
+    )
+    sa.Table(
+        "wallet_holds",
+        step,
+        sa.Column("hand_id", sa.String(64), primary_key=True),
+        sa.Column(
+            "account_id", sa.Integer, sa.ForeignKey("wallet_accounts.id"), primary_key=True
+        ),
+        sa.Column("amount", sa.BigInteger, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.CheckConstraint("amount >= 0", name="wallet_holds_amount_not_negative"),
+        sa.Index("wallet_holds_by_account", "account_id"),
+    )
+    sa.Table(
+        "wallet_hands",
+        step,
+        sa.Column("hand_id", sa.String(64), primary_key=True),
+        sa.Column("game", sa.String(32), nullable=False),
+        sa.Column("settled_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    sa.Table(
+        "wallet_settlements",
+        step,
+        sa.Column(
+            "hand_id", sa.String(64), sa.ForeignKey("wallet_hands.hand_id"), primary_key=True
+        ),
+        sa.Column(
+            "account_id", sa.Integer, sa.ForeignKey("wallet_accounts.id"), primary_key=True
+        ),
+        sa.Column("net", sa.BigInteger, nullable=False),
+    )
+    step.create_all(conn)
+
+
+def _create_house_account(conn: Connection) -> None:
+    conn.execute(
+        sa.text(
+            "INSERT INTO wallet_accounts"
+            " (username, username_key, password_hash, is_house, balance, created_at)"
+            " VALUES (:username, :username, NULL, :is_house, 0, :now)"
+        ),
+        {"username": HOUSE_USERNAME, "is_house": True, "now": datetime.now(UTC)},
+    )
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "ledger tables", _create_ledger_tables),
+    Migration(2, "house account", _create_house_account),
+)
+"""Every step, oldest first; append new ones, never edit released ones."""
+
+_version_table = sa.Table(
+    "wallet_schema_version",
+    sa.MetaData(),
+    sa.Column("version", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("name", sa.String(100), nullable=False),
+    sa.Column("applied_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+
+def migrate(database: Database, migrations: tuple[Migration, ...] = MIGRATIONS) -> list[int]:
+    """Apply the steps the database lacks; the versions applied by this call, oldest first.
+
+    Safe to call any number of times, from several processes at once.
+    """
+    with database.write() as conn:
+        if database.is_postgres:
+            conn.execute(sa.select(sa.func.pg_advisory_xact_lock(ADVISORY_LOCK_KEY)))
+        _version_table.create(conn, checkfirst=True)
+        applied = set(conn.execute(sa.select(_version_table.c.version)).scalars())
+        known = {migration.version for migration in migrations}
+        if unknown := applied - known:
+            raise SchemaError(
+                f"the database has schema versions {sorted(unknown)} that this code does not "
+                "know: it was migrated by a newer release"
+            )
+        done: list[int] = []
+        for migration in sorted(migrations, key=lambda step: step.version):
+            if migration.version in applied:
+                continue
+            migration.apply(conn)
+            conn.execute(
+                _version_table.insert().values(
+                    version=migration.version, name=migration.name, applied_at=datetime.now(UTC)
+                )
+            )
+            done.append(migration.version)
+        return done
+
+
+def current_version(database: Database) -> int:
+    """The highest applied step, 0 for a database never migrated."""
+    with database.read() as conn:
+        if not sa.inspect(conn).has_table(_version_table.name):
+            return 0
+        return conn.execute(sa.select(sa.func.max(_version_table.c.version))).scalar_one() or 0

@@ -1,0 +1,313 @@
+"""The wallet: accounts, a ledger of integer coins, holds and settlements over one SQL URL.
+
+Each public method is one transaction. Changes of coins are idempotent (keyed), balances never
+go below zero, and the sum of all balances, the house's included, changes only by grants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy.engine import URL, Connection
+
+from paiju.games.zhajinhua import level_for
+from paiju.wallet import accounts, ledger, queries
+from paiju.wallet.database import Database
+from paiju.wallet.holds import abandon_hand, hand_holds, place_holds
+from paiju.wallet.migrations import migrate
+from paiju.wallet.model import BalanceMismatch, Entry, Hold, LeaderboardRow, Line, Settlement
+from paiju.wallet.passwords import PasswordHasher
+from paiju.wallet.payments import apply_grant, apply_transfer
+from paiju.wallet.settlement import applied_settlement, apply_settlement
+from paiju.wallet.validation import (
+    check_game,
+    check_hand_id,
+    check_holds,
+    check_int,
+    check_key,
+    check_lines,
+    check_new_password,
+    check_not_negative,
+    check_password,
+    check_positive,
+    check_username,
+)
+
+DEFAULT_STARTING_GRANT = 20_000
+HISTORY_LIMIT_MAX = 1_000
+
+T = TypeVar("T")
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Wallet:
+    """Coins of every account, stored in SQLite (``sqlite:///path``, ``sqlite://``) or
+    PostgreSQL (``postgresql://…``).
+
+    Call :meth:`migrate` once before anything else (it is idempotent).
+
+    >>> wallet = Wallet("sqlite://", password_hasher=PasswordHasher(n=2**4))
+    >>> wallet.migrate()
+    [1, 2]
+    >>> alice = wallet.register("alice", "alice's secret")
+    >>> bob = wallet.register("bob", "bob's secret")
+    >>> wallet.balance(alice), wallet.verify_password("Alice", "alice's secret") == alice
+    (20000, True)
+    >>> wallet.hold("hand-1", alice, 500).amount, wallet.available(alice)
+    (500, 19500)
+    >>> result = wallet.settle("hand-1", "zhajinhua",
+    ...     [(alice, -300, "stake"), (bob, 290, "pot"), (wallet.house, 10, "fee")])
+    >>> wallet.balance(alice), wallet.balance(bob), wallet.available(alice)
+    (19700, 20290, 19700)
+    >>> wallet.total_coins() == wallet.grants_total() == 40_000
+    True
+    """
+
+    def __init__(
+        self,
+        url: str | URL,
+        *,
+        starting_grant: int = DEFAULT_STARTING_GRANT,
+        password_hasher: PasswordHasher | None = None,
+        clock: Callable[[], datetime] = _utc_now,
+        **engine_options: Any,
+    ) -> None:
+        check_int(starting_grant, "the starting grant")
+        if starting_grant < 0:
+            raise ValueError(f"the starting grant cannot be negative, got {starting_grant}")
+        self.starting_grant = starting_grant
+        self.passwords = password_hasher or PasswordHasher()
+        self.clock = clock
+        self.database = Database(url, **engine_options)
+        self._house: int | None = None
+
+    # -- schema ------------------------------------------------------------------------------
+
+    def migrate(self) -> list[int]:
+        """Bring the schema up to date; the versions this call applied (none the second time)."""
+        return migrate(self.database)
+
+    def close(self) -> None:
+        """Release the database connections."""
+        self.database.dispose()
+
+    @property
+    def house(self) -> int:
+        """The house account's id: fees are paid to it."""
+        if self._house is None:
+            with self.database.read() as conn:
+                self._house = accounts.house_id(conn)
+        return self._house
+
+    # -- accounts ----------------------------------------------------------------------------
+
+    def register(self, username: str, password: str) -> int:
+        """A new account with the starting grant; its id.
+
+        Raises ``ValueError`` for a bad username or a password under 8 characters, and
+        :class:`~paiju.wallet.errors.DuplicateUsername` for a taken one (case does not count).
+        """
+        username = check_username(username)
+        stored = self.passwords.hash(check_new_password(password))
+        with self.database.write() as conn:
+            return accounts.create_account(
+                conn, username, stored, self.starting_grant, self.clock()
+            )
+
+    def verify_password(self, username: str, password: str) -> int | None:
+        """The account id if ``password`` is that user's, else ``None`` (bad input included).
+
+        The username's case does not count; the password's does.
+        """
+        try:
+            username, password = check_username(username), check_password(password)
+        except (ValueError, TypeError):
+            return None
+        with self.database.read() as conn:
+            found = accounts.password_hash(conn, username)
+        if found is None:
+            self.passwords.waste_time(password)
+            return None
+        account, stored = found
+        return account if self.passwords.verify(password, stored) else None
+
+    def account_id(self, username: str) -> int | None:
+        """The id of the account called ``username``, or ``None``."""
+        with self.database.read() as conn:
+            return accounts.account_id(conn, check_username(username))
+
+    def username(self, account: int) -> str:
+        """The username of ``account``."""
+        with self.database.read() as conn:
+            return accounts.username_of(conn, check_int(account, "an account id"))
+
+    # -- coins outside hands -----------------------------------------------------------------
+
+    def grant(self, account: int, amount: int, key: str) -> Entry:
+        """Give ``account`` ``amount`` new coins, once per idempotency ``key``."""
+        check_int(account, "an account id")
+        check_positive(amount, "a grant")
+        check_key(key)
+        return self._write_racing_keys(
+            lambda conn: apply_grant(conn, account, amount, key, self.clock())
+        )
+
+    def transfer(self, source: int, target: int, amount: int, key: str) -> tuple[Entry, Entry]:
+        """Move ``amount`` of ``source``'s available coins to ``target``, once per ``key``."""
+        check_int(source, "the source account id")
+        check_int(target, "the target account id")
+        if source == target:
+            raise ValueError("a transfer needs two different accounts")
+        check_positive(amount, "a transfer")
+        check_key(key)
+        return self._write_racing_keys(
+            lambda conn: apply_transfer(conn, source, target, amount, key, self.clock())
+        )
+
+    # -- hands -------------------------------------------------------------------------------
+
+    def hold(self, hand_id: str, account: int, amount: int) -> Hold:
+        """Set aside ``amount`` coins of ``account`` for ``hand_id`` (the most it can lose).
+
+        Raises :class:`~paiju.wallet.errors.InsufficientFunds` when the available coins are
+        fewer, :class:`~paiju.wallet.errors.HoldConflict` when the hand already holds another
+        amount of this account, :class:`~paiju.wallet.errors.HandAlreadySettled` after
+        settlement. Holding the same amount again changes nothing.
+        """
+        check_hand_id(hand_id)
+        check_int(account, "an account id")
+        check_not_negative(amount, "a hold")
+        with self.database.write() as conn:
+            return place_holds(conn, hand_id, {account: amount}, self.clock())[0]
+
+    def hold_hand(
+        self, hand_id: str, amounts: Mapping[int, int] | Iterable[tuple[int, int]]
+    ) -> list[Hold]:
+        """Hold the coins of every player of a hand (account → amount), all or none.
+
+        The same errors as :meth:`hold`; when one account cannot be held, none is.
+        """
+        check_hand_id(hand_id)
+        checked = check_holds(amounts)
+        with self.database.write() as conn:
+            return place_holds(conn, hand_id, checked, self.clock())
+
+    def release(self, hand_id: str) -> int:
+        """Drop every hold of ``hand_id``, a hand abandoned before its end; the coins released
+        (0 for an unknown hand). A settled hand raises
+        :class:`~paiju.wallet.errors.HandAlreadySettled`."""
+        check_hand_id(hand_id)
+        with self.database.write() as conn:
+            return abandon_hand(conn, hand_id)
+
+    def holds(self, hand_id: str) -> dict[int, int]:
+        """The open holds of ``hand_id``: account → coins."""
+        check_hand_id(hand_id)
+        with self.database.read() as conn:
+            return hand_holds(conn, hand_id)
+
+    def settle(
+        self, hand_id: str, game: str, lines: Iterable[Line | tuple[int, int, str]]
+    ) -> Settlement:
+        """Apply a hand's settlement exactly once and release the hand's holds.
+
+        ``lines`` are ``(account, amount, reason)``; fee lines pay the house; all lines add up
+        to zero. A repeated delivery changes nothing and returns the applied settlement with
+        ``replayed=True``. Refusals: ``ValueError`` (malformed lines, a fee not paid to the
+        house), :class:`~paiju.wallet.errors.UnbalancedSettlement`,
+        :class:`~paiju.wallet.errors.LossExceedsHold`,
+        :class:`~paiju.wallet.errors.SettlementConflict` (delivered before with other lines),
+        :class:`~paiju.wallet.errors.UnknownAccount`.
+        """
+        check_hand_id(hand_id)
+        check_game(game)
+        checked = check_lines(lines)
+        house = self.house
+        return self._write_racing_keys(
+            lambda conn: apply_settlement(conn, hand_id, game, checked, house, self.clock())
+        )
+
+    def settlement(self, hand_id: str) -> Settlement | None:
+        """The settlement applied for ``hand_id``, if any."""
+        check_hand_id(hand_id)
+        with self.database.read() as conn:
+            return applied_settlement(conn, hand_id)
+
+    # -- questions ---------------------------------------------------------------------------
+
+    def balance(self, account: int) -> int:
+        """The coins of ``account``."""
+        return self._read(queries.balance, check_int(account, "an account id"))
+
+    def available(self, account: int) -> int:
+        """The coins of ``account`` that no hold sets aside."""
+        return self._read(queries.available, check_int(account, "an account id"))
+
+    def held(self, account: int) -> int:
+        """The coins of ``account`` set aside by holds of hands in progress."""
+        return self._read(queries.held_coins, check_int(account, "an account id"))
+
+    def ledger_balance(self, account: int) -> int:
+        """The sum of the entries of ``account`` (what :meth:`balance` must equal)."""
+        return self._read(queries.ledger_balance, check_int(account, "an account id"))
+
+    def check_balances(self) -> list[BalanceMismatch]:
+        """Every account whose cached balance is not the sum of its entries; empty when sound."""
+        return self._read(ledger.check_balances)
+
+    def history(
+        self, account: int, limit: int = 50, before: int | None = None, game: str | None = None
+    ) -> list[Entry]:
+        """The entries of ``account``, newest first: at most ``limit`` (1–1000), only those with
+        an id below ``before`` when given (pass the last id seen to page on), only those of
+        ``game`` when given."""
+        check_int(account, "an account id")
+        check_positive(limit, "a history limit")
+        if limit > HISTORY_LIMIT_MAX:
+            raise ValueError(f"a history page has at most {HISTORY_LIMIT_MAX} entries")
+        if before is not None:
+            check_int(before, "the entry id to page before")
+        if game is not None:
+            check_game(game)
+        return self._read(queries.history, account, limit, before, game)
+
+    def total_coins(self) -> int:
+        """The coins of all accounts together, the house included."""
+        return self._read(queries.total_coins)
+
+    def grants_total(self) -> int:
+        """All coins ever granted; :meth:`total_coins` always equals it."""
+        return self._read(queries.grants_total)
+
+    def level(self, account: int) -> tuple[int, str]:
+        """The 炸金花 coin level (1–27) of ``account`` and its title."""
+        return level_for(self.balance(account))
+
+    def top(self, game: str, n: int = 10) -> list[LeaderboardRow]:
+        """The ``n`` players with the most net coins won in ``game``, best first."""
+        check_game(game)
+        check_positive(n, "a leaderboard size")
+        return self._read(queries.top, game, n)
+
+    # -- transactions ------------------------------------------------------------------------
+
+    def _read(self, question: Callable[..., T], *args: Any) -> T:
+        with self.database.read() as conn:
+            return question(conn, *args)
+
+    def _write_racing_keys(self, change: Callable[[Connection], T]) -> T:
+        """Run ``change`` in a transaction; if a concurrent one took the same unique key first
+        (``IntegrityError`` on PostgreSQL), run it once more: it then finds what the other
+        transaction did."""
+        try:
+            with self.database.write() as conn:
+                return change(conn)
+        except sa.exc.IntegrityError:
+            with self.database.write() as conn:
+                return change(conn)

@@ -1,0 +1,75 @@
+"""The wallet's tables as the latest migration leaves them; queries are written against these.
+
+The migrations in :mod:`paiju.wallet.migrations` create and change the real tables; a test
+checks that the database they produce has exactly these columns.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+# SQLite only auto-numbers an INTEGER PRIMARY KEY, PostgreSQL should use 64 bits.
+EntryId = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+
+metadata = sa.MetaData()
+
+schema_version = sa.Table(
+    "wallet_schema_version",
+    metadata,
+    sa.Column("version", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("name", sa.String(100), nullable=False),
+    sa.Column("applied_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+accounts = sa.Table(
+    "wallet_accounts",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("username", sa.String(32), nullable=False),
+    # The case-folded username: names are unique, and found, regardless of case.
+    sa.Column("username_key", sa.String(128), nullable=False, unique=True),
+    sa.Column("password_hash", sa.String(200)),
+    sa.Column("is_house", sa.Boolean, nullable=False),
+    sa.Column("balance", sa.BigInteger, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+entries = sa.Table(
+    "wallet_entries",
+    metadata,
+    sa.Column("id", EntryId, primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("wallet_accounts.id"), nullable=False),
+    sa.Column("amount", sa.BigInteger, nullable=False),
+    sa.Column("reason", sa.String(20), nullable=False),
+    sa.Column("idempotency_key", sa.String(200), nullable=False, unique=True),
+    sa.Column("hand_id", sa.String(64)),
+    sa.Column("game", sa.String(32)),
+    sa.Column("detail", sa.String(100)),
+    sa.Column("balance_after", sa.BigInteger, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+holds = sa.Table(
+    "wallet_holds",
+    metadata,
+    sa.Column("hand_id", sa.String(64), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("wallet_accounts.id"), primary_key=True),
+    sa.Column("amount", sa.BigInteger, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+hands = sa.Table(
+    "wallet_hands",
+    metadata,
+    sa.Column("hand_id", sa.String(64), primary_key=True),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("settled_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+settlements = sa.Table(
+    "wallet_settlements",
+    metadata,
+    sa.Column("hand_id", sa.String(64), sa.ForeignKey("wallet_hands.hand_id"), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("wallet_accounts.id"), primary_key=True),
+    sa.Column("net", sa.BigInteger, nullable=False),
+)
