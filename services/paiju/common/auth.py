@@ -1,0 +1,185 @@
+"""Session tokens: HMAC-SHA256 signed, expiring, checked in constant time.
+
+A token is ``v1.<payload>.<signature>``: the payload is base64url JSON naming the account, its
+display name, its role and the expiry (whole Unix seconds); the signature is base64url
+HMAC-SHA256 over ``v1.<payload>`` with the service secret (``PAIJU_SECRET``). The server keeps no
+session table: any replica holding the secret verifies any token.
+
+>>> now = [1_700_000_000.0]
+>>> signer = TokenSigner(b"a secret of at least sixteen bytes", clock=lambda: now[0])
+>>> token = signer.issue("42", "lihua", ttl=60)
+>>> caller = signer.verify(token)
+>>> caller.account_id, caller.username, caller.role, caller.expires_at
+('42', 'lihua', <Role.PLAYER: 'player'>, 1700000060)
+>>> now[0] += 60
+>>> signer.verify(token)
+Traceback (most recent call last):
+...
+paiju.common.auth.ExpiredTokenError: the session token expired at 1700000060; log in again
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import enum
+import hashlib
+import hmac
+import json
+import math
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+TOKEN_VERSION = "v1"
+MIN_SECRET_BYTES = 16
+MAX_TOKEN_CHARS = 4096
+_BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
+
+Clock = Callable[[], float]
+"""Seconds since the Unix epoch, like ``time.time``; tests pass their own."""
+
+
+class TokenError(ValueError):
+    """A session token was refused. The subclass says why; the message is safe to show."""
+
+
+class MalformedTokenError(TokenError):
+    """The text is not a session token of this service at all."""
+
+
+class BadSignatureError(TokenError):
+    """The token's signature does not match: forged, altered, or signed with another secret."""
+
+
+class ExpiredTokenError(TokenError):
+    """The token was genuine but its time is up."""
+
+
+class Role(enum.StrEnum):
+    """What a token's holder may do."""
+
+    PLAYER = "player"
+    """A person playing: public services, acting for their own account."""
+    OPERATOR = "operator"
+    """A person operating the platform: may also watch tables (public information only)."""
+    SERVICE = "service"
+    """Another Paiju service: may also call the internal services."""
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who made a call, as their verified session token says."""
+
+    account_id: str
+    username: str
+    role: Role
+    expires_at: int
+    """Whole Unix seconds; the token is refused from this moment on."""
+
+    @property
+    def is_service(self) -> bool:
+        """Whether the caller is another Paiju service."""
+        return self.role is Role.SERVICE
+
+
+class TokenSigner:
+    """Issues and verifies session tokens with one secret.
+
+    ``clock`` gives the current time in Unix seconds (``time.time`` by default).
+    """
+
+    def __init__(self, secret: bytes, *, clock: Clock = time.time) -> None:
+        if not isinstance(secret, bytes) or len(secret) < MIN_SECRET_BYTES:
+            raise ValueError(f"the token secret must be at least {MIN_SECRET_BYTES} bytes")
+        self._secret = secret
+        self._clock = clock
+
+    def issue(self, account_id: str, username: str, ttl: int, role: Role = Role.PLAYER) -> str:
+        """A token for ``account_id`` that is accepted for the next ``ttl`` seconds."""
+        if not isinstance(account_id, str) or not account_id:
+            raise ValueError("a token names a non-empty account_id")
+        if not isinstance(username, str):
+            raise ValueError("the username of a token is text")
+        if isinstance(ttl, bool) or not isinstance(ttl, int) or ttl <= 0:
+            raise ValueError(f"a token lives a positive whole number of seconds, not {ttl!r}")
+        claims = {
+            "sub": account_id,
+            "name": username,
+            "role": Role(role).value,
+            "exp": math.floor(self._clock()) + ttl,
+        }
+        payload = _encode(json.dumps(claims, separators=(",", ":"), sort_keys=True).encode())
+        signed = f"{TOKEN_VERSION}.{payload}"
+        return f"{signed}.{self._signature(signed)}"
+
+    def issue_service_token(self, service: str, ttl: int) -> str:
+        """A token of the ``service`` role for one Paiju service, e.g. ``"lobby"``.
+
+        Services send it on their calls to each other's internal services.
+        """
+        if not service:
+            raise ValueError("a service token names its service")
+        return self.issue(f"service:{service}", service, ttl, Role.SERVICE)
+
+    def verify(self, token: str) -> Caller:
+        """The caller a token stands for.
+
+        Raises ``MalformedTokenError``, ``BadSignatureError`` or ``ExpiredTokenError``.
+        """
+        if not isinstance(token, str) or not token:
+            raise MalformedTokenError("no session token given")
+        if len(token) > MAX_TOKEN_CHARS:
+            raise MalformedTokenError("the session token is too long")
+        parts = token.split(".")
+        if len(parts) != 3 or parts[0] != TOKEN_VERSION:
+            raise MalformedTokenError("the session token is malformed")
+        _, payload, signature = parts
+        if not (_BASE64URL.fullmatch(payload) and _BASE64URL.fullmatch(signature)):
+            raise MalformedTokenError("the session token is malformed")
+        expected = self._signature(f"{TOKEN_VERSION}.{payload}")
+        # The signature is compared as text so that a non-canonical base64 spelling of the right
+        # bytes is refused too; every altered token fails.
+        if not hmac.compare_digest(expected.encode("ascii"), signature.encode("ascii")):
+            raise BadSignatureError("the session token's signature is not valid")
+        caller = _caller_from_claims(_decode_claims(payload))
+        if self._clock() >= caller.expires_at:
+            raise ExpiredTokenError(
+                f"the session token expired at {caller.expires_at}; log in again"
+            )
+        return caller
+
+    def _signature(self, signed: str) -> str:
+        return _encode(hmac.new(self._secret, signed.encode("ascii"), hashlib.sha256).digest())
+
+
+def _encode(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _decode_claims(payload: str) -> dict[str, Any]:
+    try:
+        raw = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+        claims = json.loads(raw)
+    except (binascii.Error, ValueError):
+        raise MalformedTokenError("the session token's payload is malformed") from None
+    if not isinstance(claims, dict):
+        raise MalformedTokenError("the session token's payload is malformed")
+    return claims
+
+
+def _caller_from_claims(claims: dict[str, Any]) -> Caller:
+    account_id, username = claims.get("sub"), claims.get("name")
+    role, expires_at = claims.get("role"), claims.get("exp")
+    if (
+        not isinstance(account_id, str)
+        or not account_id
+        or not isinstance(username, str)
+        or role not in Role._value2member_map_
+        or isinstance(expires_at, bool)
+        or not isinstance(expires_at, int)
+    ):
+        raise MalformedTokenError("the session token's payload is malformed")
+    return Caller(account_id, username, Role(role), expires_at)

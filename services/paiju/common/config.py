@@ -1,0 +1,164 @@
+"""Service settings read from the environment, each with a documented default.
+
+Every setting is an environment variable; an unset (or empty) variable takes the default. With
+nothing set at all the services run on one machine: ``REDIS_URL`` unset means the in-process Redis
+emulation, ``DATABASE_URL`` unset means a SQLite file, and ``PAIJU_SECRET`` unset means a random
+secret for this process only (sessions do not survive a restart, and separate processes do not
+accept each other's tokens — set it whenever services run in more than one process).
+
+=============================  ===========================  =========================================
+variable                       default                      meaning
+=============================  ===========================  =========================================
+``REDIS_URL``                  (unset: embedded emulation)  live tables, streams, deadlines
+``DATABASE_URL``               ``sqlite:///paiju.sqlite3``  the ledger (SQLAlchemy URL)
+``PAIJU_SECRET``               (unset: random per process)  HMAC key of session tokens, >= 16 bytes
+``PAIJU_SESSION_TTL_SECONDS``  ``86400``                    how long a session token is accepted
+``PAIJU_BIND_HOST``            ``127.0.0.1``                address the gRPC servers listen on
+``PAIJU_PORT``                 ``50051``                    all services in one process
+``PAIJU_WALLET_PORT``          ``50052``                    the wallet service alone
+``PAIJU_LOBBY_PORT``           ``50053``                    the lobby service alone
+``PAIJU_TABLE_PORT``           ``50054``                    the table service alone
+``PAIJU_WATCHDOG_PORT``        ``50055``                    the watchdog service alone
+``PAIJU_METRICS_PORT``         ``9100``                     Prometheus metrics (0: none)
+``PAIJU_WALLET_TARGET``        ``127.0.0.1:50052``          where the other services reach the wallet
+``PAIJU_LOBBY_TARGET``         ``127.0.0.1:50053``          where the other services reach the lobby
+``PAIJU_TABLE_TARGET``         ``127.0.0.1:50054``          where the other services reach the table
+``PAIJU_WATCHDOG_TARGET``      ``127.0.0.1:50055``          where the other services reach the watchdog
+``PAIJU_GRPC_WORKERS``         ``64``                       threads per server (each stream holds one)
+``PAIJU_TURN_SECONDS``         ``20``                       turn timer
+``PAIJU_RECONNECT_SECONDS``    ``90``                       how long a disconnected seat is held
+``PAIJU_READY_KICK_SECONDS``   ``20``                       ready kick: the last unready player's time
+``PAIJU_STARTING_GRANT``       ``20000``                    coins credited to a new account
+=============================  ===========================  =========================================
+
+>>> settings = Settings.from_env({"PAIJU_SECRET": "correct horse battery staple"})
+>>> settings.turn_seconds, settings.reconnect_seconds, settings.starting_grant
+(20, 90, 20000)
+>>> settings.uses_embedded_redis, settings.database_url
+(True, 'sqlite:///paiju.sqlite3')
+>>> Settings.from_env({"PAIJU_TURN_SECONDS": "soon"})
+Traceback (most recent call last):
+...
+paiju.common.config.ConfigError: PAIJU_TURN_SECONDS must be a whole number, not 'soon'
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+DEFAULT_DATABASE_URL = "sqlite:///paiju.sqlite3"
+MIN_SECRET_BYTES = 16
+MAX_PORT = 65_535
+
+
+class ConfigError(ValueError):
+    """An environment variable holds a value the services cannot use; the message names it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything a service reads from its environment (see the module's table for defaults)."""
+
+    redis_url: str | None
+    """``None``: use the in-process Redis emulation."""
+    database_url: str
+    secret: bytes
+    secret_is_ephemeral: bool
+    """True when ``PAIJU_SECRET`` was unset and ``secret`` was drawn at random for this process."""
+    session_ttl_seconds: int
+    bind_host: str
+    port: int
+    wallet_port: int
+    lobby_port: int
+    table_port: int
+    watchdog_port: int
+    metrics_port: int
+    wallet_target: str
+    lobby_target: str
+    table_target: str
+    watchdog_target: str
+    grpc_workers: int
+    turn_seconds: int
+    reconnect_seconds: int
+    ready_kick_seconds: int
+    starting_grant: int
+
+    @property
+    def uses_embedded_redis(self) -> bool:
+        """Whether live state goes to the in-process Redis emulation instead of a server."""
+        return self.redis_url is None
+
+    @property
+    def uses_embedded_database(self) -> bool:
+        """Whether the ledger is a local SQLite database."""
+        return self.database_url.startswith("sqlite")
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Read the settings from ``environ`` (``os.environ`` by default).
+
+        Raises ``ConfigError`` naming the variable when a value is malformed or out of range.
+        """
+        env = _Environment(os.environ if environ is None else environ)
+        secret_text = env.text("PAIJU_SECRET")
+        if secret_text is None:
+            secret, ephemeral = secrets.token_bytes(32), True
+        else:
+            secret, ephemeral = secret_text.encode("utf-8"), False
+            if len(secret) < MIN_SECRET_BYTES:
+                raise ConfigError(f"PAIJU_SECRET must be at least {MIN_SECRET_BYTES} bytes long")
+        return cls(
+            redis_url=env.text("REDIS_URL"),
+            database_url=env.text("DATABASE_URL") or DEFAULT_DATABASE_URL,
+            secret=secret,
+            secret_is_ephemeral=ephemeral,
+            session_ttl_seconds=env.integer("PAIJU_SESSION_TTL_SECONDS", 86_400, minimum=1),
+            bind_host=env.text("PAIJU_BIND_HOST") or "127.0.0.1",
+            port=env.port("PAIJU_PORT", 50_051),
+            wallet_port=env.port("PAIJU_WALLET_PORT", 50_052),
+            lobby_port=env.port("PAIJU_LOBBY_PORT", 50_053),
+            table_port=env.port("PAIJU_TABLE_PORT", 50_054),
+            watchdog_port=env.port("PAIJU_WATCHDOG_PORT", 50_055),
+            metrics_port=env.port("PAIJU_METRICS_PORT", 9_100),
+            wallet_target=env.text("PAIJU_WALLET_TARGET") or "127.0.0.1:50052",
+            lobby_target=env.text("PAIJU_LOBBY_TARGET") or "127.0.0.1:50053",
+            table_target=env.text("PAIJU_TABLE_TARGET") or "127.0.0.1:50054",
+            watchdog_target=env.text("PAIJU_WATCHDOG_TARGET") or "127.0.0.1:50055",
+            grpc_workers=env.integer("PAIJU_GRPC_WORKERS", 64, minimum=1),
+            turn_seconds=env.integer("PAIJU_TURN_SECONDS", 20, minimum=1),
+            reconnect_seconds=env.integer("PAIJU_RECONNECT_SECONDS", 90, minimum=1),
+            ready_kick_seconds=env.integer("PAIJU_READY_KICK_SECONDS", 20, minimum=1),
+            starting_grant=env.integer("PAIJU_STARTING_GRANT", 20_000, minimum=0),
+        )
+
+    def __repr__(self) -> str:
+        # The secret must never reach a log line through a repr.
+        return f"Settings(redis_url={self.redis_url!r}, database_url=<hidden>, secret=<hidden>, …)"
+
+
+@dataclass(frozen=True, slots=True)
+class _Environment:
+    values: Mapping[str, str]
+
+    def text(self, name: str) -> str | None:
+        value = self.values.get(name, "").strip()
+        return value or None
+
+    def integer(self, name: str, default: int, *, minimum: int, maximum: int | None = None) -> int:
+        raw = self.text(name)
+        if raw is None:
+            return default
+        try:
+            value = int(raw.replace("_", ""))
+        except ValueError:
+            raise ConfigError(f"{name} must be a whole number, not {raw!r}") from None
+        if value < minimum or (maximum is not None and value > maximum):
+            bound = f"{minimum}..{maximum}" if maximum is not None else f"at least {minimum}"
+            raise ConfigError(f"{name} must be {bound}, not {value}")
+        return value
+
+    def port(self, name: str, default: int) -> int:
+        return self.integer(name, default, minimum=0, maximum=MAX_PORT)

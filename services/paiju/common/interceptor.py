@@ -1,0 +1,219 @@
+"""The gRPC server interceptor that checks session tokens, and who the current caller is.
+
+Every RPC must carry the metadata ``authorization: Bearer <token>`` unless its method is public
+(``Wallet.Register``, ``Wallet.Login``) or its service is (health checking, reflection). A call
+without a valid token ends with UNAUTHENTICATED before any servicer code runs; a call to an
+internal service (``WalletInternal``, ``LobbyInternal``, ``TableInternal``, ``Watchdog``) with a
+token that is not of the ``service`` role ends with PERMISSION_DENIED.
+
+While a servicer method runs (every step of a streaming one included), ``current_caller()``
+returns the verified ``Caller``::
+
+    class TableServicer(table_pb2_grpc.TableServicer):
+        def GetView(self, request, context):
+            caller = current_caller()   # caller.account_id, caller.role ...
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+import grpc
+
+from paiju.common.auth import Caller, TokenError, TokenSigner
+
+PUBLIC_METHODS: frozenset[str] = frozenset({"/paiju.v1.Wallet/Register", "/paiju.v1.Wallet/Login"})
+"""Full method names callable without a token."""
+PUBLIC_SERVICES: frozenset[str] = frozenset(
+    {
+        "grpc.health.v1.Health",
+        "grpc.reflection.v1alpha.ServerReflection",
+        "grpc.reflection.v1.ServerReflection",
+    }
+)
+"""Services whose every method is callable without a token."""
+INTERNAL_SERVICES: frozenset[str] = frozenset(
+    {"paiju.v1.WalletInternal", "paiju.v1.LobbyInternal", "paiju.v1.TableInternal", "paiju.v1.Watchdog"}
+)
+"""Services only other Paiju services (tokens of the ``service`` role) may call."""
+
+AUTHORIZATION_KEY = "authorization"
+_BEARER = "bearer"
+
+_current_caller: contextvars.ContextVar[Caller | None] = contextvars.ContextVar(
+    "paiju_current_caller", default=None
+)
+
+
+class NoCallerError(RuntimeError):
+    """``current_caller()`` was asked outside an authenticated RPC."""
+
+
+def current_caller() -> Caller:
+    """The verified caller of the RPC being served.
+
+    Raises ``NoCallerError`` outside an RPC, or in a public method called without a token.
+
+    >>> current_caller()
+    Traceback (most recent call last):
+    ...
+    paiju.common.interceptor.NoCallerError: no authenticated caller: not inside an authenticated RPC
+    """
+    caller = _current_caller.get()
+    if caller is None:
+        raise NoCallerError("no authenticated caller: not inside an authenticated RPC")
+    return caller
+
+
+def current_caller_or_none() -> Caller | None:
+    """The verified caller of the RPC being served, or ``None`` when there is none."""
+    return _current_caller.get()
+
+
+def bearer_metadata(token: str) -> tuple[tuple[str, str]]:
+    """The call metadata that presents ``token``, for a client stub's ``metadata=`` argument.
+
+    >>> bearer_metadata("v1.abc.def")
+    (('authorization', 'Bearer v1.abc.def'),)
+    """
+    return ((AUTHORIZATION_KEY, f"Bearer {token}"),)
+
+
+def service_of(method: str) -> str:
+    """The service part of a full method name.
+
+    >>> service_of("/paiju.v1.Table/Act")
+    'paiju.v1.Table'
+    """
+    return method.lstrip("/").partition("/")[0]
+
+
+class AuthInterceptor(grpc.ServerInterceptor):
+    """Refuses calls without a valid session token and exposes the caller to servicers."""
+
+    def __init__(
+        self,
+        signer: TokenSigner,
+        *,
+        public_methods: Iterable[str] = PUBLIC_METHODS,
+        public_services: Iterable[str] = PUBLIC_SERVICES,
+        internal_services: Iterable[str] = INTERNAL_SERVICES,
+    ) -> None:
+        self._signer = signer
+        self._public_methods = frozenset(public_methods)
+        self._public_services = frozenset(public_services)
+        self._internal_services = frozenset(internal_services)
+
+    def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], grpc.RpcMethodHandler | None],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler | None:
+        handler = continuation(handler_call_details)
+        if handler is None:
+            return None  # unknown method: grpc answers UNIMPLEMENTED
+        method = handler_call_details.method
+        service = service_of(method)
+        try:
+            token = _bearer_token(handler_call_details.invocation_metadata or ())
+            caller = None if token is None else self._signer.verify(token)
+        except TokenError as error:
+            token_problem: str | None = str(error)
+            caller = None
+        else:
+            token_problem = None if caller is not None else "missing 'authorization: Bearer <token>'"
+        if method in self._public_methods or service in self._public_services:
+            # A stale token must not block logging in again, so public calls ignore a bad one.
+            return handler if caller is None else _with_caller(handler, caller)
+        if caller is None:
+            return _refusal(handler, grpc.StatusCode.UNAUTHENTICATED, token_problem or "")
+        if service in self._internal_services and not caller.is_service:
+            return _refusal(
+                handler, grpc.StatusCode.PERMISSION_DENIED, f"{service} is for Paiju services only"
+            )
+        return _with_caller(handler, caller)
+
+
+def _bearer_token(metadata: Sequence[tuple[str, str | bytes]]) -> str | None:
+    values = [value for key, value in metadata if key.lower() == AUTHORIZATION_KEY]
+    if not values:
+        return None
+    if len(values) > 1:
+        raise _MalformedHeader("more than one authorization header")
+    value = values[0]
+    if isinstance(value, bytes):
+        value = value.decode("latin-1")
+    scheme, _, token = value.strip().partition(" ")
+    if scheme.lower() != _BEARER or not token.strip():
+        raise _MalformedHeader("the authorization header is not 'Bearer <token>'")
+    return token.strip()
+
+
+class _MalformedHeader(TokenError):
+    pass
+
+
+_END = object()
+
+
+def _with_caller(handler: grpc.RpcMethodHandler, caller: Caller) -> grpc.RpcMethodHandler:
+    """The same handler, with ``caller`` set in the servicer's context for its whole run."""
+    behaviour = _behaviour_of(handler)
+
+    def serve_unary(request: Any, context: grpc.ServicerContext) -> Any:
+        scope = contextvars.copy_context()
+        scope.run(_current_caller.set, caller)
+        return scope.run(behaviour, request, context)
+
+    def serve_stream(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+        scope = contextvars.copy_context()
+        scope.run(_current_caller.set, caller)
+        responses = iter(scope.run(behaviour, request, context))
+        try:
+            while (response := scope.run(next, responses, _END)) is not _END:
+                yield response
+        finally:
+            close = getattr(responses, "close", None)
+            if close is not None:
+                scope.run(close)  # a cancelled stream runs the servicer's cleanup as the caller
+
+    return _rebuild(handler, serve_stream if handler.response_streaming else serve_unary)
+
+
+def _refusal(
+    handler: grpc.RpcMethodHandler, code: grpc.StatusCode, message: str
+) -> grpc.RpcMethodHandler:
+    def refuse(request: Any, context: grpc.ServicerContext) -> Any:
+        context.abort(code, message)
+
+    return _rebuild(handler, refuse)
+
+
+def _behaviour_of(handler: grpc.RpcMethodHandler) -> Callable[..., Any]:
+    if handler.request_streaming and handler.response_streaming:
+        return handler.stream_stream
+    if handler.request_streaming:
+        return handler.stream_unary
+    if handler.response_streaming:
+        return handler.unary_stream
+    return handler.unary_unary
+
+
+def _rebuild(
+    handler: grpc.RpcMethodHandler, behaviour: Callable[..., Any]
+) -> grpc.RpcMethodHandler:
+    if handler.request_streaming and handler.response_streaming:
+        factory = grpc.stream_stream_rpc_method_handler
+    elif handler.request_streaming:
+        factory = grpc.stream_unary_rpc_method_handler
+    elif handler.response_streaming:
+        factory = grpc.unary_stream_rpc_method_handler
+    else:
+        factory = grpc.unary_unary_rpc_method_handler
+    return factory(
+        behaviour,
+        request_deserializer=handler.request_deserializer,
+        response_serializer=handler.response_serializer,
+    )
