@@ -1,0 +1,29 @@
+-- Acknowledge (remove) one outbox entry after it was delivered.
+-- KEYS: state, outbox, outbox-acked (all with the table's hash tag)
+-- ARGV: key, how many acknowledged keys to remember
+-- Reply: 1 if the entry was pending, 0 otherwise
+
+local state_key, outbox_key, acked_key = KEYS[1], KEYS[2], KEYS[3]
+local key, remember = ARGV[1], tonumber(ARGV[2])
+
+-- A repeated acknowledgement (delivery retried) is harmless and changes nothing.
+if redis.call('HDEL', outbox_key, key) == 0 then
+  return 0
+end
+
+-- A deleted table keeps its outbox only until the last settlement is delivered.
+if redis.call('EXISTS', state_key) == 0 and redis.call('EXISTS', outbox_key) == 0 then
+  redis.call('DEL', acked_key)
+  return 1
+end
+
+-- Remember the key so a commit cannot queue it again; only the latest ones are kept, so a
+-- long-lived table stays small.
+local newest = redis.call('ZRANGE', acked_key, -1, -1, 'WITHSCORES')
+local sequence = 1
+if newest[2] then
+  sequence = tonumber(newest[2]) + 1
+end
+redis.call('ZADD', acked_key, sequence, key)
+redis.call('ZREMRANGEBYRANK', acked_key, 0, -(remember + 1))
+return 1

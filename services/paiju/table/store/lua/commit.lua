@@ -1,0 +1,107 @@
+-- Commit one action: compare-and-set of the table state, all or nothing.
+-- KEYS: state, events, deadlines, outbox, outbox-acked (all with the table's hash tag)
+-- ARGV: expected version, new state bytes, stream max length,
+--       event count, then per event: visibility, type, payload,
+--       deadline-set count, then per deadline: name, stored value ('due_ms:version'),
+--       deadline-clear count, then names,
+--       outbox count, then per entry: key, payload
+-- Reply: {'ok', new version, last event id}, {'stale', current version}, {'missing'},
+--        or {'duplicate', outbox key}
+
+local state_key, events_key, deadlines_key, outbox_key, acked_key =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+
+-- A commit never brings a table into being: only create() does, so a deleted table stays
+-- deleted even if a late writer still holds its old version.
+local current = redis.call('HGET', state_key, 'v')
+if not current then
+  return {'missing'}
+end
+
+-- The compare of compare-and-set: a writer that loaded an older version lost the race and
+-- must reload. Versions are stored and passed as canonical decimal strings, so comparing
+-- the strings compares the numbers.
+if current ~= ARGV[1] then
+  return {'stale', current}
+end
+
+local new_state, max_length = ARGV[2], tonumber(ARGV[3])
+local at = 4
+
+local events = {}
+for _ = 1, tonumber(ARGV[at]) do
+  events[#events + 1] = {ARGV[at + 1], ARGV[at + 2], ARGV[at + 3]}
+  at = at + 3
+end
+at = at + 1
+
+local deadlines_set = {}
+for _ = 1, tonumber(ARGV[at]) do
+  deadlines_set[#deadlines_set + 1] = ARGV[at + 1]
+  deadlines_set[#deadlines_set + 1] = ARGV[at + 2]
+  at = at + 2
+end
+at = at + 1
+
+local deadlines_clear = {}
+for _ = 1, tonumber(ARGV[at]) do
+  deadlines_clear[#deadlines_clear + 1] = ARGV[at + 1]
+  at = at + 1
+end
+at = at + 1
+
+local outbox = {}
+for _ = 1, tonumber(ARGV[at]) do
+  outbox[#outbox + 1] = ARGV[at + 1]
+  outbox[#outbox + 1] = ARGV[at + 2]
+  at = at + 2
+end
+
+-- Every refusal comes before the first write: Redis does not undo a script's earlier writes
+-- when it stops later, so checking as we write would leave half a commit behind.
+-- An outbox key may be queued once: not while pending, nor again after it was acknowledged
+-- (within the remembered window), so a settlement is never delivered twice from here.
+for i = 1, #outbox, 2 do
+  local key = outbox[i]
+  if redis.call('HEXISTS', outbox_key, key) == 1 or redis.call('ZSCORE', acked_key, key) then
+    return {'duplicate', key}
+  end
+end
+
+local version = redis.call('HINCRBY', state_key, 'v', 1)
+redis.call('HSET', state_key, 's', new_state)
+
+local last_id = false
+for _, event in ipairs(events) do
+  -- The version rides with each event so a reader can line events up with snapshots.
+  last_id = redis.call('XADD', events_key, '*',
+    'n', version, 'v', event[1], 't', event[2], 'p', event[3])
+end
+if last_id then
+  redis.call('HSET', state_key, 'e', last_id)
+  -- Trim exactly, remembering the last trimmed id: a reader resuming from an older id
+  -- would silently miss events, so read_events compares against this mark and tells the
+  -- reader to take a fresh snapshot instead.
+  local excess = redis.call('XLEN', events_key) - max_length
+  if excess > 0 then
+    local trimmed = redis.call('XRANGE', events_key, '-', '+', 'COUNT', excess)
+    redis.call('XTRIM', events_key, 'MAXLEN', max_length)
+    redis.call('HSET', state_key, 'x', trimmed[#trimmed][1])
+  end
+else
+  last_id = redis.call('HGET', state_key, 'e')
+end
+
+-- Clears before sets, so a name that is replaced ends up set (the client refuses a name
+-- in both lists anyway).
+if #deadlines_clear > 0 then
+  redis.call('HDEL', deadlines_key, unpack(deadlines_clear))
+end
+if #deadlines_set > 0 then
+  redis.call('HSET', deadlines_key, unpack(deadlines_set))
+end
+if #outbox > 0 then
+  redis.call('HSET', outbox_key, unpack(outbox))
+end
+
+return {'ok', version, last_id}

@@ -1,0 +1,164 @@
+"""The values the table store hands out, and the small encodings it keeps in Redis."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final, Literal
+
+SeatFilter = int | None | Literal["all"]
+"""Who reads events: a seat number, ``None`` for a spectator (public events only), or
+``"all"`` for the server itself (every event, e.g. to replay a hand)."""
+
+ALL_SEATS: Final = "all"
+
+PUBLIC_MARK: Final = "*"
+"""The stored visibility of a public event (``visible_to=None``)."""
+
+_STREAM_ID = re.compile(r"^(\d{1,20})-(\d{1,20})$")
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A table's state as of one version, and the id of the last event that version wrote.
+
+    Readers send the view of ``state`` first, then events after ``last_event_id``.
+    """
+
+    version: int
+    state: bytes
+    last_event_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One entry of a table's event stream.
+
+    ``id`` is the Redis stream id a reader resumes from; ``version`` the table version the
+    commit that wrote it produced; ``visible_to`` is ``None`` for a public event.
+    """
+
+    id: str
+    version: int
+    visible_to: tuple[int, ...] | None
+    type: str
+    payload: bytes
+
+    def visible(self, seat: SeatFilter) -> bool:
+        """Whether ``seat`` may see this event.
+
+        >>> e = StoredEvent("1-0", 2, (1,), "cards", b"AS")
+        >>> e.visible(1), e.visible(0), e.visible(None), e.visible("all")
+        (True, False, False, True)
+        """
+        if seat == ALL_SEATS or self.visible_to is None:
+            return True
+        return seat is not None and seat in self.visible_to
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """A table deadline: ``name`` (e.g. ``"turn"``) falls due at ``due_ms`` (epoch ms).
+
+    ``version_set_for`` is the table version it was set for; its expiry is a no-op when the
+    table has moved on.
+    """
+
+    name: str
+    due_ms: int
+    version_set_for: int
+
+
+@dataclass(frozen=True, slots=True)
+class DueDeadline:
+    """A deadline that is due, with the table it belongs to (``TableStore.due_deadlines``)."""
+
+    table_id: str
+    name: str
+    due_ms: int
+    version_set_for: int
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxEntry:
+    """A pending settlement (or other message) a table queued for delivery."""
+
+    table_id: str
+    key: str
+    payload: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryUsage:
+    """The bytes a table's keys take in Redis.
+
+    ``exact`` is ``True`` when Redis measured them (``MEMORY USAGE``), ``False`` for an
+    estimate (servers without that command, such as the in-process emulation).
+    """
+
+    total_bytes: int
+    exact: bool
+    by_key: dict[str, int]
+
+
+def parse_stream_id(stream_id: str) -> tuple[int, int]:
+    """The two numbers of a stream id; ``"0"`` means the start.
+
+    >>> parse_stream_id("1700000000000-3")
+    (1700000000000, 3)
+    >>> parse_stream_id("0")
+    (0, 0)
+    >>> parse_stream_id("latest")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'latest' is not a stream id (like '1700000000000-0', or '0-0' for the start)
+    """
+    if not isinstance(stream_id, str):
+        raise TypeError(f"a stream id is a str, not {type(stream_id).__name__}")
+    if stream_id == "0":
+        return (0, 0)
+    match = _STREAM_ID.match(stream_id)
+    if match is None:
+        raise ValueError(
+            f"{stream_id!r} is not a stream id (like '1700000000000-0', or '0-0' for the start)"
+        )
+    return (int(match.group(1)), int(match.group(2)))
+
+
+def encode_visibility(visible_to: tuple[int, ...] | None) -> str:
+    """The stored form of an event's visibility.
+
+    >>> encode_visibility(None), encode_visibility((2, 0)), encode_visibility(())
+    ('*', '2,0', '')
+    """
+    if visible_to is None:
+        return PUBLIC_MARK
+    return ",".join(str(seat) for seat in visible_to)
+
+
+def decode_visibility(stored: str) -> tuple[int, ...] | None:
+    """The inverse of ``encode_visibility``.
+
+    >>> decode_visibility("*"), decode_visibility("2,0"), decode_visibility("")
+    (None, (2, 0), ())
+    """
+    if stored == PUBLIC_MARK:
+        return None
+    if stored == "":
+        return ()
+    return tuple(int(seat) for seat in stored.split(","))
+
+
+def encode_deadline(due_ms: int, version_set_for: int) -> str:
+    """The stored value of a deadline (its name is the hash field).
+
+    >>> encode_deadline(1700000000000, 7)
+    '1700000000000:7'
+    """
+    return f"{due_ms}:{version_set_for}"
+
+
+def decode_deadline(name: str, stored: str) -> Deadline:
+    """The inverse of ``encode_deadline``."""
+    due, _, version = stored.partition(":")
+    return Deadline(name=name, due_ms=int(due), version_set_for=int(version))

@@ -1,0 +1,39 @@
+"""The Lua scripts of the table store, read from ``lua/`` and registered once per client.
+
+``register_script`` sends each script by SHA (EVALSHA) and loads it on the first NOSCRIPT,
+so a server restart or a new cluster node costs one extra round trip, never a failure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+from redis.commands.core import Script
+
+SCRIPT_NAMES = ("create", "commit", "claim_deadline", "ack_outbox", "delete")
+
+
+@cache
+def script_source(name: str) -> str:
+    """The text of ``lua/<name>.lua`` (read once per process)."""
+    if name not in SCRIPT_NAMES:
+        raise ValueError(f"no table-store script named {name!r}")
+    return files(__package__).joinpath("lua", f"{name}.lua").read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class StoreScripts:
+    """The registered scripts, callable as ``script(keys=[...], args=[...])``."""
+
+    create: Script
+    commit: Script
+    claim_deadline: Script
+    ack_outbox: Script
+    delete: Script
+
+    @classmethod
+    def register(cls, client: Any) -> StoreScripts:
+        return cls(*(client.register_script(script_source(name)) for name in SCRIPT_NAMES))

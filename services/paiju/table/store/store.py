@@ -1,0 +1,383 @@
+"""``TableStore``: live tables in Redis, each changed only by one compare-and-set script.
+
+Keys of table ``t42`` under prefix ``paiju`` (one Redis Cluster slot, thanks to ``{t42}``):
+
+``paiju:{t42}:state``         hash: version, state bytes, last event id, trim mark, meta
+``paiju:{t42}:events``        stream: one entry per event (version, visibility, type, payload)
+``paiju:{t42}:deadlines``     hash: deadline name -> ``due_ms:version_set_for``
+``paiju:{t42}:outbox``        hash: outbox key -> payload, while pending
+``paiju:{t42}:outbox-acked``  sorted set: the latest acknowledged outbox keys
+
+plus the global indexes ``paiju:index:deadlines`` and ``paiju:index:outbox`` (see
+``indexes.py``), which a repair scan can always rebuild from the keys above.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from redis.exceptions import ResponseError
+
+from .errors import DuplicateOutboxKey, EventsTrimmed, StaleVersion, TableExists, UnknownTable
+from .indexes import GlobalIndexes
+from .inputs import (
+    check_bytes,
+    check_int,
+    check_name,
+    encode_deadline,
+    encode_deadline_changes,
+    encode_events,
+    encode_meta,
+    encode_outbox,
+)
+from .keys import TableKeys, check_prefix, check_table_id
+from .memory import estimate_key_bytes
+from .records import (
+    ALL_SEATS,
+    Deadline,
+    DueDeadline,
+    MemoryUsage,
+    OutboxEntry,
+    SeatFilter,
+    Snapshot,
+    StoredEvent,
+    decode_deadline,
+    decode_visibility,
+    parse_stream_id,
+)
+from .scripts import StoreScripts
+
+DEFAULT_STREAM_MAXLEN = 100
+DEFAULT_ACKED_OUTBOX_MEMORY = 64
+MAX_READ_COUNT = 10_000
+
+
+def _text(raw: bytes | str) -> str:
+    return raw.decode() if isinstance(raw, bytes) else raw
+
+
+class TableStore:
+    """The storage of live tables on one Redis (or Redis Cluster, or fakeredis) client.
+
+    ``redis_client`` must return bytes (``decode_responses=False``, the default): game states
+    and payloads are opaque bytes. ``stream_maxlen`` caps each table's event stream;
+    ``acked_outbox_memory`` is how many acknowledged outbox keys a table remembers to refuse
+    them a second time.
+
+    >>> import fakeredis
+    >>> store = TableStore(fakeredis.FakeRedis(), prefix="doc")
+    >>> store.create("t1", b"dealt")
+    1
+    >>> store.commit("t1", 1, b"bet", events=[(None, "bet", b"10"), ((0,), "cards", b"AS")])
+    2
+    >>> [e.type for e in store.read_events("t1", seat=1)]
+    ['bet']
+    >>> store.load("t1").state
+    b'bet'
+    """
+
+    def __init__(
+        self,
+        redis_client: Any,
+        prefix: str = "paiju",
+        *,
+        stream_maxlen: int = DEFAULT_STREAM_MAXLEN,
+        acked_outbox_memory: int = DEFAULT_ACKED_OUTBOX_MEMORY,
+    ) -> None:
+        pool = getattr(redis_client, "connection_pool", None)
+        kwargs = getattr(pool, "connection_kwargs", {}) or {}
+        if kwargs.get("decode_responses") or getattr(redis_client, "decode_responses", False):
+            raise ValueError("TableStore needs a client with decode_responses=False (states are bytes)")
+        self._client = redis_client
+        self.prefix = check_prefix(prefix)
+        self.stream_maxlen = check_int(stream_maxlen, "stream_maxlen", minimum=1)
+        self.acked_outbox_memory = check_int(acked_outbox_memory, "acked_outbox_memory", minimum=1)
+        self._scripts = StoreScripts.register(redis_client)
+        self.indexes = GlobalIndexes(redis_client, self.prefix)
+
+    def keys(self, table_id: str) -> TableKeys:
+        """The Redis keys of ``table_id`` (validated)."""
+        return TableKeys.of(self.prefix, check_table_id(table_id))
+
+    # --- state -------------------------------------------------------------------------
+
+    def create(self, table_id: str, state: bytes, meta: dict[str, str] | None = None) -> int:
+        """Create a table holding ``state``; returns its first version, 1.
+
+        Raises ``TableExists`` if the table is live.
+        """
+        keys = self.keys(table_id)
+        args = [check_bytes(state, "state"), *encode_meta(meta)]
+        reply = self._scripts.create(keys=keys.all(), args=args)
+        if reply[0] == b"exists":
+            raise TableExists(table_id, int(reply[1]))
+        return int(reply[1])
+
+    def load(self, table_id: str) -> Snapshot | None:
+        """The table's current version, state and last event id, read at once; None if none."""
+        version, state, last_event_id = self._client.hmget(self.keys(table_id).state, "v", "s", "e")
+        if version is None:
+            return None
+        return Snapshot(version=int(version), state=state, last_event_id=_text(last_event_id))
+
+    def meta(self, table_id: str) -> dict[str, str]:
+        """The meta given to ``create``. Raises ``UnknownTable``."""
+        stored = self._client.hgetall(self.keys(table_id).state)
+        if not stored:
+            raise UnknownTable(table_id)
+        return {
+            _text(name)[2:]: _text(value)
+            for name, value in stored.items()
+            if _text(name).startswith("m:")
+        }
+
+    def commit(
+        self,
+        table_id: str,
+        expected_version: int,
+        state: bytes,
+        events: Any = (),
+        deadlines_set: Any = (),
+        deadlines_clear: Any = (),
+        outbox: Any = (),
+    ) -> int:
+        """Replace the state at ``expected_version`` and apply everything else; all or nothing.
+
+        ``events``: ``(visible_to, type, payload)`` with ``visible_to`` None (public) or a tuple
+        of seats. ``deadlines_set``: ``(name, due_ms, version_set_for)``, replacing a deadline
+        of the same name. ``deadlines_clear``: names. ``outbox``: ``(key, payload)``.
+
+        Returns the new version. Raises ``StaleVersion`` (with the current version) if the
+        table moved on, ``DuplicateOutboxKey`` if an outbox key was already added,
+        ``UnknownTable`` if there is no such table; in each case nothing changed.
+        """
+        keys = self.keys(table_id)
+        check_int(expected_version, "expected_version", minimum=1)
+        outbox_args, repeated = encode_outbox(outbox)
+        if repeated is not None:
+            raise DuplicateOutboxKey(table_id, repeated)
+        args: list[bytes | str | int] = [
+            str(expected_version),
+            check_bytes(state, "state"),
+            self.stream_maxlen,
+            *encode_events(events),
+            *encode_deadline_changes(deadlines_set, deadlines_clear),
+            *outbox_args,
+        ]
+        reply = self._scripts.commit(keys=keys.all(), args=args)
+        status = reply[0]
+        if status == b"stale":
+            raise StaleVersion(table_id, expected_version, int(reply[1]))
+        if status == b"missing":
+            raise UnknownTable(table_id)
+        if status == b"duplicate":
+            raise DuplicateOutboxKey(table_id, _text(reply[1]))
+        if deadlines_set or deadlines_clear or outbox:
+            self.indexes.sync(table_id)
+        return int(reply[1])
+
+    def delete(self, table_id: str) -> bool:
+        """Remove the table's state, events and deadlines; True if it existed.
+
+        Pending outbox entries stay (money still owed) until acknowledged.
+        """
+        keys = self.keys(table_id)
+        existed = self._scripts.delete(keys=keys.all())
+        self.indexes.sync(table_id)
+        return bool(existed)
+
+    # --- events ------------------------------------------------------------------------
+
+    def _trim_mark(self, table_id: str, keys: TableKeys) -> tuple[int, int]:
+        mark = self._client.hget(keys.state, "x")
+        if mark is None:
+            raise UnknownTable(table_id)
+        return parse_stream_id(_text(mark))
+
+    def read_events(
+        self,
+        table_id: str,
+        after_id: str = "0-0",
+        count: int = 100,
+        block_ms: int | None = None,
+        seat: SeatFilter = None,
+    ) -> list[StoredEvent]:
+        """Events after ``after_id`` that ``seat`` may see, oldest first, at most ``count``.
+
+        ``seat``: a seat number sees public events and those naming it; ``None`` is a
+        spectator and sees public events only; ``"all"`` sees everything (the server itself).
+        Entries hidden from ``seat`` are skipped, so a reader resumes from the last id it
+        received (hidden entries are skipped again). ``block_ms`` > 0 waits up to that long for
+        a visible event; the result is empty when none came.
+
+        Raises ``EventsTrimmed`` when events after ``after_id`` were trimmed (the reader is
+        more than the stream cap behind): load a snapshot and resume from its
+        ``last_event_id``. Raises ``UnknownTable`` for a table that does not exist.
+        """
+        keys = self.keys(table_id)
+        cursor = parse_stream_id(after_id)
+        check_int(count, "count", minimum=1)
+        if count > MAX_READ_COUNT:
+            raise ValueError(f"count must be at most {MAX_READ_COUNT}, not {count}")
+        if block_ms is not None:
+            check_int(block_ms, "block_ms", minimum=1)
+        if not (seat is None or seat == ALL_SEATS):
+            check_int(seat, 'seat (an int, None for a spectator, or "all")')
+
+        self._refuse_trimmed(table_id, keys, cursor)
+        give_up_at = None if block_ms is None else time.monotonic() + block_ms / 1000
+        while True:
+            block = None
+            if give_up_at is not None:
+                block = int((give_up_at - time.monotonic()) * 1000)
+                if block <= 0:
+                    return []
+            reply = self._client.xread(
+                {keys.events: f"{cursor[0]}-{cursor[1]}"}, count=count, block=block
+            )
+            entries = [_stored_event(raw_id, fields) for raw_id, fields in
+                       (reply[0][1] if reply else [])]
+            # Checked after reading: a trim that removed entries we should have seen happened
+            # before the read, so its mark is visible now.
+            self._refuse_trimmed(table_id, keys, cursor)
+            visible = [entry for entry in entries if entry.visible(seat)]
+            if visible:
+                return visible
+            if not entries or (give_up_at is None and len(entries) < count):
+                return []
+            cursor = parse_stream_id(entries[-1].id)
+
+    def _refuse_trimmed(self, table_id: str, keys: TableKeys, cursor: tuple[int, int]) -> None:
+        mark = self._trim_mark(table_id, keys)
+        if cursor < mark:
+            raise EventsTrimmed(table_id, f"{cursor[0]}-{cursor[1]}", f"{mark[0]}-{mark[1]}")
+
+    # --- deadlines ---------------------------------------------------------------------
+
+    def deadlines(self, table_id: str) -> list[Deadline]:
+        """The table's deadlines, earliest first."""
+        stored = self._client.hgetall(self.keys(table_id).deadlines)
+        found = [decode_deadline(_text(name), _text(value)) for name, value in stored.items()]
+        return sorted(found, key=lambda deadline: (deadline.due_ms, deadline.name))
+
+    def due_deadlines(self, now_ms: int, limit: int = 100) -> list[DueDeadline]:
+        """Deadlines of any table due at ``now_ms``, earliest first, at most ``limit``.
+
+        Listing claims nothing: call ``claim_deadline`` for each before acting on it.
+        """
+        check_int(now_ms, "now_ms")
+        check_int(limit, "limit", minimum=1)
+        tables = self._client.zrangebyscore(self.indexes.keys.deadlines, "-inf", now_ms,
+                                            start=0, num=limit)
+        table_ids = [_text(raw) for raw in tables]
+        pipe = self._client.pipeline(transaction=False)
+        for table_id in table_ids:
+            pipe.hgetall(TableKeys.of(self.prefix, table_id).deadlines)
+        found: list[DueDeadline] = []
+        for table_id, stored in zip(table_ids, pipe.execute(), strict=True):
+            due = [
+                DueDeadline(table_id, d.name, d.due_ms, d.version_set_for)
+                for d in (decode_deadline(_text(n), _text(v)) for n, v in stored.items())
+                if d.due_ms <= now_ms
+            ]
+            if not due:
+                # The index was behind (a claim or commit whose sync has not landed, or a
+                # crash): put it right so the next call does not list this table again.
+                self.indexes.sync(table_id)
+            found += due
+        found.sort(key=lambda d: (d.due_ms, d.table_id, d.name))
+        return found[:limit]
+
+    def claim_deadline(
+        self,
+        table_id: str,
+        name: str,
+        version_set_for: int,
+        now_ms: int,
+        lease_ms: int | None = None,
+    ) -> bool:
+        """Claim a due deadline; True for exactly one of any number of concurrent claimers.
+
+        False if it is gone, not yet due at ``now_ms``, or was replaced (another
+        ``version_set_for``). Without ``lease_ms`` the claimed deadline is removed (at most
+        once). With ``lease_ms`` it stays, due again at ``now_ms + lease_ms``, so it fires again
+        if the claimer dies before the table's commit clears it (at least once).
+        """
+        keys = self.keys(table_id)
+        name = check_name(name, "a deadline name")
+        check_int(version_set_for, "version_set_for", minimum=1)
+        check_int(now_ms, "now_ms")
+        leased = ""
+        if lease_ms is not None:
+            leased = encode_deadline(now_ms + check_int(lease_ms, "lease_ms", minimum=1),
+                                     version_set_for)
+        claimed = self._scripts.claim_deadline(
+            keys=[keys.deadlines], args=[name, str(version_set_for), now_ms, leased]
+        )
+        if claimed:
+            self.indexes.sync(table_id)
+        return bool(claimed)
+
+    # --- outbox ------------------------------------------------------------------------
+
+    def outbox_pending(self, limit: int = 100) -> list[OutboxEntry]:
+        """Pending outbox entries of any table (deleted ones included), at most ``limit``."""
+        check_int(limit, "limit", minimum=1)
+        table_ids = [_text(raw) for raw in
+                     self._client.zrange(self.indexes.keys.outbox, 0, limit - 1)]
+        pipe = self._client.pipeline(transaction=False)
+        for table_id in table_ids:
+            pipe.hgetall(TableKeys.of(self.prefix, table_id).outbox)
+        found: list[OutboxEntry] = []
+        for table_id, stored in zip(table_ids, pipe.execute(), strict=True):
+            if not stored:
+                self.indexes.sync(table_id)
+            found += [OutboxEntry(table_id, _text(key), payload)
+                      for key, payload in sorted(stored.items())]
+        return found[:limit]
+
+    def outbox_ack(self, table_id: str, key: str) -> bool:
+        """Acknowledge a delivered outbox entry; True if it was pending (a repeat is False)."""
+        keys = self.keys(table_id)
+        acked = self._scripts.ack_outbox(
+            keys=[keys.state, keys.outbox, keys.outbox_acked],
+            args=[check_name(key, "an outbox key"), self.acked_outbox_memory],
+        )
+        if acked:
+            self.indexes.sync(table_id)
+        return bool(acked)
+
+    def repair_indexes(self) -> int:
+        """Rebuild the global deadline and outbox indexes by scanning every table's keys."""
+        return self.indexes.repair()
+
+    # --- footprint ---------------------------------------------------------------------
+
+    def memory_usage(self, table_id: str) -> MemoryUsage:
+        """Bytes the table's keys use: ``MEMORY USAGE`` where Redis has it, else an estimate."""
+        by_key: dict[str, int] = {}
+        exact = True
+        for key in self.keys(table_id).all():
+            if not self._client.exists(key):
+                continue
+            used: int | None = None
+            if exact:
+                try:
+                    used = self._client.memory_usage(key, samples=0)
+                except ResponseError as error:
+                    if "unknown command" not in str(error).lower():
+                        raise
+                    exact = False
+            by_key[key] = used if used is not None else estimate_key_bytes(self._client, key)
+        return MemoryUsage(total_bytes=sum(by_key.values()), exact=exact, by_key=by_key)
+
+
+def _stored_event(raw_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:
+    return StoredEvent(
+        id=_text(raw_id),
+        version=int(fields[b"n"]),
+        visible_to=decode_visibility(_text(fields[b"v"])),
+        type=_text(fields[b"t"]),
+        payload=fields[b"p"],
+    )
