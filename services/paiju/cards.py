@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import struct
 from collections.abc import Iterable, Sequence
 
 RANK_CHARS = "23456789TJQKA"
@@ -163,6 +164,9 @@ def stacked_deck(top: str | Sequence[Card], deck: Sequence[Card] | None = None) 
 
 # --- seeded shuffles and commitments ----------------------------------------------------------
 
+_FOUR_WORDS = struct.Struct(">4Q")
+
+
 class _Sha256Stream:
     """Unbiased integers below a bound, from SHA-256(seed ‖ counter as 8 big-endian bytes)."""
 
@@ -177,8 +181,8 @@ class _Sha256Stream:
         if not self._pool:
             block = hashlib.sha256(self._seed + self._counter.to_bytes(8, "big")).digest()
             self._counter += 1
-            # Four 64-bit words per block, consumed first to last.
-            self._pool = [int.from_bytes(block[i : i + 8], "big") for i in (24, 16, 8, 0)]
+            # Four 64-bit words per block, consumed first to last (hence reversed for pop()).
+            self._pool = list(_FOUR_WORDS.unpack(block))[::-1]
         return self._pool.pop()
 
     def below(self, bound: int) -> int:

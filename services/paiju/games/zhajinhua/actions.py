@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
+from functools import cache
 from typing import Any
 
 from paiju.games.engine import IllegalAction
@@ -73,7 +74,8 @@ class Action:
     target: int | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "kind", ActionKind(self.kind))
+        if type(self.kind) is not ActionKind:
+            object.__setattr__(self, "kind", ActionKind(self.kind))
         if (self.kind is ActionKind.RAISE) != (self.stake is not None):
             raise ValueError("a raise, and only a raise, names its new stake")
         if (self.kind is ActionKind.COMPARE) != (self.target is not None):
@@ -115,6 +117,24 @@ class Action:
         if isinstance(action, str):
             return cls.parse(action)
         raise IllegalAction(f"an action is an Action or its text, not {action!r}", "malformed")
+
+
+LOOK = Action(ActionKind.LOOK)
+CALL = Action(ActionKind.CALL)
+FOLD = Action(ActionKind.FOLD)
+OPEN = Action(ActionKind.OPEN)
+
+
+@cache
+def raise_to(stake: int) -> Action:
+    """The (shared, immutable) action raising the stake to ``stake``."""
+    return Action(ActionKind.RAISE, stake=stake)
+
+
+@cache
+def compare_with(target: int) -> Action:
+    """The (shared, immutable) action comparing with seat ``target``."""
+    return Action(ActionKind.COMPARE, target=target)
 
 
 def _is_int(word: str) -> bool:

@@ -42,7 +42,17 @@ from paiju.games.engine import (
     Settlement,
     require,
 )
-from paiju.games.zhajinhua.actions import Action, ActionKind, Rules
+from paiju.games.zhajinhua.actions import (
+    CALL,
+    FOLD,
+    LOOK,
+    OPEN,
+    Action,
+    ActionKind,
+    Rules,
+    compare_with,
+    raise_to,
+)
 from paiju.games.zhajinhua.ranking import Strength, beats, strength
 from paiju.games.zhajinhua.rooms import ante_for
 
@@ -109,6 +119,7 @@ class Hand(SerialisedState):
         order: Sequence[Card],
     ) -> None:
         count = len(coins)
+        self.seat_count = count
         self.rules = rules
         self.coins: tuple[int, ...] = tuple(coins)  # at the start of the hand
         self.dealer = dealer
@@ -188,10 +199,6 @@ class Hand(SerialisedState):
         return hand
 
     # --- derived facts -----------------------------------------------------------------------
-
-    @property
-    def seat_count(self) -> int:
-        return len(self.coins)
 
     @property
     def pot(self) -> int:
@@ -344,22 +351,22 @@ class Hand(SerialisedState):
         return True
 
     def can_look(self, seat: int) -> bool:
-        return self.can(seat, Action(ActionKind.LOOK))
+        return self.can(seat, LOOK)
 
     def can_call(self, seat: int) -> bool:
-        return self.can(seat, Action(ActionKind.CALL))
+        return self.can(seat, CALL)
 
     def can_raise(self, seat: int, stake: int) -> bool:
-        return self.can(seat, Action(ActionKind.RAISE, stake=stake))
+        return self.can(seat, raise_to(stake))
 
     def can_fold(self, seat: int) -> bool:
-        return self.can(seat, Action(ActionKind.FOLD))
+        return self.can(seat, FOLD)
 
     def can_compare(self, seat: int, target: int) -> bool:
-        return self.can(seat, Action(ActionKind.COMPARE, target=target))
+        return self.can(seat, compare_with(target))
 
     def can_open(self, seat: int) -> bool:
-        return self.can(seat, Action(ActionKind.OPEN))
+        return self.can(seat, OPEN)
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now: look at any time, the rest on its turn."""
@@ -367,20 +374,19 @@ class Hand(SerialisedState):
             return []
         if not self.in_hand(seat):
             return []
-        actions = [] if self.seen[seat] else [Action(ActionKind.LOOK)]
+        actions = [] if self.seen[seat] else [LOOK]
         if self.to_act != seat:
             return actions
-        actions.append(Action(ActionKind.CALL))
+        actions.append(CALL)
         factor = 2 if self.seen[seat] else 1
         highest = min(self.max_stake, self.remaining(seat) // factor)
-        first = self.stake + self.ante
-        actions += [Action(ActionKind.RAISE, stake=stake) for stake in range(first, highest + 1, self.ante)]
-        actions.append(Action(ActionKind.FOLD))
+        actions += [raise_to(stake) for stake in range(self.stake + self.ante, highest + 1, self.ante)]
+        actions.append(FOLD)
         live = self.live_seats()
         if self.compare_allowed():
-            actions += [Action(ActionKind.COMPARE, target=other) for other in live if other != seat]
+            actions += [compare_with(other) for other in live if other != seat]
         if len(live) == 2 and 2 * self.call_amount(seat) <= self.remaining(seat):
-            actions.append(Action(ActionKind.OPEN))
+            actions.append(OPEN)
         return actions
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
@@ -402,22 +408,22 @@ class Hand(SerialisedState):
         return self._open(seat)
 
     def look(self, seat: int) -> list[Event]:
-        return self.apply(seat, Action(ActionKind.LOOK))
+        return self.apply(seat, LOOK)
 
     def call(self, seat: int) -> list[Event]:
-        return self.apply(seat, Action(ActionKind.CALL))
+        return self.apply(seat, CALL)
 
     def raise_to(self, seat: int, stake: int) -> list[Event]:
-        return self.apply(seat, Action(ActionKind.RAISE, stake=stake))
+        return self.apply(seat, raise_to(stake))
 
     def fold(self, seat: int) -> list[Event]:
-        return self.apply(seat, Action(ActionKind.FOLD))
+        return self.apply(seat, FOLD)
 
     def compare(self, seat: int, target: int) -> list[Event]:
-        return self.apply(seat, Action(ActionKind.COMPARE, target=target))
+        return self.apply(seat, compare_with(target))
 
     def open(self, seat: int) -> list[Event]:
-        return self.apply(seat, Action(ActionKind.OPEN))
+        return self.apply(seat, OPEN)
 
     def timeout(self) -> list[Event]:
         """The seat to act ran out of time: it folds (超时视为放弃), nothing else is deducted."""
