@@ -1,0 +1,135 @@
+"""Registering accounts, passwords, usernames and the house."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+import sqlalchemy as sa
+
+from paiju.wallet import DuplicateUsername, PasswordHasher, Reason, Wallet
+
+from .helpers import row_count
+
+
+def test_a_new_account_gets_the_starting_grant_as_a_keyed_entry(wallet: Wallet) -> None:
+    account = wallet.register("alice", "password-123")
+    assert wallet.balance(account) == 20_000
+    [entry] = wallet.history(account)
+    assert (entry.account, entry.amount, entry.reason) == (account, 20_000, Reason.GRANT)
+    assert entry.idempotency_key == f"grant:signup:{account}"
+    assert entry.balance_after == 20_000
+
+
+def test_the_starting_grant_is_a_setting(open_wallet: Callable[..., Wallet]) -> None:
+    generous = open_wallet(starting_grant=1_234)
+    generous.migrate()
+    assert generous.balance(generous.register("bob", "password-123")) == 1_234
+    stingy = open_wallet(starting_grant=0)
+    account = stingy.register("carol", "password-123")
+    assert stingy.balance(account) == 0
+    assert stingy.history(account) == []
+    with pytest.raises(ValueError, match="cannot be negative"):
+        open_wallet(starting_grant=-1)
+
+
+def test_verify_password(wallet: Wallet) -> None:
+    alice = wallet.register("Alice", "correct horse")
+    bob = wallet.register("bob", "battery staple")
+    assert wallet.verify_password("Alice", "correct horse") == alice
+    assert wallet.verify_password("alice", "correct horse") == alice  # names ignore case
+    assert wallet.verify_password("Alice", "Correct horse") is None  # passwords do not
+    assert wallet.verify_password("Alice", "battery staple") is None
+    assert wallet.verify_password("bob", "battery staple") == bob
+    assert wallet.verify_password("nobody", "correct horse") is None
+    assert wallet.verify_password("", "x") is None
+    assert wallet.verify_password("Alice", "") is None
+
+
+def test_hashes_are_scrypt_with_parameters_and_a_random_salt(wallet: Wallet) -> None:
+    wallet.register("alice", "same password")
+    wallet.register("bob", "same password")
+    with wallet.database.engine.connect() as conn:
+        stored = conn.execute(
+            sa.text("SELECT password_hash FROM wallet_accounts WHERE password_hash IS NOT NULL")
+        ).scalars().all()
+    assert len(stored) == 2 and stored[0] != stored[1]
+    for value in stored:
+        scheme, n, r, p, salt, digest = value.split("$")
+        assert (scheme, n, r, p) == ("scrypt", "16", "8", "1")
+        assert "same password" not in value
+
+
+def test_the_default_hash_cost_verifies(open_wallet: Callable[..., Wallet]) -> None:
+    real = open_wallet(password_hasher=PasswordHasher())
+    real.migrate()
+    account = real.register("alice", "a real password")
+    assert real.verify_password("alice", "a real password") == account
+    assert real.verify_password("alice", "a wrong password") is None
+
+
+def test_a_hash_made_with_other_parameters_still_verifies() -> None:
+    stored = PasswordHasher(n=2**5, r=4, p=2).hash("secret")
+    assert PasswordHasher().verify("secret", stored)
+    assert not PasswordHasher().verify("secret!", stored)
+    assert not PasswordHasher().verify("secret", "scrypt$not$a$hash")
+    assert not PasswordHasher().verify("secret", "bcrypt$1$2$3$4$5")
+
+
+@pytest.mark.parametrize(
+    ("username", "message"),
+    [
+        ("", "1 to 32 characters, got 0"),
+        ("x" * 33, "1 to 32 characters, got 33"),
+        (" alice", "start or end with a space"),
+        ("alice ", "start or end with a space"),
+        ("al\nice", "control"),
+        ("al\u200bice", "control or invisible"),
+    ],
+)
+def test_bad_usernames_are_refused_with_a_clear_value_error(
+    wallet: Wallet, username: str, message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        wallet.register(username, "password-123")
+    assert row_count(wallet, "wallet_accounts") == 1  # the house only
+
+
+def test_usernames_of_one_and_thirty_two_characters_and_chinese_ones_are_fine(
+    wallet: Wallet,
+) -> None:
+    for name in ("a", "y" * 32, "小明", "牌局高手 2"):
+        account = wallet.register(name, "password-123")
+        assert wallet.username(account) == name
+        assert wallet.account_id(name) == account
+
+
+def test_a_username_that_is_not_text_is_a_type_error(wallet: Wallet) -> None:
+    with pytest.raises(TypeError, match="a username is a string"):
+        wallet.register(42, "password-123")  # type: ignore[arg-type]
+
+
+def test_a_short_password_is_refused(wallet: Wallet) -> None:
+    with pytest.raises(ValueError, match="8 to 1024 characters"):
+        wallet.register("alice", "short")
+    assert wallet.account_id("alice") is None
+
+
+def test_a_taken_username_raises_duplicate_username(wallet: Wallet) -> None:
+    first = wallet.register("alice", "password-123")
+    for again in ("alice", "ALICE", "Alice"):
+        with pytest.raises(DuplicateUsername) as raised:
+            wallet.register(again, "another password")
+        assert raised.value.username == again
+    assert wallet.verify_password("alice", "password-123") == first
+    assert wallet.total_coins() == 20_000  # no second grant
+
+
+def test_the_house_exists_holds_nothing_and_cannot_log_in(wallet: Wallet) -> None:
+    house = wallet.house
+    assert wallet.username(house) == "house"
+    assert wallet.balance(house) == 0
+    assert wallet.verify_password("house", "") is None
+    assert wallet.verify_password("house", "anything at all") is None
+    with pytest.raises(DuplicateUsername):
+        wallet.register("house", "password-123")
