@@ -1,0 +1,68 @@
+"""Bots that play from a seat's view alone, exactly what a frontend receives.
+
+A bot is a callable ``(view, rng) -> action text``; it is asked only when ``view["to_act"]`` is
+its own seat and it always answers with one of ``view["legal_actions"]``.
+
+>>> import random
+>>> view = {"seat": 1, "to_act": 1, "legal_actions": ["look", "call", "fold"],
+...         "players": [{"cards": None}, {"cards": None}]}
+>>> random_bot(view, random.Random(0)) in view["legal_actions"]
+True
+>>> sensible_bot(view, random.Random(0))   # a blind bot looks first
+'look'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from paiju.games.zhajinhua import hand_category, is_special_235
+
+Bot = Callable[[Mapping[str, Any], random.Random], str]
+
+
+def random_bot(view: Mapping[str, Any], rng: random.Random) -> str:
+    """Any legal action, each kind equally likely (so raises do not crowd out the rest)."""
+    by_kind: dict[str, list[str]] = {}
+    for action in view["legal_actions"]:
+        by_kind.setdefault(action.split()[0], []).append(action)
+    return rng.choice(by_kind[rng.choice(sorted(by_kind))])
+
+
+# How much a 炸金花 hand is worth to the sensible bot, 0 (nothing) .. 5 (trips).
+_CATEGORY_WORTH = {"high_card": 0, "pair": 2, "straight": 3, "flush": 3, "straight_flush": 4, "trips": 5}
+
+
+def _worth(cards: str) -> int:
+    worth = _CATEGORY_WORTH[hand_category(cards)]
+    if worth == 0 and cards.split()[0][0] in "AK" and not is_special_235(cards):
+        return 1  # an ace- or king-high is worth a call
+    return worth
+
+
+def sensible_bot(view: Mapping[str, Any], rng: random.Random) -> str:
+    """Looks, then plays by hand category: folds rubbish, calls middling hands, raises good ones,
+    compares or opens once a showdown is likely to pay."""
+    legal = view["legal_actions"]
+    cards = view["players"][view["seat"]]["cards"]
+    if cards is None:
+        return "look" if "look" in legal else rng.choice(legal)
+    worth = _worth(cards)
+    raises = [action for action in legal if action.startswith("raise")]
+    compares = [action for action in legal if action.startswith("compare")]
+    if "open" in legal and worth >= 2:
+        return "open"
+    if worth >= 4 and raises:
+        return raises[min(len(raises) - 1, rng.randrange(1, 4))]
+    if worth >= 2 and compares and rng.random() < 0.4:
+        return rng.choice(compares)
+    if worth >= 3 and raises and rng.random() < 0.5:
+        return raises[0]
+    if worth >= 1 or rng.random() < 0.15:  # a little bluffing keeps the table honest
+        return "call" if "call" in legal else rng.choice(legal)
+    return "fold" if "fold" in legal else rng.choice(legal)
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "sensible": sensible_bot}
