@@ -1,7 +1,6 @@
 """One line of plain text per 炸金花 event, for terminals and logs.
 
-from paiju.cards import format_cards, parse_cards
-from paiju.games.engine import Event
+>>> from paiju.games.engine import Event
 >>> narrate(Event("raised", {"seat": 2, "amount": 60, "stake": 30, "pot": 130}), ["Ann", "Bo", "Cy"])
 'Cy raises the stake to 30 (pays 60, pot 130)'
 """
