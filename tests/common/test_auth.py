@@ -87,7 +87,18 @@ def test_extending_the_expiry_in_the_payload_breaks_the_signature() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "Bearer", "v1", "v1.", "v1..", "v1.abc", "v2.abc.def", "v1.abc.def.ghi", "v1.a+b.c/d", "v1.é.x"],
+    [
+        "",
+        "Bearer",
+        "v1",
+        "v1.",
+        "v1..",
+        "v1.abc",
+        "v2.abc.def",
+        "v1.abc.def.ghi",
+        "v1.a+b.c/d",
+        "v1.é.x",
+    ],
 )
 def test_text_that_is_no_token_is_malformed(text: str) -> None:
     signer, _ = signer_at()
@@ -97,7 +108,11 @@ def test_text_that_is_no_token_is_malformed(text: str) -> None:
 
 def test_a_correctly_signed_payload_that_is_not_our_claims_is_malformed() -> None:
     signer, _ = signer_at()
-    for claims in (b"[1, 2]", b"not json", json.dumps({"sub": "", "name": "x", "role": "player", "exp": 1}).encode()):
+    for claims in (
+        b"[1, 2]",
+        b"not json",
+        json.dumps({"sub": "", "name": "x", "role": "player", "exp": 1}).encode(),
+    ):
         payload = base64.urlsafe_b64encode(claims).rstrip(b"=").decode()
         signed = f"v1.{payload}"
         token = f"{signed}.{signer._signature(signed)}"
@@ -151,7 +166,9 @@ def test_inserting_or_deleting_a_character_gets_a_token_refused(
     signer, _ = signer_at()
     token = signer.issue("acct-7", "lihua", ttl=600)
     index = position % len(token)
-    altered = token[:index] + token[index + 1 :] if delete else token[:index] + extra + token[index:]
+    altered = (
+        token[:index] + token[index + 1 :] if delete else token[:index] + extra + token[index:]
+    )
     with pytest.raises(TokenError):
         signer.verify(altered)
 

@@ -102,7 +102,7 @@ class TokenSigner:
         if not isinstance(account_id, str) or not account_id:
             raise ValueError("a token names a non-empty account_id")
         if not isinstance(username, str):
-            raise ValueError("the username of a token is text")
+            raise TypeError(f"the username of a token is text, not {type(username).__name__}")
         if isinstance(ttl, bool) or not isinstance(ttl, int) or ttl <= 0:
             raise ValueError(f"a token lives a positive whole number of seconds, not {ttl!r}")
         claims = {

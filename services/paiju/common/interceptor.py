@@ -35,7 +35,12 @@ PUBLIC_SERVICES: frozenset[str] = frozenset(
 )
 """Services whose every method is callable without a token."""
 INTERNAL_SERVICES: frozenset[str] = frozenset(
-    {"paiju.v1.WalletInternal", "paiju.v1.LobbyInternal", "paiju.v1.TableInternal", "paiju.v1.Watchdog"}
+    {
+        "paiju.v1.WalletInternal",
+        "paiju.v1.LobbyInternal",
+        "paiju.v1.TableInternal",
+        "paiju.v1.Watchdog",
+    }
 )
 """Services only other Paiju services (tokens of the ``service`` role) may call."""
 
@@ -123,7 +128,9 @@ class AuthInterceptor(grpc.ServerInterceptor):
             token_problem: str | None = str(error)
             caller = None
         else:
-            token_problem = None if caller is not None else "missing 'authorization: Bearer <token>'"
+            token_problem = (
+                None if caller is not None else "missing 'authorization: Bearer <token>'"
+            )
         if method in self._public_methods or service in self._public_services:
             # A stale token must not block logging in again, so public calls ignore a bad one.
             return handler if caller is None else _with_caller(handler, caller)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from concurrent import futures
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 import grpc
 from google.protobuf import descriptor_pool
@@ -81,7 +81,7 @@ class RunningServer:
         """Block until the server stops (or ``timeout`` passes); True if it stopped."""
         return bool(self.server.wait_for_termination(timeout))
 
-    def __enter__(self) -> RunningServer:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(

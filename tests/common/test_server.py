@@ -1,0 +1,363 @@
+"""A real in-process gRPC server on loopback: token checks, the caller seen by servicers,
+health checking and reflection."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from paiju.common.auth import Role, TokenSigner
+from paiju.common.interceptor import bearer_metadata, current_caller, current_caller_or_none
+from paiju.common.server import ServerStartError, ServiceBinding, start_server
+from paiju.proto.v1 import (
+    table_pb2,
+    table_pb2_grpc,
+    wallet_pb2,
+    wallet_pb2_grpc,
+)
+
+SECRET = b"the interceptor test secret ...."
+TIMEOUT = 5.0
+
+
+class FakeTable(table_pb2_grpc.TableServicer):
+    """Answers with whoever the interceptor says is calling."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.stream_cleanups: list[str] = []
+
+    def GetView(
+        self, request: table_pb2.GetViewRequest, context: grpc.ServicerContext
+    ) -> table_pb2.TableView:
+        self.calls += 1
+        caller = current_caller()
+        time.sleep(0.01)  # overlap concurrent calls, so a leaked caller would show
+        view = {"account": caller.account_id, "username": caller.username, "role": caller.role}
+        return table_pb2.TableView(table_id=request.table_id, view_json=json.dumps(view))
+
+    def Watch(
+        self, request: table_pb2.WatchRequest, context: grpc.ServicerContext
+    ) -> Iterator[table_pb2.TableUpdate]:
+        self.calls += 1
+        try:
+            for number in range(1000):
+                event = table_pb2.Event(
+                    id=f"{number}-0",
+                    type="seen_by",
+                    payload_json=json.dumps(current_caller().account_id),
+                )
+                yield table_pb2.TableUpdate(event=event)
+                time.sleep(0.005)
+        finally:
+            self.stream_cleanups.append(current_caller().account_id)
+
+
+class FakeWallet(wallet_pb2_grpc.WalletServicer):
+    def Login(
+        self, request: wallet_pb2.LoginRequest, context: grpc.ServicerContext
+    ) -> wallet_pb2.SessionResponse:
+        caller = current_caller_or_none()
+        return wallet_pb2.SessionResponse(
+            account_id="" if caller is None else caller.account_id, username=request.username
+        )
+
+
+class FakeWalletInternal(wallet_pb2_grpc.WalletInternalServicer):
+    def ReleaseHand(
+        self, request: wallet_pb2.ReleaseHandRequest, context: grpc.ServicerContext
+    ) -> wallet_pb2.ReleaseHandResponse:
+        return wallet_pb2.ReleaseHandResponse(released=len(request.hand_id))
+
+
+@pytest.fixture(scope="module")
+def table() -> FakeTable:
+    return FakeTable()
+
+
+@pytest.fixture(scope="module")
+def address(table: FakeTable) -> Iterator[str]:
+    bindings = [
+        ServiceBinding("paiju.v1.Table", table, table_pb2_grpc.add_TableServicer_to_server),
+        ServiceBinding(
+            "paiju.v1.Wallet", FakeWallet(), wallet_pb2_grpc.add_WalletServicer_to_server
+        ),
+        ServiceBinding(
+            "paiju.v1.WalletInternal",
+            FakeWalletInternal(),
+            wallet_pb2_grpc.add_WalletInternalServicer_to_server,
+        ),
+    ]
+    with start_server(bindings, signer=TokenSigner(SECRET), max_workers=16) as running:
+        assert running.host == "127.0.0.1" and running.port > 0
+        yield running.address
+
+
+@pytest.fixture(scope="module")
+def channel(address: str) -> Iterator[grpc.Channel]:
+    with grpc.insecure_channel(address) as channel:
+        grpc.channel_ready_future(channel).result(timeout=TIMEOUT)
+        yield channel
+
+
+def token_for(account_id: str, role: Role = Role.PLAYER, *, issued_at: float | None = None) -> str:
+    clock = (lambda: issued_at) if issued_at is not None else time.time
+    return TokenSigner(SECRET, clock=clock).issue(
+        account_id, f"user {account_id}", ttl=60, role=role
+    )
+
+
+def get_view(channel: grpc.Channel, metadata: tuple[tuple[str, str], ...] = ()) -> dict[str, str]:
+    reply = table_pb2_grpc.TableStub(channel).GetView(
+        table_pb2.GetViewRequest(table_id="t1"), metadata=metadata, timeout=TIMEOUT
+    )
+    assert reply.table_id == "t1"
+    return json.loads(reply.view_json)
+
+
+def refusal(call: object) -> grpc.RpcError:
+    with pytest.raises(grpc.RpcError) as raised:
+        call()  # type: ignore[operator]
+    return raised.value
+
+
+def test_a_call_without_a_token_is_unauthenticated_and_never_reaches_the_servicer(
+    channel: grpc.Channel, table: FakeTable
+) -> None:
+    before = table.calls
+    error = refusal(lambda: get_view(channel))
+    assert error.code() is grpc.StatusCode.UNAUTHENTICATED
+    assert "authorization" in error.details()
+    assert table.calls == before
+
+
+@pytest.mark.parametrize(
+    "metadata",
+    [
+        bearer_metadata("v1.not.atoken"),
+        bearer_metadata(TokenSigner(b"some other secret entirely").issue("7", "x", ttl=60)),
+        bearer_metadata(token_for("7", issued_at=time.time() - 3600)),
+        (("authorization", "Basic dXNlcjpwYXNz"),),
+        (("authorization", "Bearer "),),
+    ],
+    ids=["garbage", "foreign-secret", "expired", "basic-scheme", "empty-bearer"],
+)
+def test_a_call_with_a_bad_token_is_unauthenticated(
+    channel: grpc.Channel, table: FakeTable, metadata: tuple[tuple[str, str], ...]
+) -> None:
+    before = table.calls
+    assert refusal(lambda: get_view(channel, metadata)).code() is grpc.StatusCode.UNAUTHENTICATED
+    assert table.calls == before
+
+
+def test_the_servicer_sees_the_account_of_a_good_token(channel: grpc.Channel) -> None:
+    assert get_view(channel, bearer_metadata(token_for("acct-42"))) == {
+        "account": "acct-42",
+        "username": "user acct-42",
+        "role": "player",
+    }
+
+
+def test_concurrent_calls_each_see_their_own_caller(channel: grpc.Channel) -> None:
+    accounts = [f"acct-{number}" for number in range(24)]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        seen = list(
+            pool.map(
+                lambda a: get_view(channel, bearer_metadata(token_for(a)))["account"], accounts
+            )
+        )
+    assert seen == accounts
+
+
+def test_a_streaming_call_sees_its_caller_at_every_step_and_in_its_cleanup(
+    channel: grpc.Channel, table: FakeTable
+) -> None:
+    stream = table_pb2_grpc.TableStub(channel).Watch(
+        table_pb2.WatchRequest(table_id="t1"),
+        metadata=bearer_metadata(token_for("acct-9")),
+        timeout=TIMEOUT,
+    )
+    first = [next(stream) for _ in range(5)]
+    stream.cancel()
+    assert [json.loads(update.event.payload_json) for update in first] == ["acct-9"] * 5
+    deadline = time.monotonic() + TIMEOUT
+    while "acct-9" not in table.stream_cleanups and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert "acct-9" in table.stream_cleanups
+
+
+def test_a_streaming_call_without_a_token_is_unauthenticated(channel: grpc.Channel) -> None:
+    stream = table_pb2_grpc.TableStub(channel).Watch(
+        table_pb2.WatchRequest(table_id="t1"), timeout=TIMEOUT
+    )
+    assert refusal(lambda: next(stream)).code() is grpc.StatusCode.UNAUTHENTICATED
+
+
+def test_login_needs_no_token_and_ignores_a_bad_one(channel: grpc.Channel) -> None:
+    wallet = wallet_pb2_grpc.WalletStub(channel)
+    request = wallet_pb2.LoginRequest(username="lihua", password="secret")
+    assert wallet.Login(request, timeout=TIMEOUT).account_id == ""
+    assert (
+        wallet.Login(request, metadata=bearer_metadata("v1.bad.token"), timeout=TIMEOUT).username
+        == "lihua"
+    )
+    assert (
+        wallet.Login(
+            request, metadata=bearer_metadata(token_for("acct-3")), timeout=TIMEOUT
+        ).account_id
+        == "acct-3"
+    )
+
+
+def test_other_wallet_calls_need_a_token(channel: grpc.Channel) -> None:
+    wallet = wallet_pb2_grpc.WalletStub(channel)
+    error = refusal(lambda: wallet.GetBalance(wallet_pb2.GetBalanceRequest(), timeout=TIMEOUT))
+    assert error.code() is grpc.StatusCode.UNAUTHENTICATED
+
+
+def test_internal_services_refuse_players_and_serve_services(channel: grpc.Channel) -> None:
+    internal = wallet_pb2_grpc.WalletInternalStub(channel)
+    request = wallet_pb2.ReleaseHandRequest(hand_id="hand-1")
+    for role in (Role.PLAYER, Role.OPERATOR):
+        metadata = bearer_metadata(token_for("p", role))
+        error = refusal(partial(internal.ReleaseHand, request, metadata=metadata, timeout=TIMEOUT))
+        assert error.code() is grpc.StatusCode.PERMISSION_DENIED
+    assert (
+        refusal(lambda: internal.ReleaseHand(request, timeout=TIMEOUT)).code()
+        is grpc.StatusCode.UNAUTHENTICATED
+    )
+    service_token = TokenSigner(SECRET).issue_service_token("table", ttl=60)
+    assert (
+        internal.ReleaseHand(
+            request, metadata=bearer_metadata(service_token), timeout=TIMEOUT
+        ).released
+        == 6
+    )
+
+
+def test_an_unimplemented_method_answers_unimplemented_to_an_authenticated_caller(
+    channel: grpc.Channel,
+) -> None:
+    act = table_pb2.ActRequest(table_id="t1", expected_version=1, action="look")
+    stub = table_pb2_grpc.TableStub(channel)
+    error = refusal(
+        lambda: stub.Act(act, metadata=bearer_metadata(token_for("a")), timeout=TIMEOUT)
+    )
+    assert error.code() is grpc.StatusCode.UNIMPLEMENTED
+
+
+def test_health_checking_answers_serving_without_a_token(channel: grpc.Channel) -> None:
+    health = health_pb2_grpc.HealthStub(channel)
+    for service in ("", "paiju.v1.Table", "paiju.v1.Wallet", "paiju.v1.WalletInternal"):
+        reply = health.Check(health_pb2.HealthCheckRequest(service=service), timeout=TIMEOUT)
+        assert reply.status == health_pb2.HealthCheckResponse.SERVING, service
+    unknown = refusal(
+        lambda: health.Check(
+            health_pb2.HealthCheckRequest(service="paiju.v1.Lobby"), timeout=TIMEOUT
+        )
+    )
+    assert unknown.code() is grpc.StatusCode.NOT_FOUND
+
+
+def reflect(
+    channel: grpc.Channel, request: reflection_pb2.ServerReflectionRequest
+) -> reflection_pb2.ServerReflectionResponse:
+    stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+    return next(iter(stub.ServerReflectionInfo(iter([request]), timeout=TIMEOUT)))
+
+
+def test_reflection_lists_the_services_and_serves_their_files(channel: grpc.Channel) -> None:
+    listed = reflect(channel, reflection_pb2.ServerReflectionRequest(list_services=""))
+    names = {service.name for service in listed.list_services_response.service}
+    assert {
+        "paiju.v1.Table",
+        "paiju.v1.Wallet",
+        "paiju.v1.WalletInternal",
+        "grpc.health.v1.Health",
+    } <= names
+    assert "paiju.v1.Lobby" not in names
+    files = reflect(
+        channel, reflection_pb2.ServerReflectionRequest(file_containing_symbol="paiju.v1.Table")
+    )
+    from google.protobuf import descriptor_pb2
+
+    protos = [
+        descriptor_pb2.FileDescriptorProto.FromString(raw)
+        for raw in files.file_descriptor_response.file_descriptor_proto
+    ]
+    table_file = next(proto for proto in protos if proto.name == "paiju/v1/table.proto")
+    assert table_file.package == "paiju.v1"
+    assert [method.name for method in table_file.service[0].method] == ["GetView", "Act", "Watch"]
+
+
+def test_stopping_reports_not_serving_first() -> None:
+    running = start_server(
+        [
+            ServiceBinding(
+                "paiju.v1.Wallet", FakeWallet(), wallet_pb2_grpc.add_WalletServicer_to_server
+            )
+        ],
+        signer=TokenSigner(SECRET),
+    )
+    running.stop(grace=0.1)
+    assert running.health.Check(health_pb2.HealthCheckRequest(service=""), None).status == (
+        health_pb2.HealthCheckResponse.NOT_SERVING
+    )
+    running.stop()  # a second stop is harmless
+
+
+def test_a_misspelt_service_or_no_service_is_refused() -> None:
+    signer = TokenSigner(SECRET)
+    with pytest.raises(ServerStartError, match="unknown service"):
+        start_server(
+            [
+                ServiceBinding(
+                    "paiju.v1.Tabel", FakeTable(), table_pb2_grpc.add_TableServicer_to_server
+                )
+            ],
+            signer=signer,
+        )
+    with pytest.raises(ServerStartError, match="at least one"):
+        start_server([], signer=signer)
+
+
+def test_a_busy_port_is_a_clear_error() -> None:
+    with socket.socket() as occupant:
+        occupant.bind(("127.0.0.1", 0))
+        occupant.listen()
+        port = occupant.getsockname()[1]
+        with pytest.raises(ServerStartError, match="cannot listen"):
+            start_server(
+                [
+                    ServiceBinding(
+                        "paiju.v1.Wallet",
+                        FakeWallet(),
+                        wallet_pb2_grpc.add_WalletServicer_to_server,
+                    )
+                ],
+                signer=TokenSigner(SECRET),
+                port=port,
+            )
+
+
+def test_the_caller_does_not_leak_outside_the_call() -> None:
+    assert current_caller_or_none() is None
+    done = threading.Event()
+    seen: list[object] = []
+
+    def probe() -> None:
+        seen.append(current_caller_or_none())
+        done.set()
+
+    threading.Thread(target=probe).start()
+    assert done.wait(TIMEOUT) and seen == [None]
