@@ -20,7 +20,7 @@ test: $(STAMP)  ## the whole suite: unit, property, golden, random playouts
 	$(BIN)/python -m pytest
 
 soak: $(STAMP)  ## long randomised runs (10^5 hands); figures go on the issue
-	$(BIN)/python -m pytest -m soak -p no:cacheprovider tests --soak
+	$(BIN)/python -m pytest -m soak -s -q tests --soak
 
 bench: $(STAMP)  ## benchmarks print comparable figures
 	$(BIN)/python bench/engines.py
