@@ -1,0 +1,92 @@
+"""Deadlines: listed when due, claimed by exactly one of many claimers."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+
+from paiju.table.store import Deadline, DueDeadline, TableStore
+
+from .conftest import Backend
+
+
+def test_commit_sets_replaces_and_clears_deadlines(store: TableStore) -> None:
+    store.create("t1", b"s")
+    store.commit("t1", 1, b"s", deadlines_set=[("turn", 2_000, 2), ("ready", 1_000, 2)])
+    assert store.deadlines("t1") == [Deadline("ready", 1_000, 2), Deadline("turn", 2_000, 2)]
+    store.commit("t1", 2, b"s", deadlines_set=[("turn", 3_000, 3)], deadlines_clear=["ready"])
+    assert store.deadlines("t1") == [Deadline("turn", 3_000, 3)]
+    assert store.due_deadlines(now_ms=2_999) == []
+    assert store.due_deadlines(now_ms=3_000) == [DueDeadline("t1", "turn", 3_000, 3)]
+
+
+def test_due_deadlines_come_earliest_first_across_tables_up_to_the_limit(
+    store: TableStore,
+) -> None:
+    for n, due in enumerate([500, 100, 300, 900]):
+        store.create(f"t{n}", b"s")
+        store.commit(f"t{n}", 1, b"s", deadlines_set=[("turn", due, 2), ("kick", due + 1, 2)])
+    due = store.due_deadlines(now_ms=500, limit=3)
+    assert [(d.table_id, d.name, d.due_ms) for d in due] == [
+        ("t1", "turn", 100), ("t1", "kick", 101), ("t2", "turn", 300)]
+    assert len(store.due_deadlines(now_ms=10_000, limit=100)) == 8
+
+
+def test_a_claim_needs_the_deadline_due_and_of_the_same_version(store: TableStore) -> None:
+    store.create("t1", b"s")
+    store.commit("t1", 1, b"s", deadlines_set=[("turn", 1_000, 2)])
+    assert store.claim_deadline("t1", "turn", 2, now_ms=999) is False  # not due yet
+    assert store.claim_deadline("t1", "turn", 1, now_ms=1_000) is False  # set for another version
+    assert store.claim_deadline("t1", "ready", 2, now_ms=1_000) is False  # no such deadline
+    assert store.claim_deadline("t1", "turn", 2, now_ms=1_000) is True
+    assert store.claim_deadline("t1", "turn", 2, now_ms=1_000) is False  # already taken
+    assert store.deadlines("t1") == []
+    assert store.due_deadlines(now_ms=5_000) == []
+
+
+def test_a_leased_claim_fires_again_only_after_the_lease(store: TableStore) -> None:
+    store.create("t1", b"s")
+    store.commit("t1", 1, b"s", deadlines_set=[("turn", 1_000, 2)])
+    assert store.claim_deadline("t1", "turn", 2, now_ms=1_000, lease_ms=500) is True
+    assert store.claim_deadline("t1", "turn", 2, now_ms=1_200, lease_ms=500) is False
+    assert store.due_deadlines(now_ms=1_499) == []
+    assert store.due_deadlines(now_ms=1_500) == [DueDeadline("t1", "turn", 1_500, 2)]
+    # The table's commit for the timeout clears it; then nothing fires again.
+    store.commit("t1", 2, b"s", deadlines_clear=["turn"])
+    assert store.due_deadlines(now_ms=10_000) == []
+
+
+def test_concurrent_claimers_take_each_deadline_exactly_once(backend: Backend) -> None:
+    setup = backend.store()
+    tables = 12
+    for n in range(tables):
+        setup.create(f"t{n}", b"s")
+        setup.commit(f"t{n}", 1, b"s",
+                     deadlines_set=[("turn", 100 + n, 2), ("reconnect-1", 200 + n, 2)])
+    claimers = 6
+    barrier = threading.Barrier(claimers)
+    claimed: list[tuple[str, str]] = []
+    failures: list[BaseException] = []
+
+    def claimer() -> None:
+        store = backend.store()
+        try:
+            barrier.wait(timeout=20)
+            while due := store.due_deadlines(now_ms=1_000, limit=5):
+                for deadline in due:
+                    if store.claim_deadline(deadline.table_id, deadline.name,
+                                            deadline.version_set_for, now_ms=1_000):
+                        claimed.append((deadline.table_id, deadline.name))
+        except BaseException as error:  # surfaced below
+            failures.append(error)
+
+    threads = [threading.Thread(target=claimer) for _ in range(claimers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not failures, failures
+    counts = Counter(claimed)
+    assert set(counts.values()) == {1}
+    assert set(counts) == {(f"t{n}", name) for n in range(tables) for name in ("turn", "reconnect-1")}
+    assert setup.due_deadlines(now_ms=10_000) == []

@@ -1,0 +1,148 @@
+"""Event streams: per-seat visibility, resuming from an id, the trim mark, blocking reads."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import fakeredis
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paiju.table.store import ALL_SEATS, EventsTrimmed, TableStore, UnknownTable
+
+from .conftest import Backend
+
+SEATS = range(4)
+
+
+def _deal(store: TableStore) -> None:
+    store.create("t1", b"s")
+    store.commit("t1", 1, b"s", events=[
+        (None, "hand_started", b"{}"),
+        ((0,), "cards", b"AS KS QS"),
+        ((1,), "cards", b"2H 3H 4H"),
+        ((), "deck", b"secret order"),
+        ((0, 1), "compare", b"0 beats 1"),
+        (None, "turn", b"seat 2"),
+    ])
+
+
+def test_each_seat_sees_public_events_and_its_own(store: TableStore) -> None:
+    _deal(store)
+
+    def seen(seat: object) -> list[tuple[str, bytes]]:
+        return [(e.type, e.payload) for e in store.read_events("t1", seat=seat)]
+
+    assert seen(0) == [("hand_started", b"{}"), ("cards", b"AS KS QS"),
+                       ("compare", b"0 beats 1"), ("turn", b"seat 2")]
+    assert seen(1) == [("hand_started", b"{}"), ("cards", b"2H 3H 4H"),
+                       ("compare", b"0 beats 1"), ("turn", b"seat 2")]
+    assert seen(2) == [("hand_started", b"{}"), ("turn", b"seat 2")]
+    assert seen(None) == seen(2)  # a spectator sees public events only
+    assert [e.type for e in store.read_events("t1", seat=ALL_SEATS)] == [
+        "hand_started", "cards", "cards", "deck", "compare", "turn"]
+    assert [e.visible_to for e in store.read_events("t1", seat=ALL_SEATS)] == [
+        None, (0,), (1,), (), (0, 1), None]
+
+
+def test_a_reader_resumes_from_its_last_id_on_another_replica(backend: Backend) -> None:
+    writer = backend.store()
+    writer.create("t1", b"s")
+    version = 1
+    for n in range(10):
+        version = writer.commit("t1", version, b"s", events=[(None, "bet", str(n).encode())])
+    first = backend.store().read_events("t1", count=4)
+    assert [e.payload for e in first] == [b"0", b"1", b"2", b"3"]
+    rest = backend.store().read_events("t1", after_id=first[-1].id, count=100)
+    assert [e.payload for e in rest] == [str(n).encode() for n in range(4, 10)]
+    assert backend.store().read_events("t1", after_id=rest[-1].id) == []
+
+
+def test_hidden_events_do_not_stop_a_reader_short(store: TableStore) -> None:
+    store.create("t1", b"s")
+    hidden = [((3,), "cards", b"x")] * 7
+    store.commit("t1", 1, b"s", events=[*hidden, (None, "turn", b"seat 0")])
+    seen = store.read_events("t1", seat=0, count=3)  # the first two batches are all hidden
+    assert [e.type for e in seen] == ["turn"]
+
+
+def test_resuming_from_a_trimmed_id_asks_for_a_fresh_snapshot(backend: Backend) -> None:
+    store = backend.store(stream_maxlen=5)
+    store.create("t1", b"s")
+    early = []
+    version = 1
+    for n in range(12):
+        version = store.commit("t1", version, b"s", events=[(None, "bet", str(n).encode())])
+        if n == 2:
+            early = store.read_events("t1")
+    for stale_id in ("0-0", early[-1].id):
+        with pytest.raises(EventsTrimmed, match="fresh snapshot") as trimmed:
+            store.read_events("t1", after_id=stale_id)
+        assert trimmed.value.after_id == stale_id
+    retained = store.read_events("t1", after_id=trimmed.value.trimmed_through, seat=ALL_SEATS)
+    assert [e.payload for e in retained] == [str(n).encode() for n in range(7, 12)]
+    snapshot = store.load("t1")
+    assert store.read_events("t1", after_id=snapshot.last_event_id) == []
+    assert store.read_events("t1", after_id=retained[0].id) == retained[1:]
+
+
+def test_a_blocking_read_waits_for_a_visible_event(backend: Backend) -> None:
+    store = backend.store()
+    store.create("t1", b"s")
+
+    def later() -> None:
+        time.sleep(0.15)
+        store.commit("t1", 1, b"s", events=[((1,), "cards", b"hidden from seat 0")])
+        time.sleep(0.15)
+        backend.store().commit("t1", 2, b"s", events=[(None, "turn", b"seat 0")])
+
+    thread = threading.Thread(target=later)
+    started = time.monotonic()
+    thread.start()
+    seen = backend.store().read_events("t1", seat=0, block_ms=3_000)
+    thread.join()
+    assert [e.type for e in seen] == ["turn"]
+    assert 0.25 < time.monotonic() - started < 2.5
+
+
+def test_a_blocking_read_gives_up_after_its_time(store: TableStore) -> None:
+    store.create("t1", b"s")
+    started = time.monotonic()
+    assert store.read_events("t1", block_ms=200) == []
+    assert 0.15 < time.monotonic() - started < 2.0
+
+
+def test_reading_an_unknown_table_is_refused(store: TableStore) -> None:
+    with pytest.raises(UnknownTable):
+        store.read_events("nowhere")
+
+
+visibility = st.none() | st.tuples() | st.lists(st.sampled_from(SEATS), min_size=1, max_size=4,
+                                                 unique=True).map(tuple)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    batches=st.lists(st.lists(st.tuples(visibility, st.binary(max_size=8)), max_size=5),
+                     min_size=1, max_size=6),
+    count=st.integers(min_value=1, max_value=4),
+)
+def test_paged_reads_per_seat_equal_the_model(
+    batches: list[list[tuple[tuple[int, ...] | None, bytes]]], count: int
+) -> None:
+    store = TableStore(fakeredis.FakeRedis(server=fakeredis.FakeServer()), prefix="prop")
+    store.create("t1", b"s")
+    for version, batch in enumerate(batches, start=1):
+        store.commit("t1", version, b"s", events=[(v, "e", p) for v, p in batch])
+    written = [(v, p) for batch in batches for v, p in batch]
+    for seat in [*SEATS, None]:
+        expected = [p for v, p in written if v is None or (seat is not None and seat in v)]
+        got: list[bytes] = []
+        after = "0-0"
+        while page := store.read_events("t1", after_id=after, count=count, seat=seat):
+            assert len(page) <= count
+            got += [e.payload for e in page]
+            after = page[-1].id
+        assert got == expected

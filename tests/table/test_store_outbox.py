@@ -1,0 +1,65 @@
+"""The settlement outbox: each key queued once, listed until acknowledged."""
+
+from __future__ import annotations
+
+import pytest
+
+from paiju.table.store import DuplicateOutboxKey, OutboxEntry, TableStore
+
+from .conftest import Backend
+
+
+def test_pending_entries_are_listed_until_acknowledged(store: TableStore) -> None:
+    store.create("a", b"s")
+    store.create("b", b"s")
+    store.commit("a", 1, b"s", outbox=[("hand-1:alice", b"+10"), ("hand-1:bob", b"-10")])
+    store.commit("b", 1, b"s", outbox=[("hand-7:carol", b"+5")])
+    assert sorted(store.outbox_pending(), key=lambda e: (e.table_id, e.key)) == [
+        OutboxEntry("a", "hand-1:alice", b"+10"),
+        OutboxEntry("a", "hand-1:bob", b"-10"),
+        OutboxEntry("b", "hand-7:carol", b"+5"),
+    ]
+    assert len(store.outbox_pending(limit=2)) == 2
+    assert store.outbox_ack("a", "hand-1:alice") is True
+    assert store.outbox_ack("a", "hand-1:alice") is False  # a repeated delivery changes nothing
+    assert store.outbox_ack("b", "hand-7:carol") is True
+    assert store.outbox_pending() == [OutboxEntry("a", "hand-1:bob", b"-10")]
+
+
+def test_a_key_is_never_added_twice(store: TableStore) -> None:
+    store.create("t1", b"s")
+    with pytest.raises(DuplicateOutboxKey):
+        store.commit("t1", 1, b"s", outbox=[("hand-1", b"x"), ("hand-1", b"y")])
+    version = store.commit("t1", 1, b"s", outbox=[("hand-1", b"x")])
+    with pytest.raises(DuplicateOutboxKey):  # while pending
+        store.commit("t1", version, b"s", outbox=[("hand-1", b"x")])
+    store.outbox_ack("t1", "hand-1")
+    with pytest.raises(DuplicateOutboxKey):  # after it was delivered
+        store.commit("t1", version, b"s", outbox=[("hand-1", b"x")])
+    assert store.outbox_pending() == []
+    assert store.load("t1").version == version
+
+
+def test_only_the_latest_acknowledged_keys_are_remembered(backend: Backend) -> None:
+    store = backend.store(acked_outbox_memory=3)
+    store.create("t1", b"s")
+    version = 1
+    for hand in range(5):
+        version = store.commit("t1", version, b"s", outbox=[(f"hand-{hand}", b"x")])
+        store.outbox_ack("t1", f"hand-{hand}")
+    acked = backend.new_client().zrange(store.keys("t1").outbox_acked, 0, -1)
+    assert acked == [b"hand-2", b"hand-3", b"hand-4"]
+    with pytest.raises(DuplicateOutboxKey):
+        store.commit("t1", version, b"s", outbox=[("hand-4", b"x")])
+
+
+def test_pending_entries_outlive_a_deleted_table(backend: Backend) -> None:
+    store = backend.store()
+    store.create("t1", b"s")
+    store.commit("t1", 1, b"s", events=[(None, "end", b"")], deadlines_set=[("turn", 5, 2)],
+                 outbox=[("hand-1", b"owed")])
+    assert store.delete("t1") is True
+    assert store.outbox_pending() == [OutboxEntry("t1", "hand-1", b"owed")]
+    assert store.due_deadlines(now_ms=10) == []
+    assert store.outbox_ack("t1", "hand-1") is True
+    assert backend.keys() == []  # nothing of the table is left, indexes included

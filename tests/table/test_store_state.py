@@ -1,0 +1,156 @@
+"""Creating, loading and committing table state: the compare-and-set contract."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from paiju.table.store import (
+    ALL_SEATS,
+    DuplicateOutboxKey,
+    StaleVersion,
+    TableExists,
+    TableStore,
+    UnknownTable,
+)
+
+from .conftest import Backend
+
+
+def test_create_then_load_gives_version_one_and_the_state(store: TableStore) -> None:
+    assert store.create("t1", b"\x00state\xff", {"game": "zhajinhua", "tier": "free"}) == 1
+    snapshot = store.load("t1")
+    assert snapshot is not None
+    assert (snapshot.version, snapshot.state, snapshot.last_event_id) == (1, b"\x00state\xff", "0-0")
+    assert store.meta("t1") == {"game": "zhajinhua", "tier": "free"}
+    assert store.load("t2") is None
+
+
+def test_creating_a_live_table_again_is_refused_and_keeps_it(store: TableStore) -> None:
+    store.create("t1", b"first")
+    store.commit("t1", 1, b"second")
+    with pytest.raises(TableExists) as refused:
+        store.create("t1", b"intruder")
+    assert refused.value.version == 2
+    assert store.load("t1").state == b"second"
+
+
+def test_commit_moves_version_state_and_last_event_id(store: TableStore) -> None:
+    store.create("t1", b"v1")
+    assert store.commit("t1", 1, b"v2", events=[(None, "bet", b"10")]) == 2
+    assert store.commit("t1", 2, b"v3") == 3
+    snapshot = store.load("t1")
+    events = store.read_events("t1", seat=ALL_SEATS)
+    assert (snapshot.version, snapshot.state) == (3, b"v3")
+    assert [event.version for event in events] == [2]
+    assert snapshot.last_event_id == events[-1].id
+
+
+def _everything(backend: Backend, store: TableStore, table_id: str) -> tuple[object, ...]:
+    keys = store.keys(table_id)
+    client = backend.new_client()
+    return (
+        store.load(table_id),
+        store.read_events(table_id, seat=ALL_SEATS),
+        client.hgetall(keys.deadlines),
+        client.hgetall(keys.outbox),
+        client.zrange(keys.outbox_acked, 0, -1),
+        client.zrange(store.indexes.keys.deadlines, 0, -1, withscores=True),
+        client.zrange(store.indexes.keys.outbox, 0, -1, withscores=True),
+    )
+
+
+def test_a_stale_commit_changes_nothing(backend: Backend) -> None:
+    store = backend.store()
+    store.create("t1", b"v1")
+    store.commit(
+        "t1", 1, b"v2",
+        events=[(None, "deal", b"")],
+        deadlines_set=[("turn", 1_000, 2), ("ready", 2_000, 2)],
+        outbox=[("hand-1", b"settle")],
+    )
+    before = _everything(backend, store, "t1")
+    with pytest.raises(StaleVersion) as stale:
+        store.commit(
+            "t1", 1, b"lost race",
+            events=[(None, "bet", b"1"), ((0,), "cards", b"AS")],
+            deadlines_set=[("turn", 5_000, 2)],
+            deadlines_clear=["ready"],
+            outbox=[("hand-2", b"settle")],
+        )
+    assert (stale.value.expected_version, stale.value.current_version) == (1, 2)
+    assert _everything(backend, store, "t1") == before
+
+
+def test_a_duplicate_outbox_key_refuses_the_whole_commit(backend: Backend) -> None:
+    store = backend.store()
+    store.create("t1", b"v1")
+    store.commit("t1", 1, b"v2", outbox=[("hand-1", b"settle")])
+    before = _everything(backend, store, "t1")
+    with pytest.raises(DuplicateOutboxKey) as duplicate:
+        store.commit("t1", 2, b"v3", events=[(None, "bet", b"1")],
+                     deadlines_set=[("turn", 9, 3)], outbox=[("hand-1", b"again")])
+    assert duplicate.value.key == "hand-1"
+    assert _everything(backend, store, "t1") == before
+
+
+def test_commit_to_an_unknown_or_deleted_table_is_refused(store: TableStore) -> None:
+    with pytest.raises(UnknownTable):
+        store.commit("nowhere", 1, b"state")
+    store.create("t1", b"v1")
+    assert store.delete("t1") is True
+    with pytest.raises(UnknownTable):
+        store.commit("t1", 1, b"late writer")
+    assert store.load("t1") is None
+    assert store.delete("t1") is False
+
+
+@pytest.mark.parametrize("threads", [8])
+def test_racing_writers_win_exactly_once_per_version(backend: Backend, threads: int) -> None:
+    rounds = 15
+    setup = backend.store()
+    setup.create("race", b"0")
+    barrier = threading.Barrier(threads)
+    wins: dict[int, list[int]] = {writer: [] for writer in range(threads)}
+    stale_seen: list[int] = []
+    failures: list[BaseException] = []
+
+    def writer(number: int) -> None:
+        store = backend.store()  # its own connection pool, as a separate replica would have
+        try:
+            for _ in range(rounds):
+                barrier.wait(timeout=20)
+                snapshot = store.load("race")
+                barrier.wait(timeout=20)  # everyone holds the same version before anyone commits
+                payload = f"{number}@{snapshot.version}".encode()
+                try:
+                    store.commit("race", snapshot.version, payload,
+                                 events=[(None, "won", payload)])
+                except StaleVersion as stale:
+                    stale_seen.append(stale.current_version)
+                else:
+                    wins[number].append(snapshot.version)
+        except BaseException as error:  # surfaced below; a thread cannot fail the test itself
+            failures.append(error)
+            barrier.abort()
+
+    workers = [threading.Thread(target=writer, args=(n,)) for n in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=60)
+    assert not failures, failures
+
+    won_versions = sorted(v for versions in wins.values() for v in versions)
+    assert won_versions == list(range(1, rounds + 1))  # one winner per round, each version once
+    assert len(stale_seen) == rounds * (threads - 1)
+    final = setup.load("race")
+    assert final.version == rounds + 1
+    events = setup.read_events("race", seat=ALL_SEATS, count=1000)
+    assert [event.version for event in events] == list(range(2, rounds + 2))
+    winners_by_version = {v: n for n, versions in wins.items() for v in versions}
+    assert [event.payload for event in events] == [
+        f"{winners_by_version[v]}@{v}".encode() for v in range(1, rounds + 1)
+    ]
+    assert final.state == events[-1].payload
