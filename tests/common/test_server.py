@@ -17,16 +17,28 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from paiju.common.auth import Role, TokenSigner
+from paiju.common.channels import ServiceTokenSource, authorized_channel
+from paiju.common.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY, abort, trailer
 from paiju.common.interceptor import bearer_metadata, current_caller, current_caller_or_none
 from paiju.common.server import ServerStartError, ServiceBinding, start_server
 from paiju.proto.v1 import (
+    lobby_pb2,
+    lobby_pb2_grpc,
     table_pb2,
     table_pb2_grpc,
     wallet_pb2,
     wallet_pb2_grpc,
+    watchdog_pb2,
+    watchdog_pb2_grpc,
 )
 
 SECRET = b"the interceptor test secret ...."
+STUB_MODULES = (
+    (wallet_pb2, wallet_pb2_grpc),
+    (lobby_pb2, lobby_pb2_grpc),
+    (table_pb2, table_pb2_grpc),
+    (watchdog_pb2, watchdog_pb2_grpc),
+)
 TIMEOUT = 5.0
 
 
@@ -61,6 +73,18 @@ class FakeTable(table_pb2_grpc.TableServicer):
                 time.sleep(0.005)
         finally:
             self.stream_cleanups.append(current_caller().account_id)
+
+    def Act(
+        self, request: table_pb2.ActRequest, context: grpc.ServicerContext
+    ) -> table_pb2.ActResponse:
+        if request.expected_version != 5:
+            abort(context, grpc.StatusCode.ABORTED, "the table moved on", current_version=5)
+        abort(
+            context,
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "it is seat 2's turn",
+            error_code="not_your_turn",
+        )
 
 
 class FakeWallet(wallet_pb2_grpc.WalletServicer):
@@ -248,12 +272,96 @@ def test_internal_services_refuse_players_and_serve_services(channel: grpc.Chann
 def test_an_unimplemented_method_answers_unimplemented_to_an_authenticated_caller(
     channel: grpc.Channel,
 ) -> None:
-    act = table_pb2.ActRequest(table_id="t1", expected_version=1, action="look")
-    stub = table_pb2_grpc.TableStub(channel)
+    wallet = wallet_pb2_grpc.WalletStub(channel)
     error = refusal(
-        lambda: stub.Act(act, metadata=bearer_metadata(token_for("a")), timeout=TIMEOUT)
+        lambda: wallet.GetBalance(
+            wallet_pb2.GetBalanceRequest(),
+            metadata=bearer_metadata(token_for("a")),
+            timeout=TIMEOUT,
+        )
     )
     assert error.code() is grpc.StatusCode.UNIMPLEMENTED
+
+
+def test_refusals_carry_the_reason_and_the_stable_words_in_trailers(channel: grpc.Channel) -> None:
+    stub = table_pb2_grpc.TableStub(channel)
+    metadata = bearer_metadata(token_for("a"))
+
+    def act(version: int) -> grpc.RpcError:
+        request = table_pb2.ActRequest(table_id="t1", expected_version=version, action="look")
+        return refusal(partial(stub.Act, request, metadata=metadata, timeout=TIMEOUT))
+
+    stale = act(4)
+    assert stale.code() is grpc.StatusCode.ABORTED
+    assert trailer(stale, CURRENT_VERSION_KEY) == "5"
+    assert trailer(stale, ERROR_CODE_KEY) is None
+    illegal = act(5)
+    assert illegal.code() is grpc.StatusCode.FAILED_PRECONDITION
+    assert illegal.details() == "it is seat 2's turn"
+    assert trailer(illegal, ERROR_CODE_KEY) == "not_your_turn"
+
+
+def test_an_authorized_channel_presents_its_token_on_every_call(address: str) -> None:
+    with authorized_channel(address, lambda: token_for("acct-77")) as channel:
+        assert get_view(channel)["account"] == "acct-77"
+        stream = table_pb2_grpc.TableStub(channel).Watch(
+            table_pb2.WatchRequest(table_id="t1"), timeout=TIMEOUT
+        )
+        assert json.loads(next(stream).event.payload_json) == "acct-77"
+        stream.cancel()
+
+
+def test_a_service_token_source_renews_before_expiry_and_reaches_internal_services(
+    address: str,
+) -> None:
+    now = [time.time()]
+    tokens = ServiceTokenSource(
+        TokenSigner(SECRET, clock=lambda: now[0]), "table", ttl=60, clock=lambda: now[0]
+    )
+    first = tokens()
+    now[0] += 29
+    assert tokens() == first
+    now[0] += 2
+    renewed = tokens()
+    assert renewed != first and TokenSigner(SECRET, clock=lambda: now[0]).verify(renewed).is_service
+    with authorized_channel(
+        address, lambda: TokenSigner(SECRET).issue_service_token("t", 60)
+    ) as ch:
+        internal = wallet_pb2_grpc.WalletInternalStub(ch)
+        reply = internal.ReleaseHand(wallet_pb2.ReleaseHandRequest(hand_id="abc"), timeout=TIMEOUT)
+        assert reply.released == 3
+
+
+def test_all_services_can_share_one_server() -> None:
+    bindings = [
+        ServiceBinding(
+            service.full_name,
+            getattr(stubs, f"{service.name}Servicer")(),
+            getattr(stubs, f"add_{service.name}Servicer_to_server"),
+        )
+        for messages, stubs in STUB_MODULES
+        for service in messages.DESCRIPTOR.services_by_name.values()
+    ]
+    names = {binding.name for binding in bindings}
+    assert names == {
+        "paiju.v1.Wallet",
+        "paiju.v1.WalletInternal",
+        "paiju.v1.Lobby",
+        "paiju.v1.LobbyInternal",
+        "paiju.v1.Table",
+        "paiju.v1.TableInternal",
+        "paiju.v1.Watchdog",
+    }
+    with (
+        start_server(bindings, signer=TokenSigner(SECRET)) as running,
+        grpc.insecure_channel(running.address) as channel,
+    ):
+        listed = reflect(channel, reflection_pb2.ServerReflectionRequest(list_services=""))
+        assert names <= {service.name for service in listed.list_services_response.service}
+        health = health_pb2_grpc.HealthStub(channel)
+        for name in names:
+            reply = health.Check(health_pb2.HealthCheckRequest(service=name), timeout=TIMEOUT)
+            assert reply.status == health_pb2.HealthCheckResponse.SERVING
 
 
 def test_health_checking_answers_serving_without_a_token(channel: grpc.Channel) -> None:

@@ -1,0 +1,107 @@
+"""Client channels that present a session token on every call (service to service, bots, tests).
+
+>>> import itertools
+>>> now = itertools.count(1_700_000_000, 100)
+>>> signer = TokenSigner(b"a secret of at least sixteen bytes", clock=lambda: next(now))
+>>> tokens = ServiceTokenSource(signer, "lobby", ttl=300, clock=lambda: 1_700_000_000)
+>>> tokens() == tokens()   # reused while far from expiry
+True
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import grpc
+
+from paiju.common.auth import Clock, TokenSigner
+from paiju.common.interceptor import AUTHORIZATION_KEY
+
+TokenSource = Callable[[], str]
+"""Returns the token to present now; called once per RPC."""
+
+
+class ServiceTokenSource:
+    """Tokens of the ``service`` role for one service, reissued when half their life is gone."""
+
+    def __init__(
+        self, signer: TokenSigner, service: str, *, ttl: int = 3600, clock: Clock = time.time
+    ) -> None:
+        self._signer = signer
+        self._service = service
+        self._ttl = ttl
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._token = ""
+        self._renew_at = float("-inf")
+
+    def __call__(self) -> str:
+        with self._lock:
+            now = self._clock()
+            if now >= self._renew_at:
+                self._token = self._signer.issue_service_token(self._service, ttl=self._ttl)
+                self._renew_at = now + self._ttl / 2
+            return self._token
+
+
+class _BearerInterceptor(
+    grpc.UnaryUnaryClientInterceptor,
+    grpc.UnaryStreamClientInterceptor,
+    grpc.StreamUnaryClientInterceptor,
+    grpc.StreamStreamClientInterceptor,
+):
+    def __init__(self, tokens: TokenSource) -> None:
+        self._tokens = tokens
+
+    def _with_token(self, details: grpc.ClientCallDetails) -> grpc.ClientCallDetails:
+        kept = [(key, value) for key, value in (details.metadata or ()) if key != AUTHORIZATION_KEY]
+        return _CallDetails(
+            details.method,
+            details.timeout,
+            (*kept, (AUTHORIZATION_KEY, f"Bearer {self._tokens()}")),
+            details.credentials,
+            getattr(details, "wait_for_ready", None),
+            getattr(details, "compression", None),
+        )
+
+    def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        return continuation(self._with_token(details), request)
+
+    def intercept_unary_stream(self, continuation: Any, details: Any, request: Any) -> Any:
+        return continuation(self._with_token(details), request)
+
+    def intercept_stream_unary(self, continuation: Any, details: Any, requests: Any) -> Any:
+        return continuation(self._with_token(details), requests)
+
+    def intercept_stream_stream(self, continuation: Any, details: Any, requests: Any) -> Any:
+        return continuation(self._with_token(details), requests)
+
+
+class _CallDetails(grpc.ClientCallDetails):
+    def __init__(
+        self,
+        method: str,
+        timeout: float | None,
+        metadata: tuple[tuple[str, str | bytes], ...],
+        credentials: grpc.CallCredentials | None,
+        wait_for_ready: bool | None,
+        compression: grpc.Compression | None,
+    ) -> None:
+        self.method = method
+        self.timeout = timeout
+        self.metadata = metadata
+        self.credentials = credentials
+        self.wait_for_ready = wait_for_ready
+        self.compression = compression
+
+
+def authorized_channel(target: str, tokens: TokenSource) -> grpc.Channel:
+    """An insecure channel to ``target`` whose every call carries ``Bearer <tokens()>``.
+
+    For a fixed token pass ``lambda: token``; for service calls a ``ServiceTokenSource``.
+    Close it like any channel (it is a context manager).
+    """
+    return grpc.intercept_channel(grpc.insecure_channel(target), _BearerInterceptor(tokens))
