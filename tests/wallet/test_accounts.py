@@ -55,7 +55,7 @@ def test_hashes_are_scrypt_with_parameters_and_a_random_salt(wallet: Wallet) -> 
         ).scalars().all()
     assert len(stored) == 2 and stored[0] != stored[1]
     for value in stored:
-        scheme, n, r, p, salt, digest = value.split("$")
+        scheme, n, r, p, _salt, _digest = value.split("$")
         assert (scheme, n, r, p) == ("scrypt", "16", "8", "1")
         assert "same password" not in value
 
