@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import pytest
 from hypothesis import given
@@ -109,12 +109,12 @@ def test_the_order_without_special_235_sorts_every_hand_consistently():
     from functools import cmp_to_key
 
     ordered = sorted(ALL_HANDS, key=cmp_to_key(lambda a, b: compare(a, b, "off")))
-    for lower, higher in zip(ordered, ordered[1:]):
+    for lower, higher in pairwise(ordered):
         assert compare(lower, higher, "off") <= 0
     assert hand_category(ordered[-1]) == "trips" and ordered[-1].startswith("A")
     # Equal-strength classes: hands with the same ranks and the same category.
     classes = {(hand_category(h), tuple(sorted(c.rank for c in parse_cards(h)))) for h in ALL_HANDS}
-    distinct = 1 + sum(compare(a, b, "off") != 0 for a, b in zip(ordered, ordered[1:]))
+    distinct = 1 + sum(compare(a, b, "off") != 0 for a, b in pairwise(ordered))
     assert distinct == len(classes)
 
 

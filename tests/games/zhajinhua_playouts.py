@@ -10,7 +10,6 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from paiju.cards import format_cards
 from paiju.games.engine import Event, IllegalAction
 from paiju.games.zhajinhua import Action, ActionKind, Game, Hand, Rules, Special235
 
@@ -152,5 +151,6 @@ def play_random_hand(rng: random.Random, thorough: bool = True) -> Hand:
         steps += 1
         assert steps < 1_000, "a hand that never ends"
     check_state(hand, knowledge, thorough)
-    assert format_cards(hand.order)  # the reveal is well formed
+    replayed = game.replay(list(hand.coins), hand.dealer, hand.seed, hand.history)
+    assert replayed == hand, "the hand does not replay from its seed and move log"
     return hand

@@ -100,6 +100,25 @@ class Game:
         """
         return Hand.start(self.rules, coins, dealer, seed, deck)
 
+    def replay(
+        self,
+        coins: Sequence[int],
+        dealer: int,
+        seed: bytes,
+        history: Sequence[tuple[int, str]],
+        deck: Sequence[Card] | str | None = None,
+    ) -> Hand:
+        """The hand rebuilt from its start and its move log (``hand.history``), exactly."""
+        hand = self.new_hand(coins, dealer, seed, deck)
+        for seat, move in history:
+            if move == "timeout":
+                hand.timeout()
+            elif move == "leave":
+                hand.leave(seat)
+            else:
+                hand.apply(seat, move)
+        return hand
+
     @staticmethod
     def load(blob: bytes) -> Hand:
         """The hand that :meth:`Hand.to_bytes` wrote, exactly."""
