@@ -170,7 +170,7 @@ _FOUR_WORDS = struct.Struct(">4Q")
 class _Sha256Stream:
     """Unbiased integers below a bound, from SHA-256(seed ‖ counter as 8 big-endian bytes)."""
 
-    __slots__ = ("_seed", "_counter", "_pool")
+    __slots__ = ("_counter", "_pool", "_seed")
 
     def __init__(self, seed: bytes) -> None:
         self._seed = seed
