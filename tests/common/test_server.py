@@ -18,9 +18,10 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from paiju.common.auth import Role, TokenSigner
 from paiju.common.channels import ServiceTokenSource, authorized_channel
+from paiju.common.config import Settings
 from paiju.common.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY, abort, trailer
 from paiju.common.interceptor import bearer_metadata, current_caller, current_caller_or_none
-from paiju.common.server import ServerStartError, ServiceBinding, start_server
+from paiju.common.server import ServerStartError, ServiceBinding, start_from_settings, start_server
 from paiju.proto.v1 import (
     lobby_pb2,
     lobby_pb2_grpc,
@@ -469,3 +470,19 @@ def test_the_caller_does_not_leak_outside_the_call() -> None:
 
     threading.Thread(target=probe).start()
     assert done.wait(TIMEOUT) and seen == [None]
+
+
+def test_a_server_from_settings_accepts_tokens_signed_with_the_configured_secret() -> None:
+    settings = Settings.from_env(
+        {"PAIJU_SECRET": "one secret for every replica", "PAIJU_GRPC_WORKERS": "4"}
+    )
+    binding = ServiceBinding(
+        "paiju.v1.Table", FakeTable(), table_pb2_grpc.add_TableServicer_to_server
+    )
+    with start_from_settings(settings, [binding], port=0) as running:
+        assert running.host == "127.0.0.1"
+        token = TokenSigner(settings.secret).issue("acct-5", "wu", ttl=60)
+        with authorized_channel(running.address, lambda: token) as channel:
+            assert get_view(channel)["account"] == "acct-5"
+        with authorized_channel(running.address, lambda: token_for("acct-5")) as channel:
+            assert refusal(lambda: get_view(channel)).code() is grpc.StatusCode.UNAUTHENTICATED
