@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +32,13 @@ class Backend:
     def keys(self) -> list[str]:
         client = self.new_client()
         return sorted(k.decode() for k in client.scan_iter(match=f"{self.prefix}:*", count=1000))
+
+
+def run_together(work: Callable[[int], None], workers: int) -> None:
+    """Run ``work(0..workers-1)`` on as many threads; re-raise the first failure here."""
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for done in [pool.submit(work, number) for number in range(workers)]:
+            done.result(timeout=60)
 
 
 @pytest.fixture(params=["fakeredis", "redis"])

@@ -7,7 +7,7 @@ from collections import Counter
 
 from paiju.table.store import Deadline, DueDeadline, TableStore
 
-from .conftest import Backend
+from .conftest import Backend, run_together
 
 
 def test_commit_sets_replaces_and_clears_deadlines(store: TableStore) -> None:
@@ -28,7 +28,10 @@ def test_due_deadlines_come_earliest_first_across_tables_up_to_the_limit(
         store.commit(f"t{n}", 1, b"s", deadlines_set=[("turn", due, 2), ("kick", due + 1, 2)])
     due = store.due_deadlines(now_ms=500, limit=3)
     assert [(d.table_id, d.name, d.due_ms) for d in due] == [
-        ("t1", "turn", 100), ("t1", "kick", 101), ("t2", "turn", 300)]
+        ("t1", "turn", 100),
+        ("t1", "kick", 101),
+        ("t2", "turn", 300),
+    ]
     assert len(store.due_deadlines(now_ms=10_000, limit=100)) == 8
 
 
@@ -61,32 +64,27 @@ def test_concurrent_claimers_take_each_deadline_exactly_once(backend: Backend) -
     tables = 12
     for n in range(tables):
         setup.create(f"t{n}", b"s")
-        setup.commit(f"t{n}", 1, b"s",
-                     deadlines_set=[("turn", 100 + n, 2), ("reconnect-1", 200 + n, 2)])
+        setup.commit(
+            f"t{n}", 1, b"s", deadlines_set=[("turn", 100 + n, 2), ("reconnect-1", 200 + n, 2)]
+        )
     claimers = 6
     barrier = threading.Barrier(claimers)
     claimed: list[tuple[str, str]] = []
-    failures: list[BaseException] = []
 
-    def claimer() -> None:
+    def claimer(_: int) -> None:
         store = backend.store()
-        try:
-            barrier.wait(timeout=20)
-            while due := store.due_deadlines(now_ms=1_000, limit=5):
-                for deadline in due:
-                    if store.claim_deadline(deadline.table_id, deadline.name,
-                                            deadline.version_set_for, now_ms=1_000):
-                        claimed.append((deadline.table_id, deadline.name))
-        except BaseException as error:  # surfaced below
-            failures.append(error)
+        barrier.wait(timeout=20)
+        while due := store.due_deadlines(now_ms=1_000, limit=5):
+            for deadline in due:
+                if store.claim_deadline(
+                    deadline.table_id, deadline.name, deadline.version_set_for, now_ms=1_000
+                ):
+                    claimed.append((deadline.table_id, deadline.name))
 
-    threads = [threading.Thread(target=claimer) for _ in range(claimers)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not failures, failures
+    run_together(claimer, claimers)
     counts = Counter(claimed)
     assert set(counts.values()) == {1}
-    assert set(counts) == {(f"t{n}", name) for n in range(tables) for name in ("turn", "reconnect-1")}
+    assert set(counts) == {
+        (f"t{n}", name) for n in range(tables) for name in ("turn", "reconnect-1")
+    }
     assert setup.due_deadlines(now_ms=10_000) == []

@@ -19,14 +19,19 @@ SEATS = range(4)
 
 def _deal(store: TableStore) -> None:
     store.create("t1", b"s")
-    store.commit("t1", 1, b"s", events=[
-        (None, "hand_started", b"{}"),
-        ((0,), "cards", b"AS KS QS"),
-        ((1,), "cards", b"2H 3H 4H"),
-        ((), "deck", b"secret order"),
-        ((0, 1), "compare", b"0 beats 1"),
-        (None, "turn", b"seat 2"),
-    ])
+    store.commit(
+        "t1",
+        1,
+        b"s",
+        events=[
+            (None, "hand_started", b"{}"),
+            ((0,), "cards", b"AS KS QS"),
+            ((1,), "cards", b"2H 3H 4H"),
+            ((), "deck", b"secret order"),
+            ((0, 1), "compare", b"0 beats 1"),
+            (None, "turn", b"seat 2"),
+        ],
+    )
 
 
 def test_each_seat_sees_public_events_and_its_own(store: TableStore) -> None:
@@ -35,16 +40,36 @@ def test_each_seat_sees_public_events_and_its_own(store: TableStore) -> None:
     def seen(seat: object) -> list[tuple[str, bytes]]:
         return [(e.type, e.payload) for e in store.read_events("t1", seat=seat)]
 
-    assert seen(0) == [("hand_started", b"{}"), ("cards", b"AS KS QS"),
-                       ("compare", b"0 beats 1"), ("turn", b"seat 2")]
-    assert seen(1) == [("hand_started", b"{}"), ("cards", b"2H 3H 4H"),
-                       ("compare", b"0 beats 1"), ("turn", b"seat 2")]
+    assert seen(0) == [
+        ("hand_started", b"{}"),
+        ("cards", b"AS KS QS"),
+        ("compare", b"0 beats 1"),
+        ("turn", b"seat 2"),
+    ]
+    assert seen(1) == [
+        ("hand_started", b"{}"),
+        ("cards", b"2H 3H 4H"),
+        ("compare", b"0 beats 1"),
+        ("turn", b"seat 2"),
+    ]
     assert seen(2) == [("hand_started", b"{}"), ("turn", b"seat 2")]
     assert seen(None) == seen(2)  # a spectator sees public events only
     assert [e.type for e in store.read_events("t1", seat=ALL_SEATS)] == [
-        "hand_started", "cards", "cards", "deck", "compare", "turn"]
+        "hand_started",
+        "cards",
+        "cards",
+        "deck",
+        "compare",
+        "turn",
+    ]
     assert [e.visible_to for e in store.read_events("t1", seat=ALL_SEATS)] == [
-        None, (0,), (1,), (), (0, 1), None]
+        None,
+        (0,),
+        (1,),
+        (),
+        (0, 1),
+        None,
+    ]
 
 
 def test_a_reader_resumes_from_its_last_id_on_another_replica(backend: Backend) -> None:
@@ -119,14 +144,18 @@ def test_reading_an_unknown_table_is_refused(store: TableStore) -> None:
         store.read_events("nowhere")
 
 
-visibility = st.none() | st.tuples() | st.lists(st.sampled_from(SEATS), min_size=1, max_size=4,
-                                                 unique=True).map(tuple)
+visibility = (
+    st.none()
+    | st.tuples()
+    | st.lists(st.sampled_from(SEATS), min_size=1, max_size=4, unique=True).map(tuple)
+)
 
 
 @settings(max_examples=40, deadline=None)
 @given(
-    batches=st.lists(st.lists(st.tuples(visibility, st.binary(max_size=8)), max_size=5),
-                     min_size=1, max_size=6),
+    batches=st.lists(
+        st.lists(st.tuples(visibility, st.binary(max_size=8)), max_size=5), min_size=1, max_size=6
+    ),
     count=st.integers(min_value=1, max_value=4),
 )
 def test_paged_reads_per_seat_equal_the_model(

@@ -56,8 +56,14 @@ def test_only_the_latest_acknowledged_keys_are_remembered(backend: Backend) -> N
 def test_pending_entries_outlive_a_deleted_table(backend: Backend) -> None:
     store = backend.store()
     store.create("t1", b"s")
-    store.commit("t1", 1, b"s", events=[(None, "end", b"")], deadlines_set=[("turn", 5, 2)],
-                 outbox=[("hand-1", b"owed")])
+    store.commit(
+        "t1",
+        1,
+        b"s",
+        events=[(None, "end", b"")],
+        deadlines_set=[("turn", 5, 2)],
+        outbox=[("hand-1", b"owed")],
+    )
     assert store.delete("t1") is True
     assert store.outbox_pending() == [OutboxEntry("t1", "hand-1", b"owed")]
     assert store.due_deadlines(now_ms=10) == []

@@ -15,14 +15,16 @@ from paiju.table.store import (
     UnknownTable,
 )
 
-from .conftest import Backend
+from .conftest import Backend, run_together
 
 
 def test_create_then_load_gives_version_one_and_the_state(store: TableStore) -> None:
     assert store.create("t1", b"\x00state\xff", {"game": "zhajinhua", "tier": "free"}) == 1
     snapshot = store.load("t1")
     assert snapshot is not None
-    assert (snapshot.version, snapshot.state, snapshot.last_event_id) == (1, b"\x00state\xff", "0-0")
+    assert snapshot.version == 1
+    assert snapshot.state == b"\x00state\xff"
+    assert snapshot.last_event_id == "0-0"
     assert store.meta("t1") == {"game": "zhajinhua", "tier": "free"}
     assert store.load("t2") is None
 
@@ -65,7 +67,9 @@ def test_a_stale_commit_changes_nothing(backend: Backend) -> None:
     store = backend.store()
     store.create("t1", b"v1")
     store.commit(
-        "t1", 1, b"v2",
+        "t1",
+        1,
+        b"v2",
         events=[(None, "deal", b"")],
         deadlines_set=[("turn", 1_000, 2), ("ready", 2_000, 2)],
         outbox=[("hand-1", b"settle")],
@@ -73,7 +77,9 @@ def test_a_stale_commit_changes_nothing(backend: Backend) -> None:
     before = _everything(backend, store, "t1")
     with pytest.raises(StaleVersion) as stale:
         store.commit(
-            "t1", 1, b"lost race",
+            "t1",
+            1,
+            b"lost race",
             events=[(None, "bet", b"1"), ((0,), "cards", b"AS")],
             deadlines_set=[("turn", 5_000, 2)],
             deadlines_clear=["ready"],
@@ -89,8 +95,14 @@ def test_a_duplicate_outbox_key_refuses_the_whole_commit(backend: Backend) -> No
     store.commit("t1", 1, b"v2", outbox=[("hand-1", b"settle")])
     before = _everything(backend, store, "t1")
     with pytest.raises(DuplicateOutboxKey) as duplicate:
-        store.commit("t1", 2, b"v3", events=[(None, "bet", b"1")],
-                     deadlines_set=[("turn", 9, 3)], outbox=[("hand-1", b"again")])
+        store.commit(
+            "t1",
+            2,
+            b"v3",
+            events=[(None, "bet", b"1")],
+            deadlines_set=[("turn", 9, 3)],
+            outbox=[("hand-1", b"again")],
+        )
     assert duplicate.value.key == "hand-1"
     assert _everything(backend, store, "t1") == before
 
@@ -114,33 +126,22 @@ def test_racing_writers_win_exactly_once_per_version(backend: Backend, threads: 
     barrier = threading.Barrier(threads)
     wins: dict[int, list[int]] = {writer: [] for writer in range(threads)}
     stale_seen: list[int] = []
-    failures: list[BaseException] = []
 
     def writer(number: int) -> None:
         store = backend.store()  # its own connection pool, as a separate replica would have
-        try:
-            for _ in range(rounds):
-                barrier.wait(timeout=20)
-                snapshot = store.load("race")
-                barrier.wait(timeout=20)  # everyone holds the same version before anyone commits
-                payload = f"{number}@{snapshot.version}".encode()
-                try:
-                    store.commit("race", snapshot.version, payload,
-                                 events=[(None, "won", payload)])
-                except StaleVersion as stale:
-                    stale_seen.append(stale.current_version)
-                else:
-                    wins[number].append(snapshot.version)
-        except BaseException as error:  # surfaced below; a thread cannot fail the test itself
-            failures.append(error)
-            barrier.abort()
+        for _ in range(rounds):
+            barrier.wait(timeout=20)
+            snapshot = store.load("race")
+            barrier.wait(timeout=20)  # everyone holds the same version before anyone commits
+            payload = f"{number}@{snapshot.version}".encode()
+            try:
+                store.commit("race", snapshot.version, payload, events=[(None, "won", payload)])
+            except StaleVersion as stale:
+                stale_seen.append(stale.current_version)
+            else:
+                wins[number].append(snapshot.version)
 
-    workers = [threading.Thread(target=writer, args=(n,)) for n in range(threads)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join(timeout=60)
-    assert not failures, failures
+    run_together(writer, threads)
 
     won_versions = sorted(v for versions in wins.values() for v in versions)
     assert won_versions == list(range(1, rounds + 1))  # one winner per round, each version once

@@ -83,8 +83,9 @@ class GlobalIndexes:
             entry = again
         # Only under a storm of commits on one table; each of them syncs after us, and the
         # repair scan catches anything left.
-        log.warning("index sync of table %s kept changing after %d attempts", table_id,
-                    SYNC_ATTEMPTS)
+        log.warning(
+            "index sync of table %s kept changing after %d attempts", table_id, SYNC_ATTEMPTS
+        )
         return entry
 
     def stored_table_ids(self) -> Iterator[str]:

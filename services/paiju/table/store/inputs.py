@@ -92,8 +92,10 @@ def encode_deadline_changes(deadlines_set: object, deadlines_clear: object) -> l
                 check_int(version_set_for, "a deadline's version_set_for", minimum=1),
             ),
         ]
-    clear = [check_name(name, "a deadline name to clear")
-             for name in _items(deadlines_clear, "deadlines_clear")]
+    clear = [
+        check_name(name, "a deadline name to clear")
+        for name in _items(deadlines_clear, "deadlines_clear")
+    ]
     both = names_set.intersection(clear)
     if both:
         raise ValueError(f"deadlines {sorted(both)} are both set and cleared in one commit")

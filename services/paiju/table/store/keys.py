@@ -104,7 +104,7 @@ def table_id_of_key(prefix: str, key: str) -> str | None:
     head = prefix + ":{"
     if not key.startswith(head):
         return None
-    table_id, closing, suffix = key[len(head):].partition("}:")
+    table_id, closing, suffix = key[len(head) :].partition("}:")
     if not closing or suffix not in TABLE_KEY_SUFFIXES or not _NAME.match(table_id):
         return None
     return table_id

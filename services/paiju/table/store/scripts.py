@@ -13,7 +13,7 @@ from typing import Any
 
 from redis.commands.core import Script
 
-SCRIPT_NAMES = ("create", "commit", "claim_deadline", "ack_outbox", "delete")
+SCRIPT_NAMES = ("create", "commit", "claim_deadline", "ack_outbox", "delete", "drop_events")
 
 
 @cache
@@ -33,6 +33,7 @@ class StoreScripts:
     claim_deadline: Script
     ack_outbox: Script
     delete: Script
+    drop_events: Script
 
     @classmethod
     def register(cls, client: Any) -> StoreScripts:

@@ -48,7 +48,8 @@ from .records import (
 )
 from .scripts import StoreScripts
 
-DEFAULT_STREAM_MAXLEN = 100
+# A lagging reader beyond this re-snapshots; 32 small events fit one 4 KB stream node.
+DEFAULT_STREAM_MAXLEN = 32
 DEFAULT_ACKED_OUTBOX_MEMORY = 64
 MAX_READ_COUNT = 10_000
 
@@ -88,7 +89,9 @@ class TableStore:
         pool = getattr(redis_client, "connection_pool", None)
         kwargs = getattr(pool, "connection_kwargs", {}) or {}
         if kwargs.get("decode_responses") or getattr(redis_client, "decode_responses", False):
-            raise ValueError("TableStore needs a client with decode_responses=False (states are bytes)")
+            raise ValueError(
+                "TableStore needs a client with decode_responses=False (states are bytes)"
+            )
         self._client = redis_client
         self.prefix = check_prefix(prefix)
         self.stream_maxlen = check_int(stream_maxlen, "stream_maxlen", minimum=1)
@@ -236,8 +239,9 @@ class TableStore:
             reply = self._client.xread(
                 {keys.events: f"{cursor[0]}-{cursor[1]}"}, count=count, block=block
             )
-            entries = [_stored_event(raw_id, fields) for raw_id, fields in
-                       (reply[0][1] if reply else [])]
+            entries = [
+                _stored_event(raw_id, fields) for raw_id, fields in (reply[0][1] if reply else [])
+            ]
             # Checked after reading: a trim that removed entries we should have seen happened
             # before the read, so its mark is visible now.
             self._refuse_trimmed(table_id, keys, cursor)
@@ -247,6 +251,18 @@ class TableStore:
             if not entries or (give_up_at is None and len(entries) < count):
                 return []
             cursor = parse_stream_id(entries[-1].id)
+
+    def drop_events(self, table_id: str) -> None:
+        """Drop the table's retained events, to shrink an idle table (e.g. between hands).
+
+        A Redis 7 stream takes at least one preallocated node (4 KB with the default
+        ``stream-node-max-bytes``) whatever it holds. Readers that had seen every event read on
+        as before; readers behind get ``EventsTrimmed`` and take a fresh snapshot.
+        Raises ``UnknownTable``.
+        """
+        keys = self.keys(table_id)
+        if not self._scripts.drop_events(keys=[keys.state, keys.events]):
+            raise UnknownTable(table_id)
 
     def _refuse_trimmed(self, table_id: str, keys: TableKeys, cursor: tuple[int, int]) -> None:
         mark = self._trim_mark(table_id, keys)
@@ -268,8 +284,9 @@ class TableStore:
         """
         check_int(now_ms, "now_ms")
         check_int(limit, "limit", minimum=1)
-        tables = self._client.zrangebyscore(self.indexes.keys.deadlines, "-inf", now_ms,
-                                            start=0, num=limit)
+        tables = self._client.zrangebyscore(
+            self.indexes.keys.deadlines, "-inf", now_ms, start=0, num=limit
+        )
         table_ids = [_text(raw) for raw in tables]
         pipe = self._client.pipeline(transaction=False)
         for table_id in table_ids:
@@ -310,8 +327,9 @@ class TableStore:
         check_int(now_ms, "now_ms")
         leased = ""
         if lease_ms is not None:
-            leased = encode_deadline(now_ms + check_int(lease_ms, "lease_ms", minimum=1),
-                                     version_set_for)
+            leased = encode_deadline(
+                now_ms + check_int(lease_ms, "lease_ms", minimum=1), version_set_for
+            )
         claimed = self._scripts.claim_deadline(
             keys=[keys.deadlines], args=[name, str(version_set_for), now_ms, leased]
         )
@@ -324,8 +342,9 @@ class TableStore:
     def outbox_pending(self, limit: int = 100) -> list[OutboxEntry]:
         """Pending outbox entries of any table (deleted ones included), at most ``limit``."""
         check_int(limit, "limit", minimum=1)
-        table_ids = [_text(raw) for raw in
-                     self._client.zrange(self.indexes.keys.outbox, 0, limit - 1)]
+        table_ids = [
+            _text(raw) for raw in self._client.zrange(self.indexes.keys.outbox, 0, limit - 1)
+        ]
         pipe = self._client.pipeline(transaction=False)
         for table_id in table_ids:
             pipe.hgetall(TableKeys.of(self.prefix, table_id).outbox)
@@ -333,8 +352,10 @@ class TableStore:
         for table_id, stored in zip(table_ids, pipe.execute(), strict=True):
             if not stored:
                 self.indexes.sync(table_id)
-            found += [OutboxEntry(table_id, _text(key), payload)
-                      for key, payload in sorted(stored.items())]
+            found += [
+                OutboxEntry(table_id, _text(key), payload)
+                for key, payload in sorted(stored.items())
+            ]
         return found[:limit]
 
     def outbox_ack(self, table_id: str, key: str) -> bool:
