@@ -67,7 +67,7 @@ class TableStore:
     them a second time.
 
     >>> import fakeredis
-    >>> store = TableStore(fakeredis.FakeRedis(), prefix="doc")
+    >>> store = TableStore(fakeredis.FakeRedis(server=fakeredis.FakeServer()), prefix="doc")
     >>> store.create("t1", b"dealt")
     1
     >>> store.commit("t1", 1, b"bet", events=[(None, "bet", b"10"), ((0,), "cards", b"AS")])
