@@ -125,6 +125,7 @@ def play_random_hand(rng: random.Random, thorough: bool = True) -> Hand:
     rules, coins = random_rules(rng)
     game = Game(rules)
     hand = game.new_hand(coins=coins, dealer=rng.randrange(len(coins)), seed=rng.randbytes(16))
+    holds = [hand.max_loss(seat) for seat in range(hand.seat_count)]
     knowledge = Knowledge(hand)
     check_events(hand.opening_events, hand, knowledge)
     steps = 0
@@ -151,6 +152,7 @@ def play_random_hand(rng: random.Random, thorough: bool = True) -> Hand:
         steps += 1
         assert steps < 1_000, "a hand that never ends"
     check_state(hand, knowledge, thorough)
+    assert all(-hand.result.coins[s] <= holds[s] for s in range(hand.seat_count)), "lost beyond the hold"
     replayed = game.replay(list(hand.coins), hand.dealer, hand.seed, hand.history)
     assert replayed == hand, "the hand does not replay from its seed and move log"
     return hand

@@ -257,6 +257,16 @@ class Hand(SerialisedState):
                 return candidate
         return seat
 
+    def max_loss(self, seat: int) -> int:
+        """The most ``seat`` can lose in this hand from now: what the wallet holds at the start.
+
+        Payments stop once the pot reaches the cap, and the last one can overshoot it by at most
+        an open at the top stake (4 × the stake cap); on top of that comes the largest bonus.
+        """
+        most_paid = min(self.remaining(seat), self.pot_cap - 1 + 4 * self.max_stake) + self.paid[seat]
+        bonus = 5 * self.ante
+        return min(self.coins[seat], most_paid + bonus)
+
     def compare_allowed(self) -> bool:
         """Compares open once everyone still in the hand has acted after the ante."""
         return all(self.acted[seat] for seat in self.live_seats())
