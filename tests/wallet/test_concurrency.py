@@ -1,0 +1,174 @@
+"""Two workers at once, each on its own connection pool, as two processes would be."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from paiju.wallet import DuplicateUsername, InsufficientFunds, Settlement, Wallet
+
+from .helpers import balances, players, row_count
+
+
+def at_once(*calls: Callable[[], Any]) -> list[Any]:
+    """Run ``calls`` on threads released together; each one's result or raised exception."""
+    barrier = threading.Barrier(len(calls))
+
+    def run(call: Callable[[], Any]) -> Any:
+        barrier.wait()
+        try:
+            return call()
+        except Exception as error:  # noqa: BLE001 - the caller inspects it
+            return error
+
+    with ThreadPoolExecutor(len(calls)) as pool:
+        return list(pool.map(run, calls))
+
+
+@pytest.fixture
+def two_wallets(open_wallet: Callable[..., Wallet]) -> tuple[Wallet, Wallet]:
+    first, second = open_wallet(), open_wallet()
+    first.migrate()
+    return first, second
+
+
+def test_concurrent_deliveries_of_a_settlement_apply_it_once(
+    two_wallets: tuple[Wallet, Wallet],
+) -> None:
+    first, second = two_wallets
+    alice, bob = players(first, 2)
+    for number in range(6):
+        hand = f"hand-{number}"
+        first.hold_hand(hand, {alice: 1_000, bob: 1_000})
+        lines = [(alice, -300, "stake"), (bob, 290, "pot"), (first.house, 10, "fee")]
+        results = at_once(
+            lambda: first.settle(hand, "zhajinhua", lines),
+            lambda: second.settle(hand, "zhajinhua", lines),
+        )
+        assert all(isinstance(result, Settlement) for result in results), results
+        assert sorted(result.replayed for result in results) == [False, True]
+    assert balances(first, [alice, bob, first.house]) == [18_200, 21_740, 60]
+    assert row_count(first, "wallet_hands") == 6
+    assert row_count(first, "wallet_settlements") == 18
+    assert first.check_balances() == []
+
+
+def test_a_delivery_racing_an_uncommitted_one_waits_and_finds_it_applied(
+    two_wallets: tuple[Wallet, Wallet],
+) -> None:
+    """The first worker is stopped inside its transaction, after recording the hand, until
+    the second one is blocked by it; the second then sees the hand applied, never twice."""
+    first, second = two_wallets
+    alice, bob = players(first, 2)
+    first.hold_hand("hand-1", {alice: 1_000, bob: 1_000})
+    lines = [(alice, -500, "stake"), (bob, 500, "pot")]
+    first_is_inside = threading.Event()
+    integrity_errors: list[str] = []
+
+    @sa.event.listens_for(first.database.engine, "before_cursor_execute")
+    def pause_inside(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.startswith("INSERT INTO wallet_settlements"):
+            first_is_inside.set()
+            wait_until_blocked(first)
+
+    @sa.event.listens_for(second.database.engine, "handle_error")
+    def count_conflicts(context: Any) -> None:
+        if isinstance(context.sqlalchemy_exception, sa.exc.IntegrityError):
+            integrity_errors.append(str(context.original_exception))
+
+    def second_delivery() -> Settlement:
+        assert first_is_inside.wait(10)
+        return second.settle("hand-1", "zhajinhua", lines)
+
+    with ThreadPoolExecutor(2) as pool:
+        applied = pool.submit(first.settle, "hand-1", "zhajinhua", lines)
+        replayed = pool.submit(second_delivery)
+        assert not applied.result(30).replayed
+        assert replayed.result(30).replayed
+    assert balances(first, [alice, bob]) == [19_500, 20_500]
+    if first.database.is_postgres:
+        # The unique key on the hand stopped the second transaction, which then retried.
+        assert len(integrity_errors) == 1 and "wallet_hands" in integrity_errors[0]
+
+
+def wait_until_blocked(wallet: Wallet) -> None:
+    """Return once another connection waits for a lock (PostgreSQL), or after a moment."""
+    if not wallet.database.is_postgres:
+        time.sleep(0.3)  # SQLite: the other writer is waiting in BEGIN IMMEDIATE by then
+        return
+    # Autocommit: within one transaction PostgreSQL shows the same activity snapshot each time.
+    watcher = sa.create_engine(wallet.database.url, isolation_level="AUTOCOMMIT")
+    try:
+        with watcher.connect() as conn:
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                waiting = conn.execute(
+                    sa.text(
+                        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                        " AND query LIKE 'INSERT INTO wallet_hands%'"
+                    )
+                ).scalar_one()
+                if waiting:
+                    return
+                time.sleep(0.01)
+    finally:
+        watcher.dispose()
+    raise AssertionError("the second delivery never blocked on the first")
+
+
+def test_concurrent_holds_cannot_promise_the_same_coins_twice(
+    two_wallets: tuple[Wallet, Wallet],
+) -> None:
+    first, second = two_wallets
+    accounts = players(first, 4)
+    for account in accounts:
+        results = at_once(
+            lambda: first.hold("hand-a", account, 12_000),
+            lambda: second.hold("hand-b", account, 12_000),
+        )
+        assert sum(isinstance(result, InsufficientFunds) for result in results) == 1, results
+        assert first.available(account) == 8_000
+
+
+def test_concurrent_registrations_of_one_name_make_one_account(
+    two_wallets: tuple[Wallet, Wallet],
+) -> None:
+    first, second = two_wallets
+    for number in range(4):
+        name = f"twin{number}"
+        results = at_once(
+            lambda: first.register(name, "password-123"),
+            lambda: second.register(name.upper(), "password-456"),
+        )
+        assert sum(isinstance(result, DuplicateUsername) for result in results) == 1, results
+        assert sum(isinstance(result, int) for result in results) == 1
+    assert first.total_coins() == 4 * 20_000
+
+
+def test_concurrent_grants_with_one_key_grant_once(two_wallets: tuple[Wallet, Wallet]) -> None:
+    first, second = two_wallets
+    [alice] = players(first, 1)
+    for number in range(4):
+        key = f"daily:{number}"
+        results = at_once(
+            lambda: first.grant(alice, 100, key),
+            lambda: second.grant(alice, 100, key),
+        )
+        assert results[0] == results[1]
+    assert first.balance(alice) == 20_400
+
+
+def test_two_processes_migrating_at_once_migrate_once(
+    open_wallet: Callable[..., Wallet],
+) -> None:
+    first, second = open_wallet(), open_wallet()
+    results = at_once(first.migrate, second.migrate)
+    assert sorted(results, key=len) == [[], [1, 2]], results
+    assert row_count(first, "wallet_schema_version") == 2
+    assert row_count(first, "wallet_accounts") == 1
