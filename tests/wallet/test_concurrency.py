@@ -6,6 +6,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 import pytest
@@ -48,8 +49,8 @@ def test_concurrent_deliveries_of_a_settlement_apply_it_once(
         first.hold_hand(hand, {alice: 1_000, bob: 1_000})
         lines = [(alice, -300, "stake"), (bob, 290, "pot"), (first.house, 10, "fee")]
         results = at_once(
-            lambda: first.settle(hand, "zhajinhua", lines),
-            lambda: second.settle(hand, "zhajinhua", lines),
+            partial(first.settle, hand, "zhajinhua", lines),
+            partial(second.settle, hand, "zhajinhua", lines),
         )
         assert all(isinstance(result, Settlement) for result in results), results
         assert sorted(result.replayed for result in results) == [False, True]
@@ -129,8 +130,8 @@ def test_concurrent_holds_cannot_promise_the_same_coins_twice(
     accounts = players(first, 4)
     for account in accounts:
         results = at_once(
-            lambda: first.hold("hand-a", account, 12_000),
-            lambda: second.hold("hand-b", account, 12_000),
+            partial(first.hold, "hand-a", account, 12_000),
+            partial(second.hold, "hand-b", account, 12_000),
         )
         assert sum(isinstance(result, InsufficientFunds) for result in results) == 1, results
         assert first.available(account) == 8_000
@@ -143,8 +144,8 @@ def test_concurrent_registrations_of_one_name_make_one_account(
     for number in range(4):
         name = f"twin{number}"
         results = at_once(
-            lambda: first.register(name, "password-123"),
-            lambda: second.register(name.upper(), "password-456"),
+            partial(first.register, name, "password-123"),
+            partial(second.register, name.upper(), "password-456"),
         )
         assert sum(isinstance(result, DuplicateUsername) for result in results) == 1, results
         assert sum(isinstance(result, int) for result in results) == 1
@@ -157,8 +158,8 @@ def test_concurrent_grants_with_one_key_grant_once(two_wallets: tuple[Wallet, Wa
     for number in range(4):
         key = f"daily:{number}"
         results = at_once(
-            lambda: first.grant(alice, 100, key),
-            lambda: second.grant(alice, 100, key),
+            partial(first.grant, alice, 100, key),
+            partial(second.grant, alice, 100, key),
         )
         assert results[0] == results[1]
     assert first.balance(alice) == 20_400
