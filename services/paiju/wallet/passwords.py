@@ -57,7 +57,8 @@ class PasswordHasher:
             if scheme != "scrypt":
                 return False
             expected = base64.b64decode(digest, validate=True)
-            actual = _scrypt(password, base64.b64decode(salt, validate=True), int(n), int(r), int(p))
+            salt_bytes = base64.b64decode(salt, validate=True)
+            actual = _scrypt(password, salt_bytes, int(n), int(r), int(p))
         except (ValueError, TypeError):
             return False
         return hmac.compare_digest(actual, expected)

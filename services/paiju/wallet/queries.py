@@ -59,7 +59,8 @@ def history(
 
 def total_coins(conn: Connection) -> int:
     """The coins of every account together, the house included."""
-    return conn.execute(sa.select(sa.func.coalesce(sa.func.sum(accounts.c.balance), 0))).scalar_one()
+    everything = sa.func.coalesce(sa.func.sum(accounts.c.balance), 0)
+    return conn.execute(sa.select(everything)).scalar_one()
 
 
 def grants_total(conn: Connection) -> int:
