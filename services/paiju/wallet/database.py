@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import UTC, datetime
 from typing import Any
 
@@ -92,7 +92,7 @@ class Database:
         """Close every pooled connection."""
         self.engine.dispose()
 
-    def _serialised(self) -> threading.RLock | nullcontext[None]:
+    def _serialised(self) -> AbstractContextManager[Any]:
         return self._memory_lock if self._memory_lock is not None else nullcontext()
 
 
