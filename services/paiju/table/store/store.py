@@ -99,6 +99,11 @@ class TableStore:
         self._scripts = StoreScripts.register(redis_client)
         self.indexes = GlobalIndexes(redis_client, self.prefix)
 
+    @property
+    def client(self) -> Any:
+        """The Redis client the store writes through (for keys that live beside the tables)."""
+        return self._client
+
     def keys(self, table_id: str) -> TableKeys:
         """The Redis keys of ``table_id`` (validated)."""
         return TableKeys.of(self.prefix, check_table_id(table_id))

@@ -1,0 +1,86 @@
+"""The games the platform can run, and what a service needs to know of each.
+
+Services reach a game only through this registry and the state-machine shape of
+:mod:`paiju.games.engine`; adding a game means adding its module and one entry here.
+
+>>> spec = game_spec("zhajinhua")
+>>> spec.min_players, spec.max_players, [tier.name for tier in spec.tiers]
+(2, 5, ['free', 'expert'])
+>>> spec.tier("expert").min_coins
+10100
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from paiju.games.engine import HandState
+
+
+@dataclass(frozen=True, slots=True)
+class Tier:
+    """One room tier of a game: who may sit (``min_coins``) and its base stake."""
+
+    name: str
+    title: str
+    min_coins: int
+    base_stake: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """A registered game: seats, tiers, and how to start and load its hands."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    tiers: tuple[Tier, ...]
+    start_hand: Callable[[Mapping[str, Any], list[int], int, bytes], HandState]
+    """``(rules, coins, dealer, seed)`` -> a new hand; ``rules`` holds rule options by name."""
+    load_hand: Callable[[bytes], HandState]
+
+    def tier(self, name: str) -> Tier:
+        for tier in self.tiers:
+            if tier.name == name:
+                return tier
+        raise ValueError(f"{self.name} has no tier {name!r}: {', '.join(t.name for t in self.tiers)}")
+
+
+def _zhajinhua() -> GameSpec:
+    from paiju.games import zhajinhua
+
+    def start_hand(rules: Mapping[str, Any], coins: list[int], dealer: int, seed: bytes) -> HandState:
+        return zhajinhua.Game(zhajinhua.Rules.from_dict(rules)).new_hand(coins, dealer, seed)
+
+    return GameSpec(
+        name="zhajinhua",
+        title="炸金花",
+        min_players=2,
+        max_players=5,
+        tiers=tuple(
+            Tier(room.tier.name, room.tier.title, room.tier.min_coins, room.tier.base_ante)
+            for room in zhajinhua.Room
+        ),
+        start_hand=start_hand,
+        load_hand=zhajinhua.Game.load,
+    )
+
+
+_FACTORIES: dict[str, Callable[[], GameSpec]] = {"zhajinhua": _zhajinhua}
+_LOADED: dict[str, GameSpec] = {}
+
+
+def game_names() -> list[str]:
+    return sorted(_FACTORIES)
+
+
+def game_spec(name: str) -> GameSpec:
+    """The registered game called ``name``; ``ValueError`` naming the known ones otherwise."""
+    if name not in _FACTORIES:
+        raise ValueError(f"unknown game {name!r}; this server runs {', '.join(game_names())}")
+    if name not in _LOADED:
+        _LOADED[name] = _FACTORIES[name]()
+    return _LOADED[name]

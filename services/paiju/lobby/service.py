@@ -1,0 +1,145 @@
+"""The lobby service's gRPC face: a thin layer over :class:`~paiju.lobby.rooms.Lobby`."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import grpc
+
+from paiju.common.errors import abort
+from paiju.common.interceptor import current_caller
+from paiju.games.engine import IllegalAction
+from paiju.games.registry import Tier, game_spec
+from paiju.lobby.rooms import Lobby, RoomEntry
+from paiju.proto.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
+from paiju.table.record import IDLE, PLAYING, WAITING, TableRecord
+from paiju.table.tables import TableNotFound
+
+ROOM_STATES = {
+    IDLE: common_pb2.ROOM_STATE_IDLE,
+    WAITING: common_pb2.ROOM_STATE_WAITING,
+    PLAYING: common_pb2.ROOM_STATE_PLAYING,
+}
+WATCH_INTERVAL_S = 0.5
+
+
+def tier_message(game: str, tier: Tier) -> common_pb2.Tier:
+    spec = game_spec(game)
+    return common_pb2.Tier(
+        game=game,
+        tier=tier.name,
+        title=tier.title,
+        min_coins=tier.min_coins,
+        stake=tier.base_stake,
+        unit="ante" if game == "zhajinhua" else "stake",
+        seat_count=spec.max_players,
+    )
+
+
+def room_message(version: int, record: TableRecord) -> common_pb2.Room:
+    seats = [
+        common_pb2.Seat(
+            seat=number, account_id=taken.account, username=taken.name, coins=taken.coins,
+            ready=taken.ready, connected=taken.connected,
+        )
+        for number, taken in enumerate(record.seats)
+        if taken is not None
+    ]
+    return common_pb2.Room(
+        room_id=record.table_id,
+        tier=tier_message(record.game, record.spec.tier(record.tier)),
+        state=ROOM_STATES[record.state],
+        seats=seats,
+        table_id=record.table_id,
+        version=version,
+    )
+
+
+class LobbyService(lobby_pb2_grpc.LobbyServicer):
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+
+    def _rooms(self, game: str, tier: str, context: grpc.ServicerContext) -> list[RoomEntry]:
+        try:
+            return self.lobby.rooms(game, tier)
+        except ValueError as error:
+            abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+
+    def _room(self, room_id: str, context: grpc.ServicerContext) -> common_pb2.Room:
+        try:
+            snapshot, record = self.lobby.tables.load(room_id)
+        except TableNotFound as error:
+            abort(context, grpc.StatusCode.NOT_FOUND, str(error))
+        return room_message(snapshot.version, record)
+
+    def ListTiers(self, request, context):  # type: ignore[no-untyped-def]
+        try:
+            spec = game_spec(request.game)
+        except ValueError as error:
+            abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        return lobby_pb2.ListTiersResponse(tiers=[tier_message(spec.name, tier) for tier in spec.tiers])
+
+    def ListRooms(self, request, context):  # type: ignore[no-untyped-def]
+        rooms = self._rooms(request.game, request.tier, context)
+        return lobby_pb2.ListRoomsResponse(rooms=[room_message(e.version, e.record) for e in rooms])
+
+    def WatchRooms(self, request, context) -> Iterator[lobby_pb2.RoomListUpdate]:  # type: ignore[no-untyped-def]
+        rooms = self._rooms(request.game, request.tier, context)
+        seen = {entry.record.table_id: entry.version for entry in rooms}
+        yield lobby_pb2.RoomListUpdate(
+            snapshot=lobby_pb2.RoomSnapshot(rooms=[room_message(e.version, e.record) for e in rooms])
+        )
+        # Polling the records keeps every replica able to serve any watcher, with no extra state.
+        while context.is_active():
+            time.sleep(WATCH_INTERVAL_S)
+            for entry in self.lobby.rooms(request.game, request.tier):
+                if seen.get(entry.record.table_id) != entry.version:
+                    seen[entry.record.table_id] = entry.version
+                    yield lobby_pb2.RoomListUpdate(changed=room_message(entry.version, entry.record))
+
+    def _seat_change(self, context: grpc.ServicerContext, change):  # type: ignore[no-untyped-def]
+        try:
+            return change()
+        except TableNotFound as error:
+            abort(context, grpc.StatusCode.NOT_FOUND, str(error))
+        except IllegalAction as error:
+            abort(context, grpc.StatusCode.FAILED_PRECONDITION, error.reason, error_code=error.code)
+        except ValueError as error:
+            abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+
+    def Sit(self, request, context):  # type: ignore[no-untyped-def]
+        caller = current_caller()
+        seat = request.seat if request.HasField("seat") else None
+        self._seat_change(
+            context, lambda: self.lobby.tables.sit(request.room_id, caller.account_id, caller.username, seat)
+        )
+        room = self._room(request.room_id, context)
+        return lobby_pb2.SitResponse(room=room, seat=_seat_of(room, caller.account_id))
+
+    def Stand(self, request, context):  # type: ignore[no-untyped-def]
+        caller = current_caller()
+        self._seat_change(context, lambda: self.lobby.tables.stand(request.room_id, caller.account_id))
+        return lobby_pb2.StandResponse(room=self._room(request.room_id, context), escaped=False)
+
+    def Ready(self, request, context):  # type: ignore[no-untyped-def]
+        caller = current_caller()
+        outcome = self._seat_change(context, lambda: self.lobby.tables.ready(request.room_id, caller.account_id))
+        started = next((e for e in outcome.events if e.type == "hand_seats"), None)
+        return lobby_pb2.ReadyResponse(
+            room=self._room(request.room_id, context),
+            hand_started=started is not None,
+            hand_id="" if started is None else started.data["hand_id"],
+        )
+
+    def QuickMatch(self, request, context):  # type: ignore[no-untyped-def]
+        caller = current_caller()
+        room_id, _ = self._seat_change(
+            context, lambda: self.lobby.quick_match(request.game, request.tier, caller.account_id, caller.username)
+        )
+        room = self._room(room_id, context)
+        return lobby_pb2.SitResponse(room=room, seat=_seat_of(room, caller.account_id))
+
+
+def _seat_of(room: common_pb2.Room, account: str) -> int:
+    return next(seat.seat for seat in room.seats if seat.account_id == account)

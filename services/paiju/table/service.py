@@ -1,0 +1,134 @@
+"""The table service's gRPC face: a thin layer over :class:`~paiju.table.tables.Tables`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import grpc
+
+from paiju.common.auth import Role
+from paiju.common.errors import abort
+from paiju.common.interceptor import current_caller
+from paiju.games.engine import IllegalAction
+from paiju.proto.v1 import table_pb2, table_pb2_grpc
+from paiju.table.store import EventsTrimmed, StaleVersion
+from paiju.table.tables import TURN_DEADLINE, NotSeated, TableNotFound, Tables
+
+WATCH_POLL_MS = 1_000
+
+
+def table_view_message(table_id: str, view: dict[str, Any]) -> table_pb2.TableView:
+    """The wire form of a view from :meth:`Tables.view`."""
+    hand = view["hand"]
+    message = table_pb2.TableView(
+        table_id=table_id,
+        game=view["table"]["game"],
+        version=view["version"],
+        hand_id="" if hand is None else hand["hand_id"],
+        view_json=json.dumps(view, ensure_ascii=False, separators=(",", ":")),
+        last_event_id=view["last_event_id"],
+    )
+    if view["seat"] is not None:
+        message.seat = view["seat"]
+    if hand is not None:
+        state = hand["state"]
+        message.legal_actions.extend(state.get("legal_actions", []))
+        if state.get("to_act") is not None:
+            message.turn.seat = hand["seats"][state["to_act"]]
+            due = view.get("turn_due_ms")
+            if due:
+                message.turn.due_at.FromMilliseconds(due)
+    return message
+
+
+def event_message(event: Any) -> table_pb2.Event:
+    return table_pb2.Event(
+        id=event.id,
+        type=event.type,
+        payload_json=event.payload.decode(),
+        version=event.version,
+    )
+
+
+class TableService(table_pb2_grpc.TableServicer):
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+
+    def _viewer(self, table_id: str, context: grpc.ServicerContext) -> str | None:
+        """The account whose view the caller gets; None for an operator (public view)."""
+        if not table_id:
+            abort(context, grpc.StatusCode.INVALID_ARGUMENT, "table_id is empty")
+        caller = current_caller()
+        try:
+            _, record = self.tables.load(table_id)
+        except TableNotFound as error:
+            abort(context, grpc.StatusCode.NOT_FOUND, str(error))
+        if record.seat_of(caller.account_id) is not None:
+            return caller.account_id
+        if caller.role is Role.OPERATOR:
+            return None
+        abort(context, grpc.StatusCode.PERMISSION_DENIED, f"you do not sit at table {table_id}")
+
+    def _view(self, table_id: str, account: str | None) -> table_pb2.TableView:
+        view = self.tables.view(table_id, account)
+        deadline = self.tables.deadline(table_id, TURN_DEADLINE)
+        view["turn_due_ms"] = None if deadline is None else deadline.due_ms
+        return table_view_message(table_id, view)
+
+    def GetView(self, request: table_pb2.GetViewRequest, context: grpc.ServicerContext) -> table_pb2.TableView:
+        account = self._viewer(request.table_id, context)
+        return self._view(request.table_id, account)
+
+    def Act(self, request: table_pb2.ActRequest, context: grpc.ServicerContext) -> table_pb2.ActResponse:
+        if not request.table_id or not request.action.strip():
+            abort(context, grpc.StatusCode.INVALID_ARGUMENT, "table_id and action are both needed")
+        account = current_caller().account_id
+        try:
+            outcome = self.tables.act(request.table_id, account, request.expected_version, request.action)
+        except TableNotFound as error:
+            abort(context, grpc.StatusCode.NOT_FOUND, str(error))
+        except NotSeated as error:
+            abort(context, grpc.StatusCode.PERMISSION_DENIED, str(error))
+        except StaleVersion as error:
+            abort(
+                context,
+                grpc.StatusCode.ABORTED,
+                f"the table moved on to version {error.current_version}: look again and decide",
+                error_code="stale_version",
+                current_version=error.current_version,
+            )
+        except IllegalAction as error:
+            code = grpc.StatusCode.INVALID_ARGUMENT if error.code == "malformed" else grpc.StatusCode.FAILED_PRECONDITION
+            abort(context, code, error.reason, error_code=error.code)
+        view = self._view(request.table_id, account)
+        # The caller's own events of this move, cut to its seat, come back at once.
+        seat = view.seat if view.HasField("seat") else None
+        mine = [
+            table_pb2.Event(type=e.type, payload_json=json.dumps(e.data, ensure_ascii=False), version=outcome.version)
+            for e in outcome.events
+            if e.visible(seat)
+        ]
+        return table_pb2.ActResponse(version=outcome.version, events=mine, view=view)
+
+    def Watch(self, request: table_pb2.WatchRequest, context: grpc.ServicerContext) -> Iterator[table_pb2.TableUpdate]:
+        account = self._viewer(request.table_id, context)
+        after = request.after_event_id
+        if not after:
+            snapshot = self._view(request.table_id, account)
+            after = snapshot.last_event_id or "0-0"
+            yield table_pb2.TableUpdate(snapshot=snapshot)
+        while context.is_active():
+            try:
+                events = self.tables.events(request.table_id, account, after_id=after, block_ms=WATCH_POLL_MS)
+            except EventsTrimmed:
+                snapshot = self._view(request.table_id, account)
+                after = snapshot.last_event_id or "0-0"
+                yield table_pb2.TableUpdate(snapshot=snapshot)
+                continue
+            except ValueError as error:
+                abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+            for event in events:
+                after = event.id
+                yield table_pb2.TableUpdate(event=event_message(event))

@@ -1,0 +1,220 @@
+"""The table domain on a real ledger (SQLite) and both Redis backends: seats, hands, settlement."""
+
+from __future__ import annotations
+
+import json
+import random
+import uuid
+
+import fakeredis
+import pytest
+import redis
+
+from paiju.games.engine import IllegalAction
+from paiju.table.store import StaleVersion, TableStore
+from paiju.table.tables import READY_KICK_DEADLINE, TURN_DEADLINE, NotSeated, Tables, Timers
+from paiju.table.wallet_port import DirectWallet
+from paiju.wallet import Wallet
+from paiju.games.zhajinhua import Game
+from paiju.table.record import TableRecord
+from tests.games.zhajinhua_playouts import Knowledge, cards_in
+
+
+@pytest.fixture(params=["fakeredis", "redis"])
+def store(request):
+    if request.param == "fakeredis":
+        client = fakeredis.FakeRedis(server=fakeredis.FakeServer())
+    else:
+        client = redis.Redis.from_url(request.getfixturevalue("redis_url"))
+    prefix = f"test-{uuid.uuid4().hex[:8]}"
+    yield TableStore(client, prefix=prefix)
+    for key in client.scan_iter(f"{prefix}:*"):
+        client.delete(key)
+
+
+@pytest.fixture
+def wallet(tmp_path):
+    ledger = Wallet(f"sqlite:///{tmp_path}/ledger.sqlite3")
+    ledger.migrate()
+    yield ledger
+    ledger.close()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000
+
+    def __call__(self) -> int:
+        return self.now
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def tables(store, wallet, clock):
+    return Tables(store, DirectWallet(wallet), Timers(turn_ms=20_000, ready_kick_ms=20_000), clock_ms=clock,
+                  randbelow=lambda n: 0)
+
+
+def players(wallet, count):
+    return [str(wallet.register(f"p{i}", "secret password")) for i in range(count)]
+
+
+def seated_table(tables, wallet, count=3, table_id="t1"):
+    tables.open(table_id, "zhajinhua", "free")
+    accounts = players(wallet, count)
+    for account in accounts:
+        tables.sit(table_id, account, f"name-{account}")
+    return accounts
+
+
+def test_a_hand_starts_when_everyone_is_ready_and_holds_each_players_worst_loss(tables, wallet):
+    accounts = seated_table(tables, wallet)
+    tables.ready("t1", accounts[0])
+    tables.ready("t1", accounts[1])
+    assert tables.view("t1", accounts[0])["hand"] is None
+    outcome = tables.ready("t1", accounts[2])
+    assert [e.type for e in outcome.events][:3] == ["ready", "hand_seats", "hand_started"]
+    view = tables.view("t1", accounts[0])
+    assert view["table"]["state"] == "playing"
+    hand_id = view["hand"]["hand_id"]
+    holds = wallet.holds(hand_id)
+    assert set(holds) == {int(a) for a in accounts} and all(amount > 0 for amount in holds.values())
+    assert tables.deadline("t1", TURN_DEADLINE) is not None
+
+
+def play_to_the_end(tables, accounts, rng):
+    while True:
+        view = tables.view("t1", accounts[0])
+        if view["hand"] is None:
+            return view
+        hand = view["hand"]
+        actor = accounts[hand["seats"][hand["state"]["to_act"]]]
+        mine = tables.view("t1", actor)
+        legal = [a for a in mine["hand"]["state"]["legal_actions"] if a != "look"] or ["look"]
+        tables.act("t1", actor, mine["version"], rng.choice(legal))
+
+
+def test_a_finished_hand_goes_to_the_outbox_and_settles_on_the_ledger(tables, wallet, store):
+    accounts = seated_table(tables, wallet)
+    for account in accounts:
+        tables.ready("t1", account)
+    view = play_to_the_end(tables, accounts, random.Random(1))
+    (entry,) = store.outbox_pending()
+    settlement = json.loads(entry.payload)
+    assert entry.key == "settle:" + settlement["hand_id"]
+    lines = [(int(a), amount, reason) for a, amount, reason in settlement["lines"]]
+    wallet.settle(settlement["hand_id"], settlement["game"], lines)
+    balances = [wallet.balance(int(a)) for a in accounts]
+    assert sum(balances) == 3 * 20_000
+    assert [seat["coins"] for seat in view["table"]["seats"] if seat] == balances
+    assert view["last_hand"]["state"]["result"] is not None
+    assert tables.deadline("t1", TURN_DEADLINE) is None
+
+
+def test_an_illegal_or_stale_or_foreign_action_changes_nothing(tables, wallet, store):
+    accounts = seated_table(tables, wallet)
+    for account in accounts:
+        tables.ready("t1", account)
+    before = store.load("t1")
+    view = tables.view("t1", accounts[0])
+    to_act = accounts[view["hand"]["seats"][view["hand"]["state"]["to_act"]]]
+    other = next(a for a in accounts if a != to_act)
+    with pytest.raises(IllegalAction) as refused:
+        tables.act("t1", other, before.version, "call")
+    assert refused.value.code == "not_your_turn"
+    with pytest.raises(IllegalAction):
+        tables.act("t1", to_act, before.version, "raise 999999")
+    with pytest.raises(StaleVersion):
+        tables.act("t1", to_act, before.version - 1, "call")
+    with pytest.raises(NotSeated):
+        tables.act("t1", "424242", before.version, "call")
+    assert store.load("t1") == before
+
+
+def test_views_and_streams_never_show_a_seat_what_it_may_not_see(tables, wallet, store):
+    accounts = seated_table(tables, wallet, count=4)
+    for account in accounts:
+        tables.ready("t1", account)
+    rng = random.Random(7)
+    seats = tables.view("t1", accounts[0])["hand"]["seats"]  # table seat of each hand seat
+    knowledge = Knowledge(current_hand(store))
+    cursors = {seat: store.load("t1").last_event_id for seat in range(len(accounts))}
+    while tables.view("t1", accounts[0])["hand"] is not None:
+        state = tables.view("t1", accounts[0])["hand"]["state"]
+        actor_hand_seat = state["to_act"]
+        actor = accounts[seats[actor_hand_seat]]
+        mine = tables.view("t1", actor)
+        action = rng.choice(mine["hand"]["state"]["legal_actions"])
+        knowledge.note(actor_hand_seat, action)
+        tables.act("t1", actor, mine["version"], action)
+        hand = current_hand(store)
+        if hand is None:
+            break
+        knowledge.hand = hand
+        for hand_seat, table_seat in enumerate(seats):
+            allowed = knowledge.allowed(hand_seat)
+            view = tables.view("t1", accounts[table_seat])
+            assert cards_in(view["hand"]) <= allowed
+            for event in store.read_events("t1", after_id=cursors[table_seat], seat=table_seat):
+                cursors[table_seat] = event.id
+                assert cards_in(json.loads(event.payload)) <= allowed, event
+        for event in store.read_events("t1", after_id="0-0", seat=None, count=1_000):
+            assert not cards_in(json.loads(event.payload)), event  # spectators: public only
+
+
+def current_hand(store):
+    record = TableRecord.from_bytes(store.load("t1").state)
+    return None if record.hand is None else Game.load(record.hand.blob)
+
+
+def test_ready_kick_is_set_for_the_one_unready_player_and_stands_them_up(tables, wallet, store, clock):
+    accounts = seated_table(tables, wallet)
+    tables.ready("t1", accounts[0])
+    assert tables.deadline("t1", READY_KICK_DEADLINE) is None
+    tables.ready("t1", accounts[1])
+    deadline = tables.deadline("t1", READY_KICK_DEADLINE)
+    assert deadline is not None and deadline.due_ms == clock.now + 20_000
+    assert tables.expire("t1", READY_KICK_DEADLINE, deadline.version_set_for - 1) is None  # stale
+    outcome = tables.expire("t1", READY_KICK_DEADLINE, deadline.version_set_for)
+    assert outcome.events[0].data == {"seat": 2, "account": accounts[2], "reason": "not_ready"}
+    assert tables.view("t1", accounts[0])["table"]["seats"][2] is None
+
+
+def test_turn_timeout_folds_the_player(tables, wallet):
+    accounts = seated_table(tables, wallet, count=2)
+    for account in accounts:
+        tables.ready("t1", account)
+    deadline = tables.deadline("t1", TURN_DEADLINE)
+    outcome = tables.expire("t1", TURN_DEADLINE, deadline.version_set_for)
+    assert any(e.type == "folded" and e.data["reason"] == "timeout" for e in outcome.events)
+    assert tables.view("t1", accounts[0])["hand"] is None  # two players: the fold ends the hand
+
+
+def test_a_player_sits_in_one_room_at_a_time(tables, wallet):
+    accounts = seated_table(tables, wallet, count=1)
+    tables.open("t2", "zhajinhua", "free")
+    with pytest.raises(IllegalAction) as refused:
+        tables.sit("t2", accounts[0], "again")
+    assert refused.value.code == "seated_elsewhere"
+    tables.stand("t1", accounts[0])
+    tables.sit("t2", accounts[0], "again")
+
+
+def test_sitting_needs_the_tiers_coins_and_a_free_seat(tables, wallet):
+    tables.open("t1", "zhajinhua", "expert")
+    poor, rich = players(wallet, 2)
+    wallet.transfer(int(poor), int(rich), 15_000, "test:make-poor")
+    with pytest.raises(IllegalAction) as refused:
+        tables.sit("t1", poor, "poor")
+    assert refused.value.code == "not_enough_coins" and "10,100" in refused.value.reason
+    tables.open("t3", "zhajinhua", "free")
+    many = [str(wallet.register(f"q{i}", "secret password")) for i in range(6)]
+    for account in many[:5]:
+        tables.sit("t3", account, "x")
+    with pytest.raises(IllegalAction) as full:
+        tables.sit("t3", many[5], "x")
+    assert full.value.code == "table_full"
