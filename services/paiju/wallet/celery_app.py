@@ -1,0 +1,145 @@
+"""The wallet's Celery app: settlement jobs on a Redis broker, and the beat that relays outboxes.
+
+Run a worker, with the beat embedded (``-B``: run exactly one beat per deployment, with ``-B``
+on one worker or as its own ``celery … beat`` process)::
+
+    REDIS_URL=redis://127.0.0.1:6379/0 DATABASE_URL=postgresql://postgres@127.0.0.1/paiju \\
+        celery -A paiju.wallet.celery_app worker -B --loglevel=info
+
+The worker reads the settings of :mod:`paiju.common.config` (``REDIS_URL`` is the broker and
+the table store, ``DATABASE_URL`` the ledger) and two of its own:
+
+==========================  ==========  ==========================================================
+variable                    default     meaning
+==========================  ==========  ==========================================================
+``PAIJU_REDIS_PREFIX``      ``paiju``   key prefix of the table store (the outbox), the
+                                        leaderboards (``<prefix>:leaderboard``) and the broker's
+                                        keys (``<prefix>:celery:``); the queue is
+                                        ``<prefix>:wallet``
+``PAIJU_RELAY_SECONDS``     ``5``       how often the beat relays pending settlements
+==========================  ==========  ==========================================================
+
+Without ``REDIS_URL`` (one machine, embedded defaults) tasks run eagerly in the calling process:
+``settle_hand.delay(payload)`` applies the settlement before it returns, and the all-in-one
+server relays its outbox with :class:`paiju.wallet.relay.RelayLoop` instead of a beat.
+
+>>> embedded = make_celery(Settings.from_env({}), WorkerOptions.from_env({}))
+>>> embedded.conf.task_always_eager, embedded.conf.task_default_queue
+(True, 'paiju:wallet')
+>>> WorkerOptions.from_env({"PAIJU_RELAY_SECONDS": "0"})
+Traceback (most recent call last):
+...
+paiju.common.config.ConfigError: PAIJU_RELAY_SECONDS must be a number of seconds above zero, not '0'
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from celery import Celery
+
+from paiju.common.config import ConfigError, Settings
+
+SETTLE_HAND = "paiju.wallet.settle_hand"
+RELAY_OUTBOX = "paiju.wallet.relay_outbox"
+DEFAULT_PREFIX = "paiju"
+DEFAULT_RELAY_SECONDS = 5.0
+VISIBILITY_TIMEOUT_SECONDS = 600
+"""An unacknowledged job (its worker died) is handed to another worker after this long."""
+
+_PREFIX = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerOptions:
+    """The worker's settings beyond :class:`~paiju.common.config.Settings`."""
+
+    redis_prefix: str = DEFAULT_PREFIX
+    relay_seconds: float = DEFAULT_RELAY_SECONDS
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> WorkerOptions:
+        """Read ``PAIJU_REDIS_PREFIX`` and ``PAIJU_RELAY_SECONDS``; ``ConfigError`` names a bad
+        one."""
+        env = os.environ if environ is None else environ
+        prefix = env.get("PAIJU_REDIS_PREFIX", "").strip() or DEFAULT_PREFIX
+        if not _PREFIX.fullmatch(prefix):
+            raise ConfigError(
+                f"PAIJU_REDIS_PREFIX must be 1 to 64 letters, digits or _.-, not {prefix!r}"
+            )
+        raw = env.get("PAIJU_RELAY_SECONDS", "").strip()
+        try:
+            seconds = float(raw) if raw else DEFAULT_RELAY_SECONDS
+        except ValueError:
+            seconds = -1.0
+        if not 0 < seconds < 86_400:
+            raise ConfigError(
+                f"PAIJU_RELAY_SECONDS must be a number of seconds above zero, not {raw!r}"
+            )
+        return cls(prefix, seconds)
+
+    @property
+    def queue(self) -> str:
+        """The broker queue of the wallet's jobs."""
+        return f"{self.redis_prefix}:wallet"
+
+    @property
+    def leaderboard_prefix(self) -> str:
+        """The key prefix of the leaderboards."""
+        return f"{self.redis_prefix}:leaderboard"
+
+
+def celery_config(settings: Settings, options: WorkerOptions) -> dict[str, Any]:
+    """The Celery configuration for ``settings``: a Redis broker, or eager jobs without one."""
+    config: dict[str, Any] = {
+        "task_default_queue": options.queue,
+        "task_ignore_result": True,
+        # A job is acknowledged when it ends, so a worker that dies halfway leaves it to another;
+        # applying a settlement twice is harmless.
+        "task_acks_late": True,
+        "task_reject_on_worker_lost": True,
+        "worker_prefetch_multiplier": 1,
+        "worker_hijack_root_logger": False,
+        "broker_connection_retry_on_startup": True,
+        "beat_schedule": {
+            "relay-settlement-outbox": {
+                "task": RELAY_OUTBOX,
+                "schedule": options.relay_seconds,
+                # A pass queued while no worker ran is useless once the next one is due.
+                "options": {"expires": options.relay_seconds},
+            }
+        },
+    }
+    if settings.redis_url is None:
+        config |= {
+            "broker_url": "memory://",
+            "task_always_eager": True,
+            "task_eager_propagates": True,
+        }
+    else:
+        config |= {
+            "broker_url": settings.redis_url,
+            "broker_transport_options": {
+                "global_keyprefix": f"{options.redis_prefix}:celery:",
+                "visibility_timeout": VISIBILITY_TIMEOUT_SECONDS,
+            },
+        }
+    return config
+
+
+def make_celery(settings: Settings | None = None, options: WorkerOptions | None = None) -> Celery:
+    """A Celery app configured from ``settings`` and ``options`` (the environment by default)."""
+    settings = settings if settings is not None else Settings.from_env()
+    options = options if options is not None else WorkerOptions.from_env()
+    celery = Celery("paiju.wallet", include=["paiju.wallet.tasks"])
+    celery.conf.update(celery_config(settings, options))
+    return celery
+
+
+options = WorkerOptions.from_env()
+app = make_celery(Settings.from_env(), options)
+"""The app ``celery -A paiju.wallet.celery_app`` runs, configured from the environment."""

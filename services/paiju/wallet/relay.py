@@ -1,0 +1,277 @@
+"""The settlement outbox relay: table outbox -> ledger (and leaderboard) -> acknowledgement.
+
+A table service that ends a hand writes, in the same compare-and-set as the hand's last state,
+an outbox entry ``settle:<hand_id>`` whose payload is JSON::
+
+    {"hand_id": "t1-7-ab12cd34", "table_id": "t1", "game": "zhajinhua",
+     "lines": [["12", -300, "stake"], ["13", 600, "pot"], ["13", -6, "fee"], ...], "fee": 6}
+
+Account ids are the wallet's integer ids as text. ``fee`` goes to the house; the players' lines
+already carry the winner's negative ``fee`` line, so lines and the house's fee add up to zero.
+
+:func:`relay_outbox` takes the pending entries, applies each through a :class:`Settler`
+(:meth:`Wallet.settle` is exactly-once, so a repeat changes nothing) and acknowledges an entry
+only after its settlement is applied. It needs no Celery: the all-in-one server runs it in a
+thread (:class:`RelayLoop`); a Celery beat runs the same function in a worker
+(:mod:`paiju.wallet.tasks`).
+
+>>> order = SettlementOrder.from_json(
+...     '{"hand_id": "h1", "table_id": "t1", "game": "zhajinhua", "fee": 5,'
+...     ' "lines": [["1", -100, "stake"], ["2", 105, "pot"], ["2", -5, "fee"]]}')
+>>> [(line.account, line.amount, line.reason.value, line.detail)
+...  for line in order.ledger_lines(house=9)]  # doctest: +NORMALIZE_WHITESPACE
+[(1, -100, 'stake', ''), (2, 105, 'pot', ''), (2, -5, 'stake', 'fee'), (9, 5, 'fee', '')]
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from paiju.wallet.errors import WalletError
+from paiju.wallet.leaderboard import Leaderboard
+from paiju.wallet.model import Line, Reason, Settlement
+from paiju.wallet.store import Wallet
+
+SETTLEMENT_KEY_PREFIX = "settle:"
+DEFAULT_BATCH = 100
+DEFAULT_INTERVAL_SECONDS = 5.0
+
+log = logging.getLogger(__name__)
+
+
+class MalformedSettlement(ValueError):
+    """An outbox payload that is not a settlement this relay can read; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class SettlementOrder:
+    """A hand's settlement as the table service queued it (the outbox payload, parsed)."""
+
+    hand_id: str
+    table_id: str
+    game: str
+    lines: tuple[tuple[int, int, str], ...]
+    """``(account, amount, reason)`` as the rules wrote them, the winner's fee line included."""
+    fee: int
+
+    @property
+    def outbox_key(self) -> str:
+        """The key of this settlement in its table's outbox."""
+        return SETTLEMENT_KEY_PREFIX + self.hand_id
+
+    @classmethod
+    def from_json(cls, payload: bytes | str) -> SettlementOrder:
+        """Parse an outbox payload; :class:`MalformedSettlement` says what is wrong with it."""
+        try:
+            document = json.loads(payload)
+        except (ValueError, UnicodeDecodeError) as error:
+            raise MalformedSettlement(f"a settlement payload is JSON: {error}") from None
+        if not isinstance(document, dict):
+            raise MalformedSettlement("a settlement payload is a JSON object")
+        hand_id = _text_field(document, "hand_id")
+        table_id = _text_field(document, "table_id")
+        game = _text_field(document, "game")
+        fee = document.get("fee", 0)
+        if not _is_int(fee) or fee < 0:
+            raise MalformedSettlement(f"the fee is a whole number of zero or more, got {fee!r}")
+        raw_lines = document.get("lines")
+        if not isinstance(raw_lines, list) or not raw_lines:
+            raise MalformedSettlement("a settlement has a non-empty list of lines")
+        lines = tuple(_line(raw, number) for number, raw in enumerate(raw_lines, start=1))
+        return cls(hand_id, table_id, game, lines, fee)
+
+    def ledger_lines(self, house: int) -> list[Line]:
+        """The lines to give :meth:`Wallet.settle`: the players' lines, then the house's fee.
+
+        The ledger books fees only as the house's income; what a player pays as a fee is booked
+        as a stake with the detail ``fee``, so the player's history still names it.
+        """
+        lines: list[Line] = []
+        for account, amount, reason in self.lines:
+            if reason == Reason.FEE.value and account != house:
+                if amount > 0:
+                    raise MalformedSettlement(
+                        f"account {account} is paid a fee of {amount}: only the house receives fees"
+                    )
+                lines.append(Line(account, amount, Reason.STAKE, Reason.FEE.value))
+            else:
+                lines.append(Line(account, amount, _reason(reason)))
+        if self.fee:
+            lines.append(Line(house, self.fee, Reason.FEE))
+        return lines
+
+
+def _text_field(document: dict[str, Any], name: str) -> str:
+    value = document.get(name)
+    if not isinstance(value, str) or not value:
+        raise MalformedSettlement(f"a settlement names its {name} as non-empty text, got {value!r}")
+    return value
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _line(raw: object, number: int) -> tuple[int, int, str]:
+    if not isinstance(raw, list) or len(raw) != 3:
+        raise MalformedSettlement(f"line {number} is [account, amount, reason], got {raw!r}")
+    account, amount, reason = raw
+    if isinstance(account, str) and account.isascii() and account.isdigit():
+        account = int(account)
+    if not _is_int(account):
+        raise MalformedSettlement(f"the account of line {number} is a wallet id, got {raw[0]!r}")
+    if not _is_int(amount):
+        raise MalformedSettlement(f"the amount of line {number} is a whole number, got {amount!r}")
+    if not isinstance(reason, str):
+        raise MalformedSettlement(f"the reason of line {number} is text, got {reason!r}")
+    return account, amount, reason
+
+
+def _reason(reason: str) -> Reason:
+    try:
+        return Reason(reason)
+    except ValueError:
+        raise MalformedSettlement(f"{reason!r} is not a ledger reason") from None
+
+
+class Settler:
+    """Applies settlement orders to the ledger and counts them on the leaderboard."""
+
+    def __init__(self, wallet: Wallet, leaderboard: Leaderboard | None = None) -> None:
+        self.wallet = wallet
+        self.leaderboard = leaderboard
+
+    def __call__(self, order: SettlementOrder) -> Settlement:
+        """Apply ``order`` once (a repeat returns the applied settlement, ``replayed=True``).
+
+        The leaderboard counts each hand once too, so a delivery that crashed between the
+        ledger and the board is completed by the next one.
+        """
+        settlement = self.wallet.settle(
+            order.hand_id, order.game, order.ledger_lines(self.wallet.house)
+        )
+        if self.leaderboard is not None:
+            self.leaderboard.record(settlement, self.wallet.house)
+        return settlement
+
+
+class Outbox(Protocol):
+    """What the relay needs of :class:`paiju.table.store.TableStore`."""
+
+    def outbox_pending(self, limit: int = 100) -> list[Any]: ...
+
+    def outbox_ack(self, table_id: str, key: str) -> bool: ...
+
+
+PERMANENT_ERRORS: tuple[type[Exception], ...] = (WalletError, ValueError, TypeError)
+"""Refusals that repeating will not cure; the entry stays in the outbox for an operator."""
+@dataclass(slots=True)
+class RelayReport:
+    """What one pass of :func:`relay_outbox` did."""
+
+    applied: int = 0
+    """Settlements applied now."""
+    replayed: int = 0
+    """Settlements that had been applied before (acknowledged now)."""
+    skipped: int = 0
+    """Entries that are not settlements (left for their own consumer)."""
+    refused: list[tuple[str, str, str]] = field(default_factory=list)
+    """``(table_id, key, reason)`` of entries refused for good; they stay pending."""
+
+
+def relay_outbox(
+    outbox: Outbox,
+    settle: Callable[[SettlementOrder], Settlement],
+    limit: int = DEFAULT_BATCH,
+) -> RelayReport:
+    """Apply up to ``limit`` pending settlements and acknowledge each one after it is applied.
+
+    A refused entry (malformed, unbalanced, conflicting…) is logged, reported and left pending.
+    A database failure ends the pass with its exception; what was applied before it is
+    acknowledged, the rest is tried again next time.
+    """
+    report = RelayReport()
+    for entry in outbox.outbox_pending(limit):
+        if not entry.key.startswith(SETTLEMENT_KEY_PREFIX):
+            report.skipped += 1
+            continue
+        try:
+            order = SettlementOrder.from_json(entry.payload)
+            if (order.table_id, order.outbox_key) != (entry.table_id, entry.key):
+                raise MalformedSettlement(
+                    f"the payload is hand {order.hand_id!r} of table {order.table_id!r}, "
+                    f"not what its place in the outbox says"
+                )
+            settlement = settle(order)
+        except PERMANENT_ERRORS as error:
+            log.error("settlement %s of table %s refused: %s", entry.key, entry.table_id, error)
+            report.refused.append((entry.table_id, entry.key, str(error)))
+            continue
+        outbox.outbox_ack(entry.table_id, entry.key)
+        if settlement.replayed:
+            report.replayed += 1
+        else:
+            report.applied += 1
+    return report
+
+
+class RelayLoop:
+    """Runs :func:`relay_outbox` every ``interval`` seconds on a daemon thread until stopped.
+
+    Failures of one pass are logged and the next pass tries again.
+
+    >>> passes = []
+    >>> loop = RelayLoop(lambda: passes.append(1) or RelayReport(), interval=0.01).start()
+    >>> loop.stop(); len(passes) >= 1
+    True
+    """
+
+    def __init__(self, relay_once: Callable[[], RelayReport], *, interval: float) -> None:
+        if interval <= 0:
+            raise ValueError(f"a relay interval is above zero seconds, got {interval}")
+        self.relay_once = relay_once
+        self.interval = interval
+        self.passes = 0
+        self.last_report: RelayReport | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(
+            target=self._run, name="paiju-settlement-relay", daemon=True
+        )
+
+    @classmethod
+    def over(
+        cls,
+        outbox: Outbox,
+        settler: Settler,
+        *,
+        interval: float = DEFAULT_INTERVAL_SECONDS,
+        limit: int = DEFAULT_BATCH,
+    ) -> RelayLoop:
+        """A loop relaying ``outbox`` through ``settler`` (not started)."""
+        return cls(lambda: relay_outbox(outbox, settler, limit), interval=interval)
+
+    def start(self) -> RelayLoop:
+        """Start the thread; returns the loop."""
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Ask the thread to stop after its current pass and wait for it."""
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+
+    def _run(self) -> None:
+        while True:
+            try:
+                self.last_report = self.relay_once()
+            except Exception:  # a pass must never kill the loop: money is still owed
+                log.exception("settlement relay pass failed; trying again in %.1f s", self.interval)
+            self.passes += 1
+            if self._stop.wait(self.interval):
+                return

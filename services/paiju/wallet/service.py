@@ -1,0 +1,446 @@
+"""The wallet's gRPC servicers: thin layers over :class:`paiju.wallet.Wallet`.
+
+``Wallet`` serves players (register, log in, balance, history, leaderboards, levels);
+``WalletInternal`` serves the table engine (holds before a hand, releasing an abandoned hand).
+Every refusal of the domain becomes the status code that ``wallet.proto`` documents, with a
+sentence for people and a stable word in the ``paiju-error-code`` trailer::
+
+    wallet = open_wallet(settings)
+    board = Leaderboard(redis_client)
+    running = start_from_settings(settings, wallet_bindings(settings, wallet, board),
+                                  port=settings.wallet_port)
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import NoReturn
+
+import grpc
+import sqlalchemy as sa
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from paiju.common.auth import Caller, TokenSigner
+from paiju.common.config import Settings
+from paiju.common.errors import abort
+from paiju.common.interceptor import current_caller
+from paiju.common.server import ServiceBinding
+from paiju.games.zhajinhua.rooms import LEVEL_THRESHOLDS, LEVEL_TITLES
+from paiju.proto.v1 import wallet_pb2, wallet_pb2_grpc
+from paiju.wallet.errors import (
+    DuplicateUsername,
+    HandAlreadySettled,
+    HoldConflict,
+    InsufficientFunds,
+    SchemaError,
+    UnknownAccount,
+    WalletError,
+)
+from paiju.wallet.leaderboard import Leaderboard
+from paiju.wallet.model import Entry, Reason
+from paiju.wallet.store import Wallet
+
+GAMES: tuple[str, ...] = ("zhajinhua", "hunzhan", "chaodipi")
+"""The games the API names (``common.proto``); a leaderboard of any other is NOT_FOUND."""
+HISTORY_DEFAULT, HISTORY_MAX = 50, 200
+LEADERBOARD_DEFAULT, LEADERBOARD_MAX = 20, 100
+
+_ENTRY_REASONS: dict[Reason, int] = {
+    Reason.STAKE: wallet_pb2.ENTRY_REASON_HAND_SETTLEMENT,
+    Reason.POT: wallet_pb2.ENTRY_REASON_HAND_SETTLEMENT,
+    Reason.BONUS: wallet_pb2.ENTRY_REASON_BONUS,
+    Reason.FEE: wallet_pb2.ENTRY_REASON_FEE,
+    Reason.ESCAPE_PENALTY: wallet_pb2.ENTRY_REASON_ESCAPE_PENALTY,
+    Reason.GRANT: wallet_pb2.ENTRY_REASON_GRANT,
+    Reason.TRANSFER: wallet_pb2.ENTRY_REASON_TRANSFER,
+}
+
+
+def open_wallet(settings: Settings) -> Wallet:
+    """The ledger of ``settings.database_url``, migrated, granting ``settings.starting_grant``."""
+    wallet = Wallet(settings.database_url, starting_grant=settings.starting_grant)
+    wallet.migrate()
+    return wallet
+
+
+def wallet_bindings(
+    settings: Settings, wallet: Wallet, leaderboard: Leaderboard
+) -> list[ServiceBinding]:
+    """Both wallet services, ready for :func:`paiju.common.server.start_server`."""
+    signer = TokenSigner(settings.secret)
+    return [
+        ServiceBinding(
+            "paiju.v1.Wallet",
+            WalletServicer(
+                wallet,
+                leaderboard,
+                signer=signer,
+                session_ttl=settings.session_ttl_seconds,
+                page_secret=settings.secret,
+            ),
+            wallet_pb2_grpc.add_WalletServicer_to_server,
+        ),
+        ServiceBinding(
+            "paiju.v1.WalletInternal",
+            WalletInternalServicer(wallet),
+            wallet_pb2_grpc.add_WalletInternalServicer_to_server,
+        ),
+    ]
+
+
+# -- refusals -----------------------------------------------------------------------------------
+
+_REFUSALS: tuple[tuple[type[Exception], grpc.StatusCode, str], ...] = (
+    (DuplicateUsername, grpc.StatusCode.ALREADY_EXISTS, "username_taken"),
+    (UnknownAccount, grpc.StatusCode.NOT_FOUND, "unknown_account"),
+    (InsufficientFunds, grpc.StatusCode.FAILED_PRECONDITION, "insufficient_funds"),
+    (HoldConflict, grpc.StatusCode.ALREADY_EXISTS, "hold_conflict"),
+    (HandAlreadySettled, grpc.StatusCode.FAILED_PRECONDITION, "hand_settled"),
+    (SchemaError, grpc.StatusCode.UNAVAILABLE, "schema_out_of_date"),
+    (WalletError, grpc.StatusCode.FAILED_PRECONDITION, "refused"),
+    (ValueError, grpc.StatusCode.INVALID_ARGUMENT, "invalid_argument"),
+    (TypeError, grpc.StatusCode.INVALID_ARGUMENT, "invalid_argument"),
+    (sa.exc.OperationalError, grpc.StatusCode.UNAVAILABLE, "ledger_unavailable"),
+)
+
+
+@contextmanager
+def _answering(context: grpc.ServicerContext) -> Iterator[None]:
+    """End the RPC with the documented status code when the wallet refuses."""
+    try:
+        yield
+    except tuple(kind for kind, _, _ in _REFUSALS) as error:
+        for kind, code, word in _REFUSALS:
+            if isinstance(error, kind):
+                message = str(error)
+                if isinstance(error, sa.exc.OperationalError):
+                    message = "the ledger is unavailable; try again"
+                abort(context, code, message, error_code=word)
+
+
+def _account_of(caller: Caller, context: grpc.ServicerContext) -> int:
+    """The ledger id of the caller's account (a session of another kind is refused)."""
+    account = _ledger_id(caller.account_id)
+    if account is None:
+        abort(
+            context,
+            grpc.StatusCode.UNAUTHENTICATED,
+            "this session does not act for a player's account",
+            error_code="no_account",
+        )
+    return account
+
+
+def _ledger_id(account_id: str) -> int | None:
+    """The integer id behind an API account id, or ``None`` if it cannot be one.
+
+    >>> _ledger_id("42"), _ledger_id("service:table"), _ledger_id("")
+    (42, None, None)
+    """
+    if account_id.isascii() and account_id.isdigit() and len(account_id) <= 18:
+        return int(account_id)
+    return None
+
+
+def _timestamp(seconds: int | None = None, *, of: Entry | None = None) -> Timestamp:
+    stamp = Timestamp()
+    if of is not None:
+        stamp.FromDatetime(of.created_at)
+    elif seconds is not None:
+        stamp.FromSeconds(seconds)
+    return stamp
+
+
+# -- history pages --------------------------------------------------------------------------
+
+
+class PageTokens:
+    """History page tokens: where the next page starts, signed so only this service's are
+    taken, and bound to the account and game filter they were issued for.
+
+    >>> pages = PageTokens(b"a secret of at least sixteen bytes")
+    >>> token = pages.issue(7, "zhajinhua", before=1234)
+    >>> pages.read(token, 7, "zhajinhua"), pages.read(token, 8, "zhajinhua")
+    (1234, None)
+    """
+
+    def __init__(self, secret: bytes) -> None:
+        self._key = hmac.new(secret, b"paiju wallet history pages", hashlib.sha256).digest()
+
+    def issue(self, account: int, game: str, before: int) -> str:
+        """The token of the page of ``account``'s entries (of ``game``) older than ``before``."""
+        return f"{before}.{self._signature(account, game, before)}"
+
+    def read(self, token: str, account: int, game: str) -> int | None:
+        """The entry id a token says to continue before; ``None`` if this service did not issue
+        it for this account and filter."""
+        before_text, _, signature = token.partition(".")
+        before = _ledger_id(before_text)
+        if before is None or not signature:
+            return None
+        expected = self._signature(account, game, before)
+        return before if hmac.compare_digest(expected, signature) else None
+
+    def _signature(self, account: int, game: str, before: int) -> str:
+        signed = f"{account}\x00{game}\x00{before}".encode()
+        digest = hmac.new(self._key, signed, hashlib.sha256).digest()[:16]
+        return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
+# -- the servicers ----------------------------------------------------------------------------
+
+
+class WalletServicer(wallet_pb2_grpc.WalletServicer):
+    """``paiju.v1.Wallet``: accounts, sessions and what a player may read about coins."""
+
+    def __init__(
+        self,
+        wallet: Wallet,
+        leaderboard: Leaderboard,
+        *,
+        signer: TokenSigner,
+        session_ttl: int,
+        page_secret: bytes,
+    ) -> None:
+        self.wallet = wallet
+        self.leaderboard = leaderboard
+        self.signer = signer
+        self.session_ttl = session_ttl
+        self.pages = PageTokens(page_secret)
+        self._usernames: dict[int, str] = {}
+
+    def Register(
+        self, request: wallet_pb2.RegisterRequest, context: grpc.ServicerContext
+    ) -> wallet_pb2.SessionResponse:
+        with _answering(context):
+            account = self.wallet.register(request.username, request.password)
+            return self._session(account)
+
+    def Login(
+        self, request: wallet_pb2.LoginRequest, context: grpc.ServicerContext
+    ) -> wallet_pb2.SessionResponse:
+        if not request.username or not request.password:
+            abort(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "a login needs a username and a password",
+                error_code="invalid_argument",
+            )
+        with _answering(context):
+            account = self.wallet.verify_password(request.username, request.password)
+            if account is None:
+                abort(
+                    context,
+                    grpc.StatusCode.UNAUTHENTICATED,
+                    "wrong username or password",
+                    error_code="bad_credentials",
+                )
+            return self._session(account)
+
+    def GetBalance(
+        self, request: wallet_pb2.GetBalanceRequest, context: grpc.ServicerContext
+    ) -> wallet_pb2.Balance:
+        account = _account_of(current_caller(), context)
+        with _answering(context):
+            try:
+                return _balance(self.wallet, account)
+            except UnknownAccount:
+                abort(
+                    context,
+                    grpc.StatusCode.UNAUTHENTICATED,
+                    "this session's account does not exist",
+                    error_code="no_account",
+                )
+
+    def History(
+        self, request: wallet_pb2.HistoryRequest, context: grpc.ServicerContext
+    ) -> wallet_pb2.HistoryResponse:
+        account = _account_of(current_caller(), context)
+        if not 0 <= request.limit <= HISTORY_MAX:
+            abort(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"a history page has 1 to {HISTORY_MAX} entries (0 for {HISTORY_DEFAULT}), "
+                f"not {request.limit}",
+                error_code="invalid_argument",
+            )
+        limit = request.limit or HISTORY_DEFAULT
+        before = None
+        if request.page_token:
+            before = self.pages.read(request.page_token, account, request.game)
+            if before is None:
+                abort(
+                    context,
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                    "the page token was not issued by this service for this history",
+                    error_code="bad_page_token",
+                )
+        with _answering(context):
+            found = self.wallet.history(account, limit + 1, before, request.game or None)
+        page = found[:limit]
+        reply = wallet_pb2.HistoryResponse(entries=[_ledger_entry(entry) for entry in page])
+        if len(found) > limit:
+            reply.next_page_token = self.pages.issue(account, request.game, page[-1].id)
+        return reply
+
+    def Leaderboard(
+        self, request: wallet_pb2.LeaderboardRequest, context: grpc.ServicerContext
+    ) -> wallet_pb2.LeaderboardResponse:
+        account = _account_of(current_caller(), context)
+        if request.game not in GAMES:
+            abort(
+                context,
+                grpc.StatusCode.NOT_FOUND,
+                f"no game {request.game!r}; the games are {', '.join(GAMES)}",
+                error_code="unknown_game",
+            )
+        if not 0 <= request.limit <= LEADERBOARD_MAX:
+            abort(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"a leaderboard shows 1 to {LEADERBOARD_MAX} rows (0 for {LEADERBOARD_DEFAULT}), "
+                f"not {request.limit}",
+                error_code="invalid_argument",
+            )
+        with _answering(context):
+            self.leaderboard.ensure(request.game, self.wallet)
+            best = self.leaderboard.top(request.game, request.limit or LEADERBOARD_DEFAULT)
+            rows: list[wallet_pb2.LeaderboardRow] = []
+            for place, (member, net) in enumerate(best, start=1):
+                rank = rows[-1].rank if rows and rows[-1].value == net else place
+                rows.append(self._row(rank, member, net))
+            reply = wallet_pb2.LeaderboardResponse(game=request.game, rows=rows)
+            standing = self.leaderboard.standing(request.game, account)
+            if standing is not None:
+                reply.own.CopyFrom(self._row(standing[0], account, standing[1]))
+            return reply
+
+    def Level(
+        self, request: wallet_pb2.LevelRequest, context: grpc.ServicerContext
+    ) -> wallet_pb2.LevelResponse:
+        caller = current_caller()
+        if request.game != "zhajinhua":
+            kept = "is not kept yet" if request.game in GAMES else "does not exist"
+            abort(
+                context,
+                grpc.StatusCode.NOT_FOUND,
+                f"no levels of {request.game!r}: such a game {kept}; levels are kept for zhajinhua",
+                error_code="no_levels",
+            )
+        if request.account_id:
+            account = _ledger_id(request.account_id)
+        else:
+            account = _account_of(caller, context)
+        if account is None:
+            _no_account(context, request.account_id)
+        with _answering(context):
+            coins = self.wallet.balance(account)
+            level, title = self.wallet.level(account)
+        return wallet_pb2.LevelResponse(
+            game=request.game,
+            account_id=str(account),
+            level=level,
+            title=title,
+            value=coins,
+            next_level_at=LEVEL_THRESHOLDS[level] if level < len(LEVEL_TITLES) else 0,
+            max_level=len(LEVEL_TITLES),
+        )
+
+    def _session(self, account: int) -> wallet_pb2.SessionResponse:
+        username = self._username(account)
+        token = self.signer.issue(str(account), username, ttl=self.session_ttl)
+        expires_at = self.signer.verify(token).expires_at
+        return wallet_pb2.SessionResponse(
+            token=token,
+            account_id=str(account),
+            username=username,
+            expires_at=_timestamp(expires_at),
+        )
+
+    def _username(self, account: int) -> str:
+        # Usernames never change, so a name read once stays right.
+        name = self._usernames.get(account)
+        if name is None:
+            name = self.wallet.username(account)
+            if len(self._usernames) > 100_000:
+                self._usernames.clear()
+            self._usernames[account] = name
+        return name
+
+    def _row(self, rank: int, account: int, net: int) -> wallet_pb2.LeaderboardRow:
+        return wallet_pb2.LeaderboardRow(
+            rank=rank, account_id=str(account), username=self._username(account), value=net
+        )
+
+
+class WalletInternalServicer(wallet_pb2_grpc.WalletInternalServicer):
+    """``paiju.v1.WalletInternal``: holds for the table engine (service tokens only)."""
+
+    def __init__(self, wallet: Wallet) -> None:
+        self.wallet = wallet
+
+    def HoldForHand(
+        self, request: wallet_pb2.HoldForHandRequest, context: grpc.ServicerContext
+    ) -> wallet_pb2.HoldForHandResponse:
+        if not request.hand_id:
+            abort(context, grpc.StatusCode.INVALID_ARGUMENT, "a hold names its hand",
+                  error_code="invalid_argument")
+        if not request.holds:
+            abort(context, grpc.StatusCode.INVALID_ARGUMENT, "a hand holds at least one account",
+                  error_code="invalid_argument")
+        with _answering(context):
+            amounts: list[tuple[int, int]] = []
+            for hold in request.holds:
+                account = _ledger_id(hold.account_id)
+                if hold.amount < 0:
+                    raise ValueError(f"the hold of account {hold.account_id} is below zero")
+                if account is None:
+                    _no_account(context, hold.account_id)
+                amounts.append((account, hold.amount))
+            self.wallet.hold_hand(request.hand_id, amounts)
+            return wallet_pb2.HoldForHandResponse(
+                holds=list(request.holds),
+                balances=[_balance(self.wallet, account) for account, _ in amounts],
+            )
+
+    def ReleaseHand(
+        self, request: wallet_pb2.ReleaseHandRequest, context: grpc.ServicerContext
+    ) -> wallet_pb2.ReleaseHandResponse:
+        if not request.hand_id:
+            abort(context, grpc.StatusCode.INVALID_ARGUMENT, "a release names its hand",
+                  error_code="invalid_argument")
+        with _answering(context):
+            return wallet_pb2.ReleaseHandResponse(released=self.wallet.release(request.hand_id))
+
+
+def _no_account(context: grpc.ServicerContext, account_id: str) -> NoReturn:
+    abort(context, grpc.StatusCode.NOT_FOUND, f"no account {account_id!r}",
+          error_code="unknown_account")
+
+
+def _balance(wallet: Wallet, account: int) -> wallet_pb2.Balance:
+    total = wallet.balance(account)
+    held = wallet.held(account)
+    return wallet_pb2.Balance(
+        account_id=str(account), available=total - held, held=held, total=total
+    )
+
+
+def _ledger_entry(entry: Entry) -> wallet_pb2.LedgerEntry:
+    detail = entry.detail or ""
+    if not detail and entry.reason in (Reason.STAKE, Reason.POT):
+        detail = entry.reason.value  # both are "hand settlement" on the wire; say which
+    return wallet_pb2.LedgerEntry(
+        entry_id=str(entry.id),
+        amount=entry.amount,
+        reason=_ENTRY_REASONS[entry.reason],
+        detail=detail,
+        hand_id=entry.hand_id or "",
+        game=entry.game or "",
+        balance_after=entry.balance_after,
+        created_at=_timestamp(of=entry),
+    )

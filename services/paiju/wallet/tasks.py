@@ -1,0 +1,138 @@
+"""The wallet's Celery jobs: apply one hand's settlement, and relay every pending outbox entry.
+
+Both are safe to run twice: :meth:`paiju.wallet.Wallet.settle` applies a hand once and the
+leaderboard counts it once. A settlement job is acknowledged only when it ends (``acks_late``),
+and a failure of the database or of Redis is retried with a growing, jittered delay; a refusal
+(a malformed or unbalanced settlement, a conflicting repeat) is not, and leaves the hand in its
+table's outbox, where an operator sees it.
+
+A worker builds what the jobs use (:class:`WorkerResources`) from the environment on the first
+job; a process that runs jobs eagerly (the all-in-one server) hands in its own objects with
+:func:`use_resources`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+import sqlalchemy as sa
+from celery import Task
+
+from paiju.common.config import Settings
+from paiju.table.store import TableStore
+from paiju.wallet.celery_app import RELAY_OUTBOX, SETTLE_HAND, WorkerOptions, app
+from paiju.wallet.leaderboard import Leaderboard
+from paiju.wallet.relay import SettlementOrder, Settler, relay_outbox
+from paiju.wallet.store import Wallet
+
+log = logging.getLogger(__name__)
+
+TRANSIENT_ERRORS: tuple[type[Exception], ...] = (
+    sa.exc.OperationalError,
+    sa.exc.InterfaceError,
+    sa.exc.TimeoutError,
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+)
+"""Failures of the database or of Redis that a later try may not meet: these are retried."""
+MAX_RETRIES = 12
+RETRY_BACKOFF_MAX_SECONDS = 120
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerResources:
+    """The ledger, the leaderboards and the table outboxes the jobs work on."""
+
+    wallet: Wallet
+    leaderboard: Leaderboard | None = None
+    outbox: TableStore | None = None
+    """``None`` when no outbox is reachable: settlements are applied but acknowledged by
+    nobody (the relay acknowledges them when it finds them applied)."""
+
+    @property
+    def settler(self) -> Settler:
+        """Applies settlement orders to :attr:`wallet` and :attr:`leaderboard`."""
+        return Settler(self.wallet, self.leaderboard)
+
+    @classmethod
+    def from_env(cls) -> WorkerResources:
+        """Open the ledger of ``DATABASE_URL`` (migrated) and, when ``REDIS_URL`` is set, the
+        leaderboards and table store on that Redis."""
+        settings = Settings.from_env()
+        options = WorkerOptions.from_env()
+        wallet = Wallet(settings.database_url, starting_grant=settings.starting_grant)
+        wallet.migrate()
+        if settings.redis_url is None:
+            return cls(wallet)
+        client = redis.Redis.from_url(settings.redis_url)
+        return cls(
+            wallet,
+            Leaderboard(client, options.leaderboard_prefix),
+            TableStore(client, options.redis_prefix),
+        )
+
+
+_lock = threading.Lock()
+_resources: WorkerResources | None = None
+
+
+def use_resources(resources: WorkerResources | None) -> None:
+    """Make the jobs of this process use ``resources`` (``None``: build them from the
+    environment on the next job)."""
+    global _resources
+    with _lock:
+        _resources = resources
+
+
+def resources() -> WorkerResources:
+    """What the jobs of this process use, built from the environment the first time."""
+    global _resources
+    with _lock:
+        if _resources is None:
+            _resources = WorkerResources.from_env()
+        return _resources
+
+
+@app.task(
+    bind=True,
+    name=SETTLE_HAND,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=TRANSIENT_ERRORS,
+    retry_backoff=1,
+    retry_backoff_max=RETRY_BACKOFF_MAX_SECONDS,
+    retry_jitter=True,
+    max_retries=MAX_RETRIES,
+)
+def settle_hand(self: Task, payload_json: str) -> dict[str, Any]:
+    """Apply the settlement ``payload_json`` (an outbox payload) and acknowledge its outbox
+    entry; a repeat changes nothing. Returns the hand id and whether it was a repeat."""
+    order = SettlementOrder.from_json(payload_json)
+    working = resources()
+    settlement = working.settler(order)
+    if working.outbox is not None:
+        working.outbox.outbox_ack(order.table_id, order.outbox_key)
+    log.info("hand %s settled%s", order.hand_id, " (repeat)" if settlement.replayed else "")
+    return {"hand_id": order.hand_id, "replayed": settlement.replayed}
+
+
+@app.task(name=RELAY_OUTBOX, ignore_result=True)
+def relay_outbox_task(limit: int = 100) -> dict[str, int]:
+    """Apply and acknowledge up to ``limit`` pending settlements of every table (the beat
+    runs it every few seconds); what it did."""
+    working = resources()
+    if working.outbox is None:
+        return {"applied": 0, "replayed": 0, "refused": 0}
+    report = relay_outbox(working.outbox, working.settler, limit)
+    if report.applied or report.replayed or report.refused:
+        log.info(
+            "relay: %d applied, %d repeats, %d refused",
+            report.applied,
+            report.replayed,
+            len(report.refused),
+        )
+    return {"applied": report.applied, "replayed": report.replayed, "refused": len(report.refused)}
