@@ -1,0 +1,252 @@
+"""The settlement outbox relay without Celery: payloads, exactly-once application, acks only after
+the ledger has the hand, refusals left pending, and the background loop."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import fakeredis
+import pytest
+
+from paiju.table.store import OutboxEntry, TableStore
+from paiju.wallet import PasswordHasher, Reason, Settlement, Wallet
+from paiju.wallet.leaderboard import Leaderboard
+from paiju.wallet.relay import (
+    MalformedSettlement,
+    RelayLoop,
+    SettlementOrder,
+    Settler,
+    relay_outbox,
+)
+
+
+def hand_payload(
+    hand_id: str, table_id: str, loser: int, winner: int, stake: int, fee: int = 0
+) -> bytes:
+    """The outbox payload of a two-player hand: each staked ``stake``, ``winner`` took the pot
+    and paid ``fee`` of it to the house."""
+    lines: list[list[Any]] = [
+        [str(loser), -stake, "stake"],
+        [str(winner), -stake, "stake"],
+        [str(winner), 2 * stake, "pot"],
+    ]
+    if fee:
+        lines.append([str(winner), -fee, "fee"])
+    document = {"hand_id": hand_id, "table_id": table_id, "game": "zhajinhua",
+                "lines": lines, "fee": fee}
+    return json.dumps(document).encode()
+
+
+@pytest.fixture
+def wallet() -> Iterator[Wallet]:
+    opened = Wallet("sqlite://", password_hasher=PasswordHasher(n=2**4))
+    opened.migrate()
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def store() -> TableStore:
+    return TableStore(fakeredis.FakeRedis(), prefix=f"relay-{uuid.uuid4().hex[:8]}")
+
+
+def queue(store: TableStore, table_id: str, *entries: tuple[str, bytes]) -> None:
+    """Queue outbox entries the way a table does: in a commit of the table's state."""
+    snapshot = store.load(table_id)
+    version = store.create(table_id, b"state") if snapshot is None else snapshot.version
+    store.commit(table_id, version, b"state", outbox=list(entries))
+
+
+def test_a_payload_becomes_ledger_lines_with_the_house_fee() -> None:
+    order = SettlementOrder.from_json(hand_payload("t1-1-aa", "t1", loser=12, winner=13,
+                                                   stake=300, fee=6))
+    assert order.outbox_key == "settle:t1-1-aa"
+    lines = order.ledger_lines(house=1)
+    assert sum(line.amount for line in lines) == 0
+    assert [line for line in lines if line.reason is Reason.FEE] == [
+        lines[-1]
+    ] and (lines[-1].account, lines[-1].amount) == (1, 6)
+    paid = [line for line in lines if line.detail == "fee"]
+    assert [(line.account, line.amount, line.reason) for line in paid] == [(13, -6, Reason.STAKE)]
+
+
+@pytest.mark.parametrize(
+    ("payload", "complaint"),
+    [
+        (b"not json", "JSON"),
+        (b"[1, 2]", "JSON object"),
+        (b'{"table_id": "t", "game": "g", "lines": [["1", 1, "pot"]]}', "hand_id"),
+        (b'{"hand_id": "h", "table_id": "t", "game": "g", "lines": []}', "lines"),
+        (b'{"hand_id": "h", "table_id": "t", "game": "g", "lines": [["x1", 1, "pot"]]}',
+         "wallet id"),
+        (b'{"hand_id": "h", "table_id": "t", "game": "g", "lines": [["1", 1.5, "pot"]]}',
+         "whole number"),
+        (b'{"hand_id": "h", "table_id": "t", "game": "g", "lines": [["1", 1]]}',
+         "[account, amount, reason]"),
+        (b'{"hand_id": "h", "table_id": "t", "game": "g", "lines": [["1", 1, "pot"]], "fee": -1}',
+         "fee"),
+    ],
+)
+def test_malformed_payloads_are_refused_with_a_reason(payload: bytes, complaint: str) -> None:
+    with pytest.raises(MalformedSettlement, match=complaint):
+        SettlementOrder.from_json(payload)
+
+
+def test_a_player_paid_a_fee_or_an_unknown_reason_is_refused() -> None:
+    paid = SettlementOrder("h", "t", "zhajinhua", ((2, 5, "fee"), (3, -5, "stake")), 0)
+    with pytest.raises(MalformedSettlement, match="only the house"):
+        paid.ledger_lines(house=1)
+    odd = SettlementOrder("h", "t", "zhajinhua", ((2, 5, "tip"), (3, -5, "stake")), 0)
+    with pytest.raises(MalformedSettlement, match="not a ledger reason"):
+        odd.ledger_lines(house=1)
+
+
+def test_the_relay_applies_each_settlement_once_and_acks_only_after(
+    wallet: Wallet, store: TableStore
+) -> None:
+    alice, bob = wallet.register("alice", "password-1"), wallet.register("bob", "password-2")
+    wallet.hold_hand("t1-1", {alice: 300, bob: 300})
+    queue(store, "t1", ("settle:t1-1", hand_payload("t1-1", "t1", alice, bob, 300, fee=6)))
+    settler = Settler(wallet)
+    seen_pending_while_applying: list[bool] = []
+
+    def settle_and_look(order: SettlementOrder) -> Settlement:
+        pending = {(e.table_id, e.key) for e in store.outbox_pending()}
+        seen_pending_while_applying.append(("t1", order.outbox_key) in pending)
+        return settler(order)
+
+    report = relay_outbox(store, settle_and_look)
+    assert (report.applied, report.replayed, report.refused) == (1, 0, [])
+    assert seen_pending_while_applying == [True]
+    assert store.outbox_pending() == []
+    assert (wallet.balance(alice), wallet.balance(bob)) == (19_700, 20_294)
+    assert wallet.balance(wallet.house) == 6
+    assert wallet.total_coins() == wallet.grants_total()
+    # The table submits again (a restart): the ledger does not change, the entry is acked.
+    queue(store, "t2", ("settle:t1-1", hand_payload("t1-1", "t2", alice, bob, 300, fee=6)))
+    assert [entry.table_id for entry in store.outbox_pending()] == ["t2"]
+    again = relay_outbox(store, settler)
+    assert (again.applied, again.replayed) == (0, 1)
+    assert store.outbox_pending() == []
+    assert (wallet.balance(alice), wallet.balance(bob)) == (19_700, 20_294)
+
+
+def test_a_repeated_entry_is_acked_without_a_second_application(
+    wallet: Wallet, store: TableStore
+) -> None:
+    alice, bob = wallet.register("alice", "password-1"), wallet.register("bob", "password-2")
+    wallet.hold_hand("t1-1", {alice: 100, bob: 100})
+    payload = hand_payload("t1-1", "t1", alice, bob, 100)
+    Settler(wallet)(SettlementOrder.from_json(payload))  # delivered once by a task already
+    queue(store, "t1", ("settle:t1-1", payload))
+    report = relay_outbox(store, Settler(wallet))
+    assert (report.applied, report.replayed) == (0, 1)
+    assert store.outbox_pending() == []
+    assert (wallet.balance(alice), wallet.balance(bob)) == (19_900, 20_100)
+    assert len(wallet.history(alice, game="zhajinhua")) == 1
+
+
+def test_a_failed_application_leaves_the_entry_pending(wallet: Wallet, store: TableStore) -> None:
+    alice, bob = wallet.register("alice", "password-1"), wallet.register("bob", "password-2")
+    queue(store, "t1", ("settle:t1-1", hand_payload("t1-1", "t1", alice, bob, 100)))
+
+    def database_down(order: SettlementOrder) -> Settlement:
+        raise OSError("the database went away")
+
+    with pytest.raises(OSError):
+        relay_outbox(store, database_down)
+    assert [entry.key for entry in store.outbox_pending()] == ["settle:t1-1"]
+    # Nothing was held for the hand: the wallet refuses it, the entry stays for an operator.
+    report = relay_outbox(store, Settler(wallet))
+    assert report.applied == 0
+    assert [(table, key) for table, key, _ in report.refused] == [("t1", "settle:t1-1")]
+    assert "held" in report.refused[0][2]
+    assert [entry.key for entry in store.outbox_pending()] == ["settle:t1-1"]
+    assert wallet.balance(alice) == wallet.balance(bob) == 20_000
+    wallet.hold_hand("t1-1", {alice: 100, bob: 100})
+    assert relay_outbox(store, Settler(wallet)).applied == 1
+    assert store.outbox_pending() == []
+
+
+def test_refusals_do_not_block_the_other_entries(wallet: Wallet, store: TableStore) -> None:
+    alice, bob = wallet.register("alice", "password-1"), wallet.register("bob", "password-2")
+    wallet.hold_hand("t1-2", {alice: 50, bob: 50})
+    unbalanced = json.loads(hand_payload("t1-1", "t1", alice, bob, 10))
+    unbalanced["lines"][0][1] = -11
+    queue(
+        store,
+        "t1",
+        ("settle:t1-1", json.dumps(unbalanced).encode()),
+        ("settle:t1-2", hand_payload("t1-2", "t1", alice, bob, 50)),
+        ("settle:t1-3", hand_payload("t1-99", "t1", alice, bob, 50)),  # key and hand disagree
+        ("chat:hello", b"not a settlement"),
+    )
+    report = relay_outbox(store, Settler(wallet))
+    assert (report.applied, report.skipped) == (1, 1)
+    assert sorted(key for _, key, _ in report.refused) == ["settle:t1-1", "settle:t1-3"]
+    pending = sorted(entry.key for entry in store.outbox_pending())
+    assert pending == ["chat:hello", "settle:t1-1", "settle:t1-3"]
+    assert wallet.balance(bob) == 20_050 and wallet.total_coins() == wallet.grants_total()
+
+
+def test_the_leaderboard_counts_a_relayed_hand_once(wallet: Wallet, store: TableStore) -> None:
+    alice, bob = wallet.register("alice", "password-1"), wallet.register("bob", "password-2")
+    board = Leaderboard(fakeredis.FakeRedis(), prefix="relay-test:leaderboard")
+    board.mark_built("zhajinhua")
+    wallet.hold_hand("t1-1", {alice: 300, bob: 300})
+    settler = Settler(wallet, board)
+    order = SettlementOrder.from_json(hand_payload("t1-1", "t1", alice, bob, 300, fee=6))
+    assert settler(order).replayed is False
+    assert settler(order).replayed is True
+    assert board.nets("zhajinhua") == {alice: -300, bob: 294}
+
+
+def test_the_loop_relays_in_the_background_until_stopped(
+    wallet: Wallet, store: TableStore
+) -> None:
+    alice, bob = wallet.register("alice", "password-1"), wallet.register("bob", "password-2")
+    loop = RelayLoop.over(store, Settler(wallet), interval=0.02).start()
+    try:
+        for number in range(1, 6):
+            hand = f"t1-{number}"
+            wallet.hold_hand(hand, {alice: 10, bob: 10})
+            queue(store, "t1", (f"settle:{hand}", hand_payload(hand, "t1", alice, bob, 10)))
+        deadline = time.monotonic() + 10
+        while store.outbox_pending() and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        loop.stop()
+    assert store.outbox_pending() == []
+    assert wallet.balance(bob) == 20_050 and wallet.balance(alice) == 19_950
+    passes = loop.passes
+    time.sleep(0.1)
+    assert loop.passes == passes  # stopped for good
+
+
+def test_a_pass_that_fails_does_not_stop_the_loop() -> None:
+    calls: list[int] = []
+
+    def flaky() -> Any:
+        calls.append(1)
+        if len(calls) == 1:
+            raise ConnectionError("Redis restarting")
+        return relay_outbox(_EmptyOutbox(), lambda order: pytest.fail("nothing to settle"))
+
+    loop = RelayLoop(flaky, interval=0.01).start()
+    deadline = time.monotonic() + 5
+    while len(calls) < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    loop.stop()
+    assert len(calls) >= 3 and loop.last_report is not None
+
+
+class _EmptyOutbox:
+    def outbox_pending(self, limit: int = 100) -> list[OutboxEntry]:
+        return []
+
+    def outbox_ack(self, table_id: str, key: str) -> bool:
+        raise AssertionError("nothing to acknowledge")
