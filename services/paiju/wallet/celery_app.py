@@ -118,7 +118,9 @@ def celery_config(settings: Settings, options: WorkerOptions) -> dict[str, Any]:
         config |= {
             "broker_url": "memory://",
             "task_always_eager": True,
-            "task_eager_propagates": True,
+            # Propagating would stop eager retries after the first; a failure is logged and
+            # the hand stays in its outbox for the relay.
+            "task_eager_propagates": False,
         }
     else:
         config |= {

@@ -142,12 +142,13 @@ class Leaderboard:
         ledger read and the write is missing until the next rebuild.
         """
         rows = ledger.top(game, REBUILD_ROWS_MAX)
-        self.replace(game, ((row.account, row.net) for row in rows))
+        # PostgreSQL sums come back as Decimal; coins are whole numbers.
+        self.replace(game, ((row.account, int(row.net)) for row in rows))
         return len(rows)
 
     def replace(self, game: str, nets: Iterable[tuple[int, int]]) -> None:
         """Make the board of ``game`` exactly ``nets`` (account, net coins) and mark it built."""
-        mapping = {str(account): net for account, net in nets}
+        mapping = {str(account): int(net) for account, net in nets}
         pipe = self.client.pipeline(transaction=True)
         pipe.delete(self.key(game))
         if mapping:
