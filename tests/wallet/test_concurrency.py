@@ -170,6 +170,7 @@ def test_two_processes_migrating_at_once_migrate_once(
 ) -> None:
     first, second = open_wallet(), open_wallet()
     results = at_once(first.migrate, second.migrate)
+    assert all(isinstance(result, list) for result in results), results
     assert sorted(results, key=len) == [[], [1, 2]], results
     assert row_count(first, "wallet_schema_version") == 2
     assert row_count(first, "wallet_accounts") == 1

@@ -16,7 +16,9 @@ The wallet runs the same SQLAlchemy Core statements on both. What differs is set
 
 from __future__ import annotations
 
+import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import UTC, datetime
@@ -105,13 +107,30 @@ def _configure_sqlite(engine: Engine, *, file_backed: bool) -> None:
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         if file_backed:
-            cursor.execute("PRAGMA journal_mode = WAL")
+            _switch_to_wal(cursor)
         cursor.close()
 
     @sa.event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
         read_only = conn.get_execution_options().get(_READ_ONLY, False)
         conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
+
+
+def _switch_to_wal(cursor: Any) -> None:
+    """Turn on write-ahead logging (readers then never wait for a writer).
+
+    Switching a new file needs it to itself for a moment and SQLite does not wait for that
+    (no busy handler), so two processes opening a new file at once retry here.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def as_utc(moment: datetime) -> datetime:
