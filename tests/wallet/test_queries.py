@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from paiju.games.zhajinhua import level_for
-from paiju.wallet import LeaderboardRow, Reason, Wallet
+from paiju.wallet import InsufficientFunds, LeaderboardRow, Reason, Wallet
 
-from .helpers import players
+from .helpers import execute_raw, players
 
 
 def play(wallet: Wallet, hand: str, game: str, loser: int, winner: int, coins: int) -> None:
@@ -105,3 +105,27 @@ def test_top_breaks_ties_by_account(wallet: Wallet) -> None:
     play(wallet, "z1", "zhajinhua", alice, dave, 100)
     play(wallet, "z2", "zhajinhua", carol, bob, 100)
     assert [row.account for row in wallet.top("zhajinhua", 4)] == [bob, dave, alice, carol]
+
+
+def test_every_amount_comes_back_as_an_int(wallet: Wallet) -> None:
+    alice, bob = players(wallet, 2)
+    play(wallet, "z1", "zhajinhua", alice, bob, 1_000)
+    wallet.hold("z2", alice, 300)
+    amounts = [
+        wallet.balance(alice),
+        wallet.available(alice),
+        wallet.held(alice),
+        wallet.ledger_balance(alice),
+        wallet.total_coins(),
+        wallet.grants_total(),
+        *(row.net for row in wallet.top("zhajinhua", 5)),
+        *(entry.amount for entry in wallet.history(alice)),
+        *(entry.balance_after for entry in wallet.history(alice)),
+    ]
+    assert all(type(amount) is int for amount in amounts), [type(a) for a in amounts]
+    with pytest.raises(InsufficientFunds) as raised:
+        wallet.hold("z3", alice, 10**9)
+    assert type(raised.value.available) is int
+    execute_raw(wallet, "UPDATE wallet_accounts SET balance = balance + 1 WHERE id = :a", a=alice)
+    [mismatch] = wallet.check_balances()
+    assert type(mismatch.ledger) is int and type(mismatch.cached) is int

@@ -21,6 +21,14 @@ from paiju.wallet.model import BalanceMismatch, Entry, Reason
 from paiju.wallet.tables import accounts, entries, holds
 
 
+def coin_sum(column: sa.ColumnElement[int]) -> sa.ColumnElement[int]:
+    """The sum of a coin column as a 64-bit integer, 0 over no rows.
+
+    PostgreSQL sums ``bigint`` into ``numeric`` (a ``Decimal`` in Python): coins stay ``int``.
+    """
+    return sa.cast(sa.func.coalesce(sa.func.sum(column), 0), sa.BigInteger)
+
+
 def lock_accounts(conn: Connection, account_ids: Iterable[int]) -> dict[int, int]:
     """The balances of ``account_ids``, their rows locked until the transaction ends.
 
@@ -44,7 +52,7 @@ def lock_accounts(conn: Connection, account_ids: Iterable[int]) -> dict[int, int
 def held(conn: Connection, account: int) -> int:
     """The coins of ``account`` under open holds."""
     return conn.execute(
-        sa.select(sa.func.coalesce(sa.func.sum(holds.c.amount), 0)).where(
+        sa.select(coin_sum(holds.c.amount)).where(
             holds.c.account_id == account
         )
     ).scalar_one()
@@ -132,7 +140,7 @@ def entries_with_key_prefix(conn: Connection, key: str) -> list[Entry]:
 def check_balances(conn: Connection) -> list[BalanceMismatch]:
     """Every account whose cached balance is not the sum of its entries (none, normally)."""
     sums = (
-        sa.select(entries.c.account_id, sa.func.sum(entries.c.amount).label("total"))
+        sa.select(entries.c.account_id, coin_sum(entries.c.amount).label("total"))
         .group_by(entries.c.account_id)
         .subquery()
     )

@@ -6,7 +6,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from paiju.wallet.errors import UnknownAccount
-from paiju.wallet.ledger import entry_from_row, held
+from paiju.wallet.ledger import coin_sum, entry_from_row, held
 from paiju.wallet.model import Entry, LeaderboardRow, Reason
 from paiju.wallet.tables import accounts, entries
 
@@ -36,7 +36,7 @@ def ledger_balance(conn: Connection, account: int) -> int:
     """The sum of the entries of ``account``, computed from the ledger itself."""
     balance(conn, account)
     return conn.execute(
-        sa.select(sa.func.coalesce(sa.func.sum(entries.c.amount), 0)).where(
+        sa.select(coin_sum(entries.c.amount)).where(
             entries.c.account_id == account
         )
     ).scalar_one()
@@ -59,14 +59,13 @@ def history(
 
 def total_coins(conn: Connection) -> int:
     """The coins of every account together, the house included."""
-    everything = sa.func.coalesce(sa.func.sum(accounts.c.balance), 0)
-    return conn.execute(sa.select(everything)).scalar_one()
+    return conn.execute(sa.select(coin_sum(accounts.c.balance))).scalar_one()
 
 
 def grants_total(conn: Connection) -> int:
     """The coins ever granted: the only way coins enter the ledger."""
     return conn.execute(
-        sa.select(sa.func.coalesce(sa.func.sum(entries.c.amount), 0)).where(
+        sa.select(coin_sum(entries.c.amount)).where(
             entries.c.reason == Reason.GRANT.value
         )
     ).scalar_one()
@@ -74,7 +73,7 @@ def grants_total(conn: Connection) -> int:
 
 def top(conn: Connection, game: str, n: int) -> list[LeaderboardRow]:
     """The ``n`` players who won the most coins net in ``game``, best first (ties by id)."""
-    net = sa.func.sum(entries.c.amount).label("net")
+    net = coin_sum(entries.c.amount).label("net")
     rows = conn.execute(
         sa.select(accounts.c.id, accounts.c.username, net)
         .select_from(entries.join(accounts, accounts.c.id == entries.c.account_id))
