@@ -20,6 +20,23 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from paiju.common.config import Settings
+    from paiju.platform import SERVICES
+    from paiju.serve import serve
+
+    services = list(SERVICES) if args.service == "all" else [args.service]
+    serve(Settings.from_env(), services, bot_tables=args.bots, rooms_per_tier=args.rooms)
+    return 0
+
+
+def _worker(args: argparse.Namespace) -> int:
+    from paiju.wallet.celery_app import app
+
+    app.worker_main(["worker", "--beat", "--loglevel", args.loglevel, "--pool", "solo"])
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="paiju", description="Paiju (牌局) card-game server")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -31,6 +48,16 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--room", choices=["free", "expert"], default="free")
     demo.add_argument("--bots", choices=["sensible", "random", "mixed"], default="mixed")
     demo.set_defaults(handler=_demo)
+
+    serve = commands.add_parser("serve", help="run the services (all in one process by default)")
+    serve.add_argument("service", nargs="?", default="all", choices=["all", "wallet", "lobby", "table"])
+    serve.add_argument("--bots", type=int, default=0, help="tables of bots playing 炸金花 (all-in-one only)")
+    serve.add_argument("--rooms", type=int, default=10, help="rooms per game and tier")
+    serve.set_defaults(handler=_serve)
+
+    worker = commands.add_parser("worker", help="a Celery worker with beat: settlements and the outbox relay")
+    worker.add_argument("--loglevel", default="info")
+    worker.set_defaults(handler=_worker)
     return parser
 
 

@@ -22,6 +22,8 @@ from paiju.table.store import Deadline, Snapshot, StaleVersion, TableExists, Tab
 
 TURN_DEADLINE = "turn"
 READY_KICK_DEADLINE = "ready_kick"
+START_DEADLINE = "start"
+START_RETRY_MS = 250
 SETTLEMENT_PREFIX = "settle:"
 
 
@@ -212,11 +214,23 @@ class Tables:
             seat = record.seat_of(account)
             starts = record.ready(account)
             events = [Event("ready", {"seat": seat})]
-            if starts:
+            if starts and not self._settling(table_id):
                 return self._start_hand(table_id, version, record, events)
+            if starts:
+                return self._commit(table_id, version, record, events, *self._start_later(version))
             return self._commit(table_id, version, record, events, *self._ready_kick(record, version))
 
         return self._retrying(table_id, change)
+
+    def _settling(self, table_id: str) -> bool:
+        """Whether the last hand's settlement is still on its way to the ledger.
+
+        The next hand waits for it: its holds and stakes must come from settled balances.
+        """
+        return any(key.startswith(SETTLEMENT_PREFIX) for key in self.store.outbox_keys(table_id))
+
+    def _start_later(self, version: int) -> tuple[list[tuple[str, int, int]], list[str]]:
+        return [(START_DEADLINE, self.clock_ms() + START_RETRY_MS, version + 1)], [READY_KICK_DEADLINE]
 
     def _ready_kick(self, record: TableRecord, version: int) -> tuple[list[tuple[str, int, int]], list[str]]:
         """The ready-kick deadline as the seats now stand: set, moved or cleared."""
@@ -249,7 +263,7 @@ class Tables:
             raise
 
     def _turn_deadline(self, hand: Any, version: int) -> tuple[list[tuple[str, int, int]], list[str]]:
-        clear = [READY_KICK_DEADLINE]
+        clear = [READY_KICK_DEADLINE, START_DEADLINE]
         if hand.to_act is None:
             return [], [TURN_DEADLINE, *clear]
         return [(TURN_DEADLINE, self.clock_ms() + self.timers.turn_ms, version + 1)], clear
@@ -287,6 +301,12 @@ class Tables:
             if hand.to_act is None:
                 return None
             return self._after_move(table_id, snapshot.version, record, hand, hand.timeout())
+        if name == START_DEADLINE:
+            if not record.can_start():
+                return None
+            if self._settling(table_id):
+                return self._commit(table_id, snapshot.version, record, [], *self._start_later(snapshot.version))
+            return self._start_hand(table_id, snapshot.version, record, [])
         if name == READY_KICK_DEADLINE:
             seat = record.ready_kick_candidate()
             if seat is None:
@@ -350,6 +370,7 @@ class Tables:
 
 __all__ = [
     "READY_KICK_DEADLINE",
+    "START_DEADLINE",
     "SETTLEMENT_PREFIX",
     "TURN_DEADLINE",
     "IllegalAction",

@@ -363,6 +363,10 @@ class TableStore:
             ]
         return found[:limit]
 
+    def outbox_keys(self, table_id: str) -> list[str]:
+        """The keys of one table's pending outbox entries."""
+        return sorted(_text(key) for key in self._client.hkeys(self.keys(table_id).outbox))
+
     def outbox_ack(self, table_id: str, key: str) -> bool:
         """Acknowledge a delivered outbox entry; True if it was pending (a repeat is False)."""
         keys = self.keys(table_id)

@@ -1,0 +1,85 @@
+"""A bot playing hands through the public API, as a frontend would: look, decide, act."""
+
+from __future__ import annotations
+
+import random
+import threading
+from dataclasses import dataclass, field
+
+from paiju.client.bots import Bot
+from paiju.client.sdk import IllegalMove, PaijuClient, StaleView, TableWaiter
+
+
+@dataclass
+class BotStats:
+    hands: int = 0
+    actions: int = 0
+    stale: int = 0
+    refused: list[str] = field(default_factory=list)
+
+
+def play_bot(
+    client: PaijuClient,
+    game: str,
+    tier: str,
+    bot: Bot,
+    hands: int,
+    stop: threading.Event | None = None,
+    rng: random.Random | None = None,
+    room_id: str | None = None,
+    stats: BotStats | None = None,
+) -> BotStats:
+    """Sit (quick match unless ``room_id``), then press start and play until ``hands`` hands
+    have ended at the table, the bot is stood up, or ``stop`` is set."""
+    stop = stop or threading.Event()
+    rng = rng or random.Random()
+    if room_id is None:
+        room_id, _ = client.quick_match(game, tier)
+    else:
+        try:
+            client.sit(room_id)
+        except IllegalMove as refusal:
+            if refusal.error_code != "already_seated":
+                raise
+    stats = stats if stats is not None else BotStats()
+    target = stats.hands + hands
+    waiter = TableWaiter(client, room_id)
+    last_hand_id = _finished_hand(client.view(room_id))  # hands before we sat do not count
+    try:
+        while not stop.is_set() and stats.hands < target:
+            view = client.view(room_id)
+            if view["seat"] is None:
+                break  # stood up: out of coins or not ready in time
+            finished = _finished_hand(view)
+            if finished != last_hand_id:
+                stats.hands += 1
+                last_hand_id = finished
+            hand = view["hand"]
+            if hand is None:
+                if not view["table"]["seats"][view["seat"]]["ready"]:
+                    try:
+                        client.ready(room_id)
+                    except IllegalMove:
+                        pass  # a hand started meanwhile
+                    continue
+                waiter.wait(1.0)
+                continue
+            state = hand["state"]
+            if state["to_act"] != hand["my_hand_seat"]:
+                waiter.wait(1.0)
+                continue
+            action = bot(state, rng)
+            try:
+                client.act(room_id, action, view["version"])
+                stats.actions += 1
+            except StaleView:
+                stats.stale += 1
+            except IllegalMove as refusal:
+                stats.refused.append(f"{action}: {refusal.reason}")
+    finally:
+        waiter.stop()
+    return stats
+
+
+def _finished_hand(view: dict) -> str | None:
+    return view["last_hand"]["hand_id"] if view["last_hand"] else None

@@ -1,0 +1,213 @@
+"""A Python client of Paiju over its public gRPC API only (what any frontend could do).
+
+>>> # client = PaijuClient.connect("127.0.0.1:50051", "ann", "a long password")
+>>> # room, seat = client.quick_match("zhajinhua", "free"); client.ready(room)
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+
+from paiju.common.channels import authorized_channel
+from paiju.common.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY, trailer
+from paiju.proto.v1 import (
+    common_pb2,
+    lobby_pb2,
+    lobby_pb2_grpc,
+    table_pb2,
+    table_pb2_grpc,
+    wallet_pb2,
+    wallet_pb2_grpc,
+)
+
+
+class PaijuError(Exception):
+    """A call the server refused: the gRPC status, its reason and the stable error word."""
+
+    def __init__(self, status: grpc.StatusCode, reason: str, error_code: str | None) -> None:
+        super().__init__(f"{status.name}: {reason}")
+        self.status = status
+        self.reason = reason
+        self.error_code = error_code
+
+
+class IllegalMove(PaijuError):
+    """The rules do not allow that now; nothing changed."""
+
+
+class StaleView(PaijuError):
+    """The table moved on since the view the move was based on; look again."""
+
+    def __init__(self, status: grpc.StatusCode, reason: str, error_code: str | None, current_version: int) -> None:
+        super().__init__(status, reason, error_code)
+        self.current_version = current_version
+
+
+def _refusal(error: grpc.RpcError) -> PaijuError:
+    status = error.code()  # type: ignore[attr-defined]
+    reason = error.details() or ""  # type: ignore[attr-defined]
+    code = trailer(error, ERROR_CODE_KEY)
+    if status == grpc.StatusCode.ABORTED:
+        return StaleView(status, reason, code, int(trailer(error, CURRENT_VERSION_KEY) or 0))
+    if status == grpc.StatusCode.FAILED_PRECONDITION:
+        return IllegalMove(status, reason, code)
+    return PaijuError(status, reason, code)
+
+
+@dataclass(frozen=True, slots=True)
+class TableUpdate:
+    """One item of a table's live stream: a fresh view, or an event the seat may see."""
+
+    view: dict[str, Any] | None = None
+    event_id: str | None = None
+    event_type: str | None = None
+    event: dict[str, Any] | None = None
+
+
+class PaijuClient:
+    """One player's session with a Paiju server."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        self._open_channel = grpc.insecure_channel(target)
+        self._wallet_open = wallet_pb2_grpc.WalletStub(self._open_channel)
+        self.token = ""
+        self.account_id = ""
+        self.username = ""
+        self._channel: grpc.Channel | None = None
+        self._streams: list[Any] = []
+
+    @classmethod
+    def connect(cls, target: str, username: str, password: str) -> PaijuClient:
+        """Log in, registering the account first if it does not exist yet."""
+        client = cls(target)
+        try:
+            client.login(username, password)
+        except PaijuError as error:
+            if error.status not in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.UNAUTHENTICATED):
+                raise
+            client.register(username, password)
+        return client
+
+    def _call(self, method: Any, request: Any) -> Any:
+        try:
+            return method(request)
+        except grpc.RpcError as error:
+            raise _refusal(error) from None
+
+    def _session(self, response: wallet_pb2.SessionResponse) -> None:
+        self.token, self.account_id, self.username = response.token, response.account_id, response.username
+        if self._channel is not None:
+            self._channel.close()
+        self._channel = authorized_channel(self.target, lambda: self.token)
+        self.wallet = wallet_pb2_grpc.WalletStub(self._channel)
+        self.lobby = lobby_pb2_grpc.LobbyStub(self._channel)
+        self.table = table_pb2_grpc.TableStub(self._channel)
+
+    def register(self, username: str, password: str) -> None:
+        request = wallet_pb2.RegisterRequest(username=username, password=password)
+        self._session(self._call(self._wallet_open.Register, request))
+
+    def login(self, username: str, password: str) -> None:
+        request = wallet_pb2.LoginRequest(username=username, password=password)
+        self._session(self._call(self._wallet_open.Login, request))
+
+    # --- wallet -------------------------------------------------------------------------
+
+    def balance(self) -> wallet_pb2.Balance:
+        return self._call(self.wallet.GetBalance, wallet_pb2.GetBalanceRequest())
+
+    def leaderboard(self, game: str, limit: int = 10) -> wallet_pb2.LeaderboardResponse:
+        return self._call(self.wallet.Leaderboard, wallet_pb2.LeaderboardRequest(game=game, limit=limit))
+
+    # --- lobby --------------------------------------------------------------------------
+
+    def rooms(self, game: str, tier: str) -> list[common_pb2.Room]:
+        return list(self._call(self.lobby.ListRooms, lobby_pb2.ListRoomsRequest(game=game, tier=tier)).rooms)
+
+    def quick_match(self, game: str, tier: str) -> tuple[str, int]:
+        """Seat me anywhere in this game and tier: the room id and my seat."""
+        response = self._call(self.lobby.QuickMatch, lobby_pb2.QuickMatchRequest(game=game, tier=tier))
+        return response.room.room_id, response.seat
+
+    def sit(self, room_id: str, seat: int | None = None) -> int:
+        request = lobby_pb2.SitRequest(room_id=room_id)
+        if seat is not None:
+            request.seat = seat
+        return self._call(self.lobby.Sit, request).seat
+
+    def stand(self, room_id: str) -> None:
+        self._call(self.lobby.Stand, lobby_pb2.StandRequest(room_id=room_id))
+
+    def ready(self, room_id: str) -> bool:
+        """Press start; True if this started the hand."""
+        return self._call(self.lobby.Ready, lobby_pb2.ReadyRequest(room_id=room_id)).hand_started
+
+    # --- table --------------------------------------------------------------------------
+
+    def view(self, table_id: str) -> dict[str, Any]:
+        """My view of the table: the table, my seat, and the hand as my seat may see it."""
+        message = self._call(self.table.GetView, table_pb2.GetViewRequest(table_id=table_id))
+        return json.loads(message.view_json)
+
+    def act(self, table_id: str, action: str, expected_version: int) -> dict[str, Any]:
+        """Play ``action`` if the table is still at ``expected_version``; my new view."""
+        request = table_pb2.ActRequest(table_id=table_id, expected_version=expected_version, action=action)
+        return json.loads(self._call(self.table.Act, request).view.view_json)
+
+    def watch(self, table_id: str, after_event_id: str = "") -> Iterator[TableUpdate]:
+        """My live stream of the table, until the caller stops iterating or the server ends."""
+        stream = self.table.Watch(table_pb2.WatchRequest(table_id=table_id, after_event_id=after_event_id))
+        self._streams.append(stream)
+        try:
+            for update in stream:
+                if update.HasField("snapshot"):
+                    yield TableUpdate(view=json.loads(update.snapshot.view_json))
+                else:
+                    event = update.event
+                    yield TableUpdate(event_id=event.id, event_type=event.type, event=json.loads(event.payload_json))
+        except grpc.RpcError as error:
+            if error.code() != grpc.StatusCode.CANCELLED:  # type: ignore[attr-defined]
+                raise _refusal(error) from None
+        finally:
+            stream.cancel()
+
+    def close(self) -> None:
+        for stream in list(self._streams):
+            stream.cancel()
+        if self._channel is not None:
+            self._channel.close()
+        self._open_channel.close()
+
+
+class TableWaiter:
+    """Wakes a bot whenever its table changes, from a background Watch stream."""
+
+    def __init__(self, client: PaijuClient, table_id: str) -> None:
+        self._changed = threading.Event()
+        self._stopped = False
+        self._thread = threading.Thread(target=self._run, args=(client, table_id), daemon=True)
+        self._thread.start()
+
+    def _run(self, client: PaijuClient, table_id: str) -> None:
+        try:
+            for _ in client.watch(table_id):
+                self._changed.set()
+                if self._stopped:
+                    return
+        except PaijuError:
+            self._changed.set()
+
+    def wait(self, timeout: float) -> None:
+        self._changed.wait(timeout)
+        self._changed.clear()
+
+    def stop(self) -> None:
+        self._stopped = True
+        self._changed.set()

@@ -1,0 +1,97 @@
+"""``paiju serve``: the services over gRPC, all in one process or one per process, and bot tables.
+
+All in one (the default) runs wallet, lobby and table on one port and, in background threads,
+the deadline pump and the settlement relay. ``--bots N`` seats N tables of bots that play
+炸金花 through the public API, and prints one live line: hands, actions/s, the leaderboard top.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import secrets
+import sys
+import threading
+import time
+from collections.abc import Sequence
+
+from paiju.client.bots import BOTS
+from paiju.client.play import BotStats, play_bot
+from paiju.client.sdk import PaijuClient, PaijuError
+from paiju.common.config import Settings
+from paiju.common.server import start_from_settings
+from paiju.platform import SERVICES, build
+
+BOTS_PER_TABLE = 3
+
+
+def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: int = 0, rooms_per_tier: int = 10,
+          out=print) -> None:  # type: ignore[no-untyped-def]
+    platform = build(settings, rooms_per_tier=max(rooms_per_tier, bot_tables))
+    port = settings.port if set(services) == set(SERVICES) else {
+        "wallet": settings.wallet_port, "lobby": settings.lobby_port, "table": settings.table_port,
+    }[services[0]]
+    server = start_from_settings(settings, platform.bindings(services), port=port)
+    if set(services) == set(SERVICES):
+        platform.start_background()
+    redis_where = settings.redis_url or "in-process Redis emulation"
+    out(f"paiju {'+'.join(services)} listening on {server.address} "
+        f"(live state: {redis_where}; ledger: {settings.database_url})")
+    out(f"connect: PaijuClient.connect('{server.address}', 'name', 'password') "
+        f"or any gRPC client (reflection is on: grpcurl -plaintext {server.address} list)")
+    stop = threading.Event()
+    stats: list[BotStats] = []
+    if bot_tables:
+        stats = _start_bots(server.address, bot_tables, stop)
+    try:
+        started, last_actions = time.monotonic(), 0
+        while True:
+            time.sleep(1.0)
+            if not stats:
+                continue
+            actions = sum(s.actions for s in stats)
+            hands = sum(s.hands for s in stats) // BOTS_PER_TABLE
+            platform.leaderboard.ensure("zhajinhua", platform.wallet)
+            leaders = ", ".join(
+                f"{platform.wallet.username(account)} {net:+,}"
+                for account, net in platform.leaderboard.top("zhajinhua", 3)
+            ) or "-"
+            line = (f"\rhands {hands:,} · {actions - last_actions:,} actions/s · "
+                    f"{time.monotonic() - started:,.0f} s · top: {leaders}")
+            out(line.ljust(100), end="", flush=True) if out is print else out(line)
+            last_actions = actions
+    except KeyboardInterrupt:
+        out("\nstopping")
+    finally:
+        stop.set()
+        server.stop(grace=1.0)
+        platform.close()
+
+
+def _start_bots(address: str, tables: int, stop: threading.Event) -> list[BotStats]:
+    stats: list[BotStats] = []
+    run = secrets.token_hex(3)
+    kinds = itertools.cycle(["sensible", "sensible", "random"])
+    for table in range(tables):
+        room = f"zhajinhua-free-{table + 1:02d}"
+        for seat in range(BOTS_PER_TABLE):
+            stat = BotStats()
+            stats.append(stat)
+            name = f"bot-{run}-{table}-{seat}"
+            thread = threading.Thread(
+                target=_bot_forever, args=(address, name, room, BOTS[next(kinds)], stat, stop), daemon=True
+            )
+            thread.start()
+    return stats
+
+
+def _bot_forever(address, name, room, bot, stat, stop) -> None:  # type: ignore[no-untyped-def]
+    """A bot that keeps playing; when stood up (broke) it takes its seat again later."""
+    rng = random.Random()
+    client = PaijuClient.connect(address, name, secrets.token_hex(16))
+    while not stop.is_set():
+        try:
+            play_bot(client, "zhajinhua", "free", bot, hands=10**9, stop=stop, rng=rng, room_id=room, stats=stat)
+        except PaijuError as error:
+            print(f"\n{name}: {error.reason}", file=sys.stderr)
+            stop.wait(5.0)
