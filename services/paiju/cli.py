@@ -26,7 +26,8 @@ def _serve(args: argparse.Namespace) -> int:
     from paiju.serve import serve
 
     services = list(SERVICES) if args.service == "all" else [args.service]
-    serve(Settings.from_env(), services, bot_tables=args.bots, rooms_per_tier=args.rooms)
+    serve(Settings.from_env(), services, bot_tables=args.bots, rooms_per_tier=args.rooms,
+          relay=not args.external_worker)
     return 0
 
 
@@ -53,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("service", nargs="?", default="all", choices=["all", "wallet", "lobby", "table"])
     serve.add_argument("--bots", type=int, default=0, help="tables of bots playing 炸金花 (all-in-one only)")
     serve.add_argument("--rooms", type=int, default=10, help="rooms per game and tier")
+    serve.add_argument("--external-worker", action="store_true",
+                       help="leave settlements to `paiju worker` (Celery) instead of relaying them here")
     serve.set_defaults(handler=_serve)
 
     worker = commands.add_parser("worker", help="a Celery worker with beat: settlements and the outbox relay")

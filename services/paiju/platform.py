@@ -26,6 +26,7 @@ from paiju.table.store import TableStore
 from paiju.table.tables import Tables, Timers
 from paiju.table.wallet_port import DirectWallet
 from paiju.wallet import Wallet
+from paiju.wallet.celery_app import WorkerOptions
 from paiju.wallet.leaderboard import Leaderboard
 from paiju.wallet.relay import Settler, relay_outbox
 from paiju.wallet.service import open_wallet
@@ -84,15 +85,17 @@ class Platform:
         thread.start()
         self._threads.append(thread)
 
-    def start_background(self) -> None:
-        """Fire due deadlines and relay settlements from this process (all-in-one mode).
+    def start_background(self, relay: bool = True) -> None:
+        """Fire due deadlines, and relay settlements, from this process (all-in-one mode).
 
         The relay does in-process what the Celery worker's beat does in production: it applies
-        each pending settlement of the outbox exactly once, then acknowledges it.
+        each pending settlement of the outbox exactly once, then acknowledges it. Running both
+        is safe (a settlement is applied once however often it is delivered).
         """
-        settler = Settler(self.wallet, self.leaderboard)
         self._every(0.25, "deadlines", lambda: fire_due(self.tables, int(time.time() * 1000)))
-        self._every(0.5, "settlement-relay", lambda: relay_outbox(self.store, settler))
+        if relay:
+            settler = Settler(self.wallet, self.leaderboard)
+            self._every(0.5, "settlement-relay", lambda: relay_outbox(self.store, settler))
 
     def close(self) -> None:
         self._stop.set()
@@ -101,13 +104,15 @@ class Platform:
         self.wallet.close()
 
 
-def build(settings: Settings, rooms_per_tier: int = 10) -> Platform:
+def build(settings: Settings, rooms_per_tier: int = 10, options: WorkerOptions | None = None) -> Platform:
+    """Everything the services share, ready to serve; ``options`` default from the environment."""
+    options = options or WorkerOptions.from_env()
     client = redis_client(settings)
     wallet = open_wallet(settings)
-    store = TableStore(client)
+    store = TableStore(client, prefix=options.redis_prefix)
     timers = Timers(turn_ms=settings.turn_seconds * 1000, ready_kick_ms=settings.ready_kick_seconds * 1000)
     tables = Tables(store, DirectWallet(wallet), timers)
     lobby = Lobby(tables, rooms_per_tier=rooms_per_tier)
     lobby.ensure_rooms()
-    leaderboard = Leaderboard(client)
+    leaderboard = Leaderboard(client, options.leaderboard_prefix)
     return Platform(settings, client, store, wallet, tables, lobby, TokenSigner(settings.secret), leaderboard)

@@ -370,8 +370,8 @@ class Tables:
 
 __all__ = [
     "READY_KICK_DEADLINE",
-    "START_DEADLINE",
     "SETTLEMENT_PREFIX",
+    "START_DEADLINE",
     "TURN_DEADLINE",
     "IllegalAction",
     "NotSeated",

@@ -1,0 +1,230 @@
+"""End to end over real gRPC: clients register, sit, play whole hands, and the ledger settles."""
+
+from __future__ import annotations
+
+import random
+import secrets
+import threading
+import time
+from collections.abc import Callable
+
+import grpc
+import pytest
+
+from paiju.client.bots import random_bot, sensible_bot
+from paiju.client.play import play_bot
+from paiju.client.sdk import IllegalMove, PaijuClient, PaijuError, StaleView
+from paiju.proto.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from tests.games.zhajinhua_playouts import cards_in
+
+WAIT_SECONDS = 30.0
+
+
+def wait_for(what: str, done: Callable[[], bool], deployment=None) -> None:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not done():
+        if time.monotonic() > deadline:
+            log = deployment.worker_log.read_text()[-3000:] if deployment and deployment.worker_log else ""
+            pytest.fail(f"timed out waiting for {what}\n{log}")
+        time.sleep(0.05)
+
+
+def new_clients(deployment, count: int) -> list[PaijuClient]:
+    tag = secrets.token_hex(3)
+    return [PaijuClient.connect(deployment.address, f"p{tag}{i}", "a long enough password") for i in range(count)]
+
+
+def everyone_settled(deployment) -> Callable[[], bool]:
+    return lambda: not deployment.platform.store.outbox_pending()
+
+
+def test_bots_play_whole_hands_and_every_coin_is_accounted_for(deployment):
+    clients = new_clients(deployment, 3)
+    room = "zhajinhua-free-01"
+    stop = threading.Event()
+    results, errors = [], []
+
+    def run(client, bot, seed):
+        try:
+            results.append(play_bot(client, "zhajinhua", "free", bot, hands=4, stop=stop,
+                                    rng=random.Random(seed), room_id=room))
+        except Exception as error:  # reported below, with the others
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, args=(c, b, i)) for i, (c, b) in
+               enumerate(zip(clients, [sensible_bot, random_bot, sensible_bot]))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=90)
+    stop.set()
+    assert not errors, errors
+    assert all(r.hands >= 4 for r in results), results
+    assert not any(r.refused for r in results), [r.refused for r in results]
+    wait_for("the settlements", everyone_settled(deployment), deployment)
+    wallet = deployment.platform.wallet
+    assert wallet.total_coins() == wallet.grants_total()
+    balances = [c.balance() for c in clients]
+    assert sum(b.total for b in balances) == 3 * 20_000
+    assert all(b.held == 0 for b in balances)
+    board = clients[0].leaderboard("zhajinhua", 10)
+    assert {row.account_id for row in board.rows} >= {c.account_id for c in clients if c.balance().total != 20_000}
+    for client in clients:
+        client.stand(room)
+        client.close()
+
+
+def start_hand(deployment, clients, room):
+    for client in clients:
+        client.sit(room)
+    wait_for("the last settlement of the room", everyone_settled(deployment), deployment)
+    for client in clients:
+        client.ready(room)
+    wait_for("the hand to start", lambda: clients[0].view(room)["hand"] is not None)
+    return clients[0].view(room)
+
+
+def test_bad_calls_are_refused_and_change_nothing(deployment):
+    clients = new_clients(deployment, 2)
+    room = "zhajinhua-free-02"
+    view = start_hand(deployment, clients, room)
+    version = view["version"]
+    hand = view["hand"]
+    to_act = hand["seats"][hand["state"]["to_act"]]
+    actor = next(c for c in clients if c.view(room)["seat"] == to_act)
+    waiting = next(c for c in clients if c is not actor)
+
+    with pytest.raises(IllegalMove) as out_of_turn:
+        waiting.act(room, "call", version)
+    assert out_of_turn.value.error_code == "not_your_turn"
+    with pytest.raises(IllegalMove) as above_cap:
+        actor.act(room, "raise 1000000", version)
+    assert above_cap.value.error_code == "raise_above_cap"
+    with pytest.raises(PaijuError) as malformed:
+        actor.act(room, "dance a jig", version)
+    assert malformed.value.status == grpc.StatusCode.INVALID_ARGUMENT
+    with pytest.raises(StaleView) as stale:
+        actor.act(room, "call", version - 1)
+    assert stale.value.current_version == version
+
+    anonymous = grpc.insecure_channel(deployment.address)
+    with pytest.raises(grpc.RpcError) as unauthenticated:
+        table_pb2_grpc.TableStub(anonymous).Act(
+            table_pb2.ActRequest(table_id=room, expected_version=version, action="call"))
+    assert unauthenticated.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    with pytest.raises(grpc.RpcError) as no_lobby:
+        lobby_pb2_grpc.LobbyStub(anonymous).Sit(lobby_pb2.SitRequest(room_id=room))
+    assert no_lobby.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    anonymous.close()
+
+    outsider = new_clients(deployment, 1)[0]
+    with pytest.raises(PaijuError) as foreign:
+        outsider.act(room, "call", version)
+    assert foreign.value.status == grpc.StatusCode.PERMISSION_DENIED
+    with pytest.raises(PaijuError) as peeking:
+        outsider.view(room)
+    assert peeking.value.status == grpc.StatusCode.PERMISSION_DENIED
+
+    assert clients[0].view(room)["version"] == version  # nothing changed
+    actor.act(room, "fold", version)
+    wait_for("the settlement", everyone_settled(deployment), deployment)
+    for client in [*clients, outsider]:
+        client.close()
+
+
+def test_concurrent_moves_on_one_version_exactly_one_wins(deployment):
+    clients = new_clients(deployment, 4)
+    room = "zhajinhua-free-03"
+    view = start_hand(deployment, clients, room)
+    version = view["version"]
+    outcomes: list[str] = []
+    barrier = threading.Barrier(len(clients))
+
+    def look(client):
+        barrier.wait()
+        try:
+            client.act(room, "look", version)  # legal for every seat, in turn or not
+            outcomes.append("won")
+        except StaleView:
+            outcomes.append("stale")
+
+    threads = [threading.Thread(target=look, args=(c,)) for c in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["stale", "stale", "stale", "won"]
+    assert clients[0].view(room)["version"] == version + 1
+    finish_hand(clients, room)
+    wait_for("the settlement", everyone_settled(deployment), deployment)
+    for client in clients:
+        client.stand(room)
+        client.close()
+
+
+def finish_hand(clients, room):
+    while True:
+        view = clients[0].view(room)
+        if view["hand"] is None:
+            return view
+        seat = view["hand"]["seats"][view["hand"]["state"]["to_act"]]
+        actor = next(c for c in clients if c.view(room)["seat"] == seat)
+        mine = actor.view(room)
+        try:
+            actor.act(room, "fold", mine["version"])
+        except StaleView:
+            continue
+
+
+def test_no_stream_carries_a_card_its_seat_may_not_see(deployment):
+    clients = new_clients(deployment, 3)
+    room = "zhajinhua-free-04"
+    for client in clients:
+        client.sit(room)
+    seats = {c.account_id: c.view(room)["seat"] for c in clients}
+    received: dict[int, list] = {seat: [] for seat in seats.values()}
+    streams = []
+    for client in clients:
+        seat = seats[client.account_id]
+        stream = client.watch(room)
+        streams.append(stream)
+
+        def drain(stream=stream, seat=seat):
+            for update in stream:
+                received[seat].append(update)
+
+        threading.Thread(target=drain, daemon=True).start()
+    wait_for("the last settlement of the room", everyone_settled(deployment), deployment)
+    for client in clients:
+        client.ready(room)
+    rng = random.Random(3)
+    while True:
+        view = clients[0].view(room)
+        if view["hand"] is None:
+            break
+        seat = view["hand"]["seats"][view["hand"]["state"]["to_act"]]
+        actor = next(c for c in clients if seats[c.account_id] == seat)
+        mine = actor.view(room)
+        try:
+            actor.act(room, rng.choice(mine["hand"]["state"]["legal_actions"]), mine["version"])
+        except StaleView:
+            continue
+    last = clients[0].view(room)["last_hand"]
+    time.sleep(0.5)  # let the streams deliver the end of the hand
+    hand_seats = last["seats"]
+    dealt = {hand_seats[p["seat"]]: set(p["cards"].split()) for p in last["state"]["players"]}
+    for seat, updates in received.items():
+        partners = {seat}
+        for update in updates:
+            if update.event_type == "hand_over":
+                break
+            if update.event_type == "compare_result" and seat in (
+                    hand_seats[update.event["seat"]], hand_seats[update.event["target"]]):
+                partners |= {hand_seats[update.event["seat"]], hand_seats[update.event["target"]]}
+            allowed = set().union(*(dealt[s] for s in partners))
+            shown = cards_in(update.event if update.event is not None else update.view.get("hand"))
+            assert shown <= allowed, (seat, update)
+        assert any(u.event_type == "hand_over" for u in updates), f"seat {seat} never saw the end"
+    for client in clients:
+        client.close()
+    wait_for("the settlement", everyone_settled(deployment), deployment)
