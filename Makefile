@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test soak bench lint clean
+.PHONY: run demo test soak bench lint clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -13,7 +13,10 @@ $(STAMP): pyproject.toml
 	@$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $@
 
-run: $(STAMP)  ## bots play 炸金花 and every hand is printed
+run: $(STAMP)  ## the all-in-one server with bot tables playing 炸金花 without end
+	$(BIN)/paiju serve --bots 4
+
+demo: $(STAMP)  ## bots at one 炸金花 table in this process, every hand printed
 	$(BIN)/paiju demo
 
 test: $(STAMP)  ## the whole suite: unit, property, golden, random playouts
@@ -24,6 +27,7 @@ soak: $(STAMP)  ## long randomised runs (10^5 hands); figures go on the issue
 
 bench: $(STAMP)  ## benchmarks print comparable figures
 	$(BIN)/python bench/engines.py
+	$(BIN)/python bench/platform.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check services tests bench

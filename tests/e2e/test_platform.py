@@ -48,7 +48,7 @@ def test_bots_play_whole_hands_and_every_coin_is_accounted_for(deployment):
         try:
             results.append(play_bot(client, "zhajinhua", "free", bot, hands=4, stop=stop,
                                     rng=random.Random(seed), room_id=room))
-        except Exception as error:  # reported below, with the others
+        except Exception as error:  # noqa: BLE001 - reported below, with the others
             errors.append(error)
 
     threads = [threading.Thread(target=run, args=(c, b, i)) for i, (c, b) in
