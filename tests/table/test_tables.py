@@ -218,3 +218,18 @@ def test_sitting_needs_the_tiers_coins_and_a_free_seat(tables, wallet):
     with pytest.raises(IllegalAction) as full:
         tables.sit("t3", many[5], "x")
     assert full.value.code == "table_full"
+
+
+def test_a_look_out_of_turn_does_not_restart_the_turn_timer(tables, wallet, clock):
+    accounts = seated_table(tables, wallet, count=3)
+    for account in accounts:
+        tables.ready("t1", account)
+    first = tables.deadline("t1", TURN_DEADLINE)
+    clock.now += 15_000
+    view = tables.view("t1", accounts[0])
+    to_act = view["hand"]["seats"][view["hand"]["state"]["to_act"]]
+    looker = next(a for a in accounts if tables.view("t1", a)["seat"] != to_act)
+    outcome = tables.act("t1", looker, view["version"], "look")
+    kept = tables.deadline("t1", TURN_DEADLINE)
+    assert kept.due_ms == first.due_ms and kept.version_set_for == outcome.version
+    assert tables.expire("t1", TURN_DEADLINE, kept.version_set_for) is not None  # still fires

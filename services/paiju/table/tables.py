@@ -262,11 +262,17 @@ class Tables:
             self.wallet.release(hand_id)
             raise
 
-    def _turn_deadline(self, hand: Any, version: int) -> tuple[list[tuple[str, int, int]], list[str]]:
+    def _turn_deadline(
+        self, hand: Any, version: int, kept_from: str | None = None
+    ) -> tuple[list[tuple[str, int, int]], list[str]]:
+        """The turn timer for the new version: a fresh one for a new turn; when the same seat is
+        still to act (someone only looked), the running one, set again for the new version."""
         clear = [READY_KICK_DEADLINE, START_DEADLINE]
         if hand.to_act is None:
             return [], [TURN_DEADLINE, *clear]
-        return [(TURN_DEADLINE, self.clock_ms() + self.timers.turn_ms, version + 1)], clear
+        running = None if kept_from is None else self.deadline(kept_from, TURN_DEADLINE)
+        due = running.due_ms if running is not None else self.clock_ms() + self.timers.turn_ms
+        return [(TURN_DEADLINE, due, version + 1)], clear
 
     @staticmethod
     def _table_events(record: TableRecord, events: list[Event]) -> list[Event]:
@@ -289,7 +295,9 @@ class Tables:
         hand_seat = record.hand.hand_seat(seat)  # type: ignore[union-attr]
         require(hand_seat is not None, "you are not in the hand being played", "not_in_hand")
         hand = record.spec.load_hand(record.hand.blob)  # type: ignore[union-attr]
-        return self._after_move(table_id, expected_version, record, hand, hand.apply(hand_seat, action))
+        before = hand.to_act
+        events = hand.apply(hand_seat, action)
+        return self._after_move(table_id, expected_version, record, hand, events, same_turn=hand.to_act == before)
 
     def expire(self, table_id: str, name: str, version_set_for: int) -> Outcome | None:
         """A deadline fell due: the move it stands for, or None when the table moved on."""
@@ -319,13 +327,16 @@ class Tables:
             return outcome
         return None
 
-    def _after_move(self, table_id: str, version: int, record: TableRecord, hand: Any, events: list[Event]) -> Outcome:
+    def _after_move(
+        self, table_id: str, version: int, record: TableRecord, hand: Any, events: list[Event], same_turn: bool = False
+    ) -> Outcome:
         hand_record = record.hand
         assert hand_record is not None
         hand_record.blob = hand.to_bytes()
         table_events = self._table_events(record, events)
         if hand.result is None:
-            return self._commit(table_id, version, record, table_events, *self._turn_deadline(hand, version))
+            deadlines = self._turn_deadline(hand, version, kept_from=table_id if same_turn else None)
+            return self._commit(table_id, version, record, table_events, *deadlines)
         outbox, ended = self._settle(record, hand)
         outcome = self._commit(
             table_id, version, record, table_events + ended, [], [TURN_DEADLINE, READY_KICK_DEADLINE], outbox
