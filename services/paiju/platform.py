@@ -18,13 +18,14 @@ from typing import Any
 import redis
 
 from paiju.common.auth import TokenSigner
+from paiju.common.channels import ServiceTokenSource, authorized_channel
 from paiju.common.config import Settings
 from paiju.common.server import ServiceBinding
 from paiju.lobby.rooms import Lobby
 from paiju.table.deadlines import fire_due
 from paiju.table.store import TableStore
-from paiju.table.tables import Tables, Timers
-from paiju.table.wallet_port import DirectWallet
+from paiju.table.tables import Tables, Timers, WalletPort
+from paiju.table.wallet_port import DirectWallet, RemoteWallet
 from paiju.wallet import Wallet
 from paiju.wallet.celery_app import WorkerOptions
 from paiju.wallet.leaderboard import Leaderboard
@@ -49,7 +50,8 @@ class Platform:
     settings: Settings
     redis: Any
     store: TableStore
-    wallet: Wallet
+    wallet: Wallet | None
+    """The ledger, in the process that serves the wallet; ``None`` where it is reached by gRPC."""
     tables: Tables
     lobby: Lobby
     signer: TokenSigner
@@ -64,13 +66,15 @@ class Platform:
         from paiju.wallet.service import wallet_bindings
 
         available = {
-            "wallet": wallet_bindings(self.settings, self.wallet, self.leaderboard),
+            "wallet": [] if self.wallet is None else wallet_bindings(self.settings, self.wallet, self.leaderboard),
             "lobby": [ServiceBinding("paiju.v1.Lobby", LobbyService(self.lobby), lobby_pb2_grpc.add_LobbyServicer_to_server)],
             "table": [ServiceBinding("paiju.v1.Table", TableService(self.tables), table_pb2_grpc.add_TableServicer_to_server)],
         }
         unknown = set(services) - set(available)
         if unknown:
             raise ValueError(f"unknown services {sorted(unknown)}; there are {', '.join(SERVICES)}")
+        if "wallet" in services and self.wallet is None:
+            raise ValueError("this platform was built without the ledger: build it with the wallet service")
         return [binding for name in services for binding in available[name]]
 
     def _every(self, seconds: float, name: str, work: Callable[[], object]) -> None:
@@ -93,7 +97,7 @@ class Platform:
         is safe (a settlement is applied once however often it is delivered).
         """
         self._every(0.25, "deadlines", lambda: fire_due(self.tables, int(time.time() * 1000)))
-        if relay:
+        if relay and self.wallet is not None:
             settler = Settler(self.wallet, self.leaderboard)
             self._every(0.5, "settlement-relay", lambda: relay_outbox(self.store, settler))
 
@@ -101,18 +105,34 @@ class Platform:
         self._stop.set()
         for thread in self._threads:
             thread.join(timeout=5)
-        self.wallet.close()
+        if self.wallet is not None:
+            self.wallet.close()
 
 
-def build(settings: Settings, rooms_per_tier: int = 10, options: WorkerOptions | None = None) -> Platform:
-    """Everything the services share, ready to serve; ``options`` default from the environment."""
+def build(
+    settings: Settings,
+    rooms_per_tier: int = 10,
+    options: WorkerOptions | None = None,
+    services: Sequence[str] = SERVICES,
+) -> Platform:
+    """Everything the ``services`` share, ready to serve; ``options`` default from the environment.
+
+    A process that serves the wallet opens the ledger and the others call it directly; a lobby
+    or table process without it reaches the wallet service at ``PAIJU_WALLET_TARGET``.
+    """
     options = options or WorkerOptions.from_env()
     client = redis_client(settings)
-    wallet = open_wallet(settings)
+    signer = TokenSigner(settings.secret)
+    wallet = open_wallet(settings) if "wallet" in services else None
+    if wallet is not None:
+        port: WalletPort = DirectWallet(wallet)
+    else:
+        tokens = ServiceTokenSource(signer, "table")
+        port = RemoteWallet(authorized_channel(settings.wallet_target, tokens))
     store = TableStore(client, prefix=options.redis_prefix)
     timers = Timers(turn_ms=settings.turn_seconds * 1000, ready_kick_ms=settings.ready_kick_seconds * 1000)
-    tables = Tables(store, DirectWallet(wallet), timers)
+    tables = Tables(store, port, timers)
     lobby = Lobby(tables, rooms_per_tier=rooms_per_tier)
     lobby.ensure_rooms()
     leaderboard = Leaderboard(client, options.leaderboard_prefix)
-    return Platform(settings, client, store, wallet, tables, lobby, TokenSigner(settings.secret), leaderboard)
+    return Platform(settings, client, store, wallet, tables, lobby, signer, leaderboard)

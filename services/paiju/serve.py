@@ -27,16 +27,18 @@ BOTS_PER_TABLE = 3
 
 def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: int = 0, rooms_per_tier: int = 10,
           relay: bool = True, out=print) -> None:  # type: ignore[no-untyped-def]
-    platform = build(settings, rooms_per_tier=max(rooms_per_tier, bot_tables))
+    platform = build(settings, rooms_per_tier=max(rooms_per_tier, bot_tables), services=services)
     port = settings.port if set(services) == set(SERVICES) else {
         "wallet": settings.wallet_port, "lobby": settings.lobby_port, "table": settings.table_port,
     }[services[0]]
     server = start_from_settings(settings, platform.bindings(services), port=port)
     if set(services) == set(SERVICES):
         platform.start_background(relay=relay)
+    elif "table" in services:
+        platform.start_background(relay=False)  # until the watchdog service fires deadlines
     redis_where = settings.redis_url or "in-process Redis emulation"
-    out(f"paiju {'+'.join(services)} listening on {server.address} "
-        f"(live state: {redis_where}; ledger: {settings.database_url})")
+    ledger = settings.database_url if platform.wallet is not None else f"wallet service at {settings.wallet_target}"
+    out(f"paiju {'+'.join(services)} listening on {server.address} (live state: {redis_where}; ledger: {ledger})")
     out(f"connect: PaijuClient.connect('{server.address}', 'name', 'password') "
         f"or any gRPC client (reflection is on: grpcurl -plaintext {server.address} list)")
     stop = threading.Event()

@@ -228,3 +228,63 @@ def test_no_stream_carries_a_card_its_seat_may_not_see(deployment):
     for client in clients:
         client.close()
     wait_for("the settlement", everyone_settled(deployment), deployment)
+
+
+def test_services_deployed_apart_play_a_hand_through_the_wallet_service(redis_url, database_url, tmp_path):
+    """Wallet, lobby and table as three servers: lobby and table reach the ledger over gRPC."""
+    import psycopg
+    import sqlalchemy as sa
+
+    from paiju.common.config import Settings
+    from paiju.common.server import start_from_settings
+    from paiju.platform import build
+    from paiju.wallet.celery_app import WorkerOptions
+
+    run = secrets.token_hex(4)
+    schema = f"e2e_split_{run}"
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    base = {
+        "PAIJU_SECRET": "the split deployment secret, 32 bytes",
+        "PAIJU_REDIS_PREFIX": f"e2e-split-{run}",
+        "REDIS_URL": sa.make_url(redis_url).set(database="13").render_as_string(False),
+        "DATABASE_URL": sa.make_url(database_url).update_query_dict(
+            {"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False),
+    }
+    wallet_platform = build(Settings.from_env(base), rooms_per_tier=1, options=WorkerOptions.from_env(base),
+                            services=["wallet"])
+    wallet_server = start_from_settings(Settings.from_env(base), wallet_platform.bindings(["wallet"]), port=0)
+    split = {**base, "PAIJU_WALLET_TARGET": wallet_server.address}
+    others = {name: build(Settings.from_env(split), rooms_per_tier=1, options=WorkerOptions.from_env(split),
+                          services=[name]) for name in ("lobby", "table")}
+    servers = {name: start_from_settings(Settings.from_env(split), platform.bindings([name]), port=0)
+               for name, platform in others.items()}
+    wallet_platform.start_background(relay=True)  # settlements, as the worker would
+    others["table"].start_background(relay=False)
+    routes = {"wallet": wallet_server.address, **{name: s.address for name, s in servers.items()}}
+    clients = [PaijuClient.connect(routes["wallet"], f"split{run}{i}", "a long password", routes) for i in range(2)]
+    try:
+        assert all(platform.wallet is None for platform in others.values())
+        room = "zhajinhua-free-01"
+        for client in clients:
+            client.sit(room)
+        for client in clients:
+            client.ready(room)
+        view = finish_hand(clients, room)
+        assert view["last_hand"]["state"]["result"] is not None
+        wait_for("the settlement", lambda: not others["table"].store.outbox_pending())
+        assert sum(c.balance().total for c in clients) == 2 * 20_000
+        assert sorted(c.balance().total for c in clients) != [20_000, 20_000]
+    finally:
+        for client in clients:
+            client.close()
+        for server in [wallet_server, *servers.values()]:
+            server.stop(grace=0.2)
+        for platform in [wallet_platform, *others.values()]:
+            platform.close()
+        client_ = others["table"].redis
+        stale = list(client_.scan_iter(match=f"e2e-split-{run}:*", count=1000))
+        if stale:
+            client_.delete(*stale)
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')

@@ -54,6 +54,7 @@ def play_bot(
             if finished != last_hand_id:
                 stats.hands += 1
                 last_hand_id = finished
+                continue  # perhaps that was the last hand to play: do not press start again
             hand = view["hand"]
             if hand is None:
                 if not view["table"]["seats"][view["seat"]]["ready"]:

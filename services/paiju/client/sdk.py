@@ -73,20 +73,23 @@ class TableUpdate:
 class PaijuClient:
     """One player's session with a Paiju server."""
 
-    def __init__(self, target: str) -> None:
+    def __init__(self, target: str, routes: dict[str, str] | None = None) -> None:
+        """``target`` serves every service (all-in-one, or a gateway); ``routes`` may send
+        ``"wallet"``, ``"lobby"`` or ``"table"`` calls to other addresses."""
         self.target = target
-        self._open_channel = grpc.insecure_channel(target)
+        self.routes = {name: (routes or {}).get(name, target) for name in ("wallet", "lobby", "table")}
+        self._open_channel = grpc.insecure_channel(self.routes["wallet"])
         self._wallet_open = wallet_pb2_grpc.WalletStub(self._open_channel)
         self.token = ""
         self.account_id = ""
         self.username = ""
-        self._channel: grpc.Channel | None = None
+        self._channels: list[grpc.Channel] = []
         self._streams: list[Any] = []
 
     @classmethod
-    def connect(cls, target: str, username: str, password: str) -> PaijuClient:
+    def connect(cls, target: str, username: str, password: str, routes: dict[str, str] | None = None) -> PaijuClient:
         """Log in, registering the account first if it does not exist yet."""
-        client = cls(target)
+        client = cls(target, routes)
         try:
             client.login(username, password)
         except PaijuError as error:
@@ -103,12 +106,15 @@ class PaijuClient:
 
     def _session(self, response: wallet_pb2.SessionResponse) -> None:
         self.token, self.account_id, self.username = response.token, response.account_id, response.username
-        if self._channel is not None:
-            self._channel.close()
-        self._channel = authorized_channel(self.target, lambda: self.token)
-        self.wallet = wallet_pb2_grpc.WalletStub(self._channel)
-        self.lobby = lobby_pb2_grpc.LobbyStub(self._channel)
-        self.table = table_pb2_grpc.TableStub(self._channel)
+        for channel in self._channels:
+            channel.close()
+        channels = {
+            address: authorized_channel(address, lambda: self.token) for address in set(self.routes.values())
+        }
+        self._channels = list(channels.values())
+        self.wallet = wallet_pb2_grpc.WalletStub(channels[self.routes["wallet"]])
+        self.lobby = lobby_pb2_grpc.LobbyStub(channels[self.routes["lobby"]])
+        self.table = table_pb2_grpc.TableStub(channels[self.routes["table"]])
 
     def register(self, username: str, password: str) -> None:
         request = wallet_pb2.RegisterRequest(username=username, password=password)
@@ -181,8 +187,8 @@ class PaijuClient:
     def close(self) -> None:
         for stream in list(self._streams):
             stream.cancel()
-        if self._channel is not None:
-            self._channel.close()
+        for channel in self._channels:
+            channel.close()
         self._open_channel.close()
 
 

@@ -1,11 +1,14 @@
-"""The table's view of the wallet when both run in one process: direct calls, no network.
+"""The table's view of the wallet: direct calls in one process, or the wallet service over gRPC.
 
 Account ids are text on the wire and in table records, integers in the ledger.
 """
 
 from __future__ import annotations
 
+import grpc
+
 from paiju.games.engine import IllegalAction
+from paiju.proto.v1 import wallet_pb2, wallet_pb2_grpc
 from paiju.wallet import InsufficientFunds, Wallet
 
 
@@ -27,3 +30,30 @@ class DirectWallet:
 
     def release(self, hand_id: str) -> None:
         self.wallet.release(hand_id)
+
+
+class RemoteWallet:
+    """:class:`~paiju.table.tables.WalletPort` over the wallet service (``WalletInternal``), for
+    table and lobby services deployed apart from it. Calls carry a ``service`` token."""
+
+    def __init__(self, channel: grpc.Channel, game: str = "zhajinhua", timeout: float = 5.0) -> None:
+        self._stub = wallet_pb2_grpc.WalletInternalStub(channel)
+        self._game = game
+        self._timeout = timeout
+
+    def available(self, account: str) -> int:
+        request = wallet_pb2.GetBalancesRequest(account_ids=[account])
+        return self._stub.GetBalances(request, timeout=self._timeout).balances[0].available
+
+    def hold_hand(self, hand_id: str, amounts: dict[str, int]) -> None:
+        holds = [wallet_pb2.Hold(account_id=account, amount=amount) for account, amount in amounts.items()]
+        request = wallet_pb2.HoldForHandRequest(hand_id=hand_id, game=self._game, holds=holds)
+        try:
+            self._stub.HoldForHand(request, timeout=self._timeout)
+        except grpc.RpcError as error:
+            if error.code() == grpc.StatusCode.FAILED_PRECONDITION:  # type: ignore[attr-defined]
+                raise IllegalAction(error.details(), "cannot_hold") from None  # type: ignore[attr-defined]
+            raise
+
+    def release(self, hand_id: str) -> None:
+        self._stub.ReleaseHand(wallet_pb2.ReleaseHandRequest(hand_id=hand_id), timeout=self._timeout)

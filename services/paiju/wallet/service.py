@@ -417,6 +417,22 @@ class WalletInternalServicer(wallet_pb2_grpc.WalletInternalServicer):
             return wallet_pb2.ReleaseHandResponse(released=self.wallet.release(request.hand_id))
 
 
+    def GetBalances(
+        self, request: wallet_pb2.GetBalancesRequest, context: grpc.ServicerContext
+    ) -> wallet_pb2.GetBalancesResponse:
+        if not 1 <= len(request.account_ids) <= 100:
+            abort(context, grpc.StatusCode.INVALID_ARGUMENT, "ask for 1 to 100 accounts",
+                  error_code="invalid_argument")
+        with _answering(context):
+            balances = []
+            for account_id in request.account_ids:
+                account = _ledger_id(account_id)
+                if account is None:
+                    _no_account(context, account_id)
+                balances.append(_balance(self.wallet, account))
+            return wallet_pb2.GetBalancesResponse(balances=balances)
+
+
 def _no_account(context: grpc.ServicerContext, account_id: str) -> NoReturn:
     abort(context, grpc.StatusCode.NOT_FOUND, f"no account {account_id!r}",
           error_code="unknown_account")

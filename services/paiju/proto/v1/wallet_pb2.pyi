@@ -198,6 +198,18 @@ class ReleaseHandRequest(_message.Message):
     hand_id: str
     def __init__(self, hand_id: _Optional[str] = ...) -> None: ...
 
+class GetBalancesRequest(_message.Message):
+    __slots__ = ("account_ids",)
+    ACCOUNT_IDS_FIELD_NUMBER: _ClassVar[int]
+    account_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, account_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class GetBalancesResponse(_message.Message):
+    __slots__ = ("balances",)
+    BALANCES_FIELD_NUMBER: _ClassVar[int]
+    balances: _containers.RepeatedCompositeFieldContainer[Balance]
+    def __init__(self, balances: _Optional[_Iterable[_Union[Balance, _Mapping]]] = ...) -> None: ...
+
 class ReleaseHandResponse(_message.Message):
     __slots__ = ("released",)
     RELEASED_FIELD_NUMBER: _ClassVar[int]

@@ -355,6 +355,11 @@ class WalletInternalStub:
                 request_serializer=paiju_dot_v1_dot_wallet__pb2.ReleaseHandRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_wallet__pb2.ReleaseHandResponse.FromString,
                 _registered_method=True)
+        self.GetBalances = channel.unary_unary(
+                '/paiju.v1.WalletInternal/GetBalances',
+                request_serializer=paiju_dot_v1_dot_wallet__pb2.GetBalancesRequest.SerializeToString,
+                response_deserializer=paiju_dot_v1_dot_wallet__pb2.GetBalancesResponse.FromString,
+                _registered_method=True)
 
 
 class WalletInternalServicer:
@@ -383,6 +388,15 @@ class WalletInternalServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetBalances(self, request, context):
+        """The balances of some accounts: what the table and lobby read when a player sits down or a
+        hand starts (coins available to stake).
+        Errors: INVALID_ARGUMENT (no account ids, or more than 100), NOT_FOUND (an unknown account).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_WalletInternalServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -395,6 +409,11 @@ def add_WalletInternalServicer_to_server(servicer, server):
                     servicer.ReleaseHand,
                     request_deserializer=paiju_dot_v1_dot_wallet__pb2.ReleaseHandRequest.FromString,
                     response_serializer=paiju_dot_v1_dot_wallet__pb2.ReleaseHandResponse.SerializeToString,
+            ),
+            'GetBalances': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetBalances,
+                    request_deserializer=paiju_dot_v1_dot_wallet__pb2.GetBalancesRequest.FromString,
+                    response_serializer=paiju_dot_v1_dot_wallet__pb2.GetBalancesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -453,6 +472,33 @@ class WalletInternal:
             '/paiju.v1.WalletInternal/ReleaseHand',
             paiju_dot_v1_dot_wallet__pb2.ReleaseHandRequest.SerializeToString,
             paiju_dot_v1_dot_wallet__pb2.ReleaseHandResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetBalances(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/paiju.v1.WalletInternal/GetBalances',
+            paiju_dot_v1_dot_wallet__pb2.GetBalancesRequest.SerializeToString,
+            paiju_dot_v1_dot_wallet__pb2.GetBalancesResponse.FromString,
             options,
             channel_credentials,
             insecure,
