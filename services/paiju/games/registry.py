@@ -41,6 +41,9 @@ class GameSpec:
     start_hand: Callable[[Mapping[str, Any], list[int], int, bytes], HandState]
     """``(rules, coins, dealer, seed)`` -> a new hand; ``rules`` holds rule options by name."""
     load_hand: Callable[[bytes], HandState]
+    waits_for_disconnected: bool = False
+    """Whether a disconnected player's turn timer stops until they are back (trick games) or
+    runs on (炸金花: a timeout folds)."""
 
     def tier(self, name: str) -> Tier:
         for tier in self.tiers:

@@ -35,6 +35,12 @@ class SeatRecord:
     """Coins as the table last knew them (at sitting, then after each settlement)."""
     ready: bool = False
     connected: bool = True
+    away_stamp: int | None = None
+    """While disconnected: the stamp of this disconnection, which its reconnect deadline carries."""
+    turn_left_ms: int | None = None
+    """A suspended turn timer's time left (games that wait for a disconnected player)."""
+    leaving: bool = False
+    """Escaped mid-hand: stood up when the hand ends."""
 
 
 @dataclass(slots=True)
@@ -62,6 +68,15 @@ class TableRecord:
     """The account that won the last hand: the next dealer (炸金花) while it stays seated."""
     last_hand: dict[str, Any] | None = None
     """The public view of the last finished hand: its settlement table and its reveal."""
+    stamps: int = 0
+    """Source of stamps: each deadline carries the stamp of the state it was set for, and its
+    expiry is a no-op once that state has moved on (see :mod:`paiju.table.tables`)."""
+    turn_stamp: int = 0
+    seating_stamp: int = 0
+
+    def next_stamp(self) -> int:
+        self.stamps += 1
+        return self.stamps
 
     @classmethod
     def open(cls, table_id: str, game: str, tier: str, rules: dict[str, Any] | None = None) -> TableRecord:

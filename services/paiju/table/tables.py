@@ -1,9 +1,15 @@
-"""The table domain: seats, hands and actions on records in the :class:`TableStore`.
+"""The table domain: seats, hands, moves, timers and presence on records in the TableStore.
 
-Every change is load → change a copy → one compare-and-set carrying the new record, the events
-(cut per seat), the turn deadline and any settlement for the outbox. The servicers of the lobby
-and table services are thin layers over :class:`Tables`; it holds no game rules — it drives
-games only through :mod:`paiju.games.registry` and the engine shape.
+Every change is load → change the record → one compare-and-set carrying the new record, the
+events (cut per seat), the deadline changes and any settlement for the outbox. The servicers of
+the lobby and table services are thin layers over :class:`Tables`; it holds no game rules — it
+drives games only through :mod:`paiju.games.registry` and the engine shape.
+
+Deadlines carry a *stamp* of the state they were set for (in the store's ``version_set_for``):
+the turn timer the record's ``turn_stamp`` (a new one whenever the seat to act changes, so a
+look by another player leaves the timer running), the ready kick and a delayed start its
+``seating_stamp``, a reconnect window the seat's ``away_stamp``. An expiry whose stamp no longer
+matches is a no-op, so a deadline fired twice, or late, changes nothing.
 """
 
 from __future__ import annotations
@@ -12,17 +18,18 @@ import json
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from paiju.games.engine import Event, IllegalAction, require
-from paiju.table.record import HandRecord, TableRecord
+from paiju.table.record import HandRecord, SeatRecord, TableRecord
 from paiju.table.seating import SeatDirectory
 from paiju.table.store import Deadline, Snapshot, StaleVersion, TableExists, TableStore
 
 TURN_DEADLINE = "turn"
 READY_KICK_DEADLINE = "ready_kick"
 START_DEADLINE = "start"
+RECONNECT_PREFIX = "reconnect:"
 START_RETRY_MS = 250
 SETTLEMENT_PREFIX = "settle:"
 
@@ -61,10 +68,29 @@ class Outcome:
 class Timers:
     turn_ms: int = 20_000
     ready_kick_ms: int = 20_000
+    reconnect_ms: int = 90_000
+
+
+@dataclass
+class DeadlinePlan:
+    """The deadline changes one commit makes."""
+
+    set: list[tuple[str, int, int]] = field(default_factory=list)
+    clear: list[str] = field(default_factory=list)
+
+    def put(self, name: str, due_ms: int, stamp: int) -> None:
+        self.set.append((name, due_ms, stamp))
+
+    def drop(self, *names: str) -> None:
+        self.clear.extend(names)
 
 
 def _payload(data: dict[str, Any]) -> bytes:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def reconnect_deadline(seat: int) -> str:
+    return f"{RECONNECT_PREFIX}{seat}"
 
 
 class Tables:
@@ -105,16 +131,17 @@ class Tables:
                 pass  # another replica created it first
         return self.load(table_id)[1]
 
+    def deadline(self, table_id: str, name: str) -> Deadline | None:
+        """The table's pending deadline called ``name`` (e.g. the turn timer), if any."""
+        return next((d for d in self.store.deadlines(table_id) if d.name == name), None)
+
     def view(self, table_id: str, account: str | None) -> dict[str, Any]:
         """What ``account`` (``None``: a spectator) may see of the table and its hand."""
         snapshot, record = self.load(table_id)
-        return self._view(snapshot.version, snapshot.last_event_id, record, account)
-
-    def _view(self, version: int, last_event_id: str, record: TableRecord, account: str | None) -> dict[str, Any]:
         seat = None if account is None else record.seat_of(account)
         view: dict[str, Any] = {
-            "version": version,
-            "last_event_id": last_event_id,
+            "version": snapshot.version,
+            "last_event_id": snapshot.last_event_id,
             "table": record.summary(),
             "seat": seat,
             "hand": None,
@@ -132,19 +159,13 @@ class Tables:
             }
         return view
 
-    def deadline(self, table_id: str, name: str) -> Deadline | None:
-        """The table's pending deadline called ``name`` (e.g. the turn timer), if any."""
-        return next((d for d in self.store.deadlines(table_id) if d.name == name), None)
-
-    def events(
-        self, table_id: str, account: str | None, after_id: str = "0-0", block_ms: int | None = None
-    ) -> list[Any]:
+    def events(self, table_id: str, account: str | None, after_id: str = "0-0", block_ms: int | None = None) -> list[Any]:
         """The stored events after ``after_id`` that ``account``'s seat may see."""
         _, record = self.load(table_id)
         seat = None if account is None else record.seat_of(account)
         return self.store.read_events(table_id, after_id=after_id, seat=seat, block_ms=block_ms)
 
-    # --- changing, with compare-and-set -----------------------------------------------------
+    # --- committing -------------------------------------------------------------------------
 
     def _commit(
         self,
@@ -152,17 +173,20 @@ class Tables:
         version: int,
         record: TableRecord,
         events: list[Event],
-        deadlines_set: list[tuple[str, int, int]] = (),  # type: ignore[assignment]
-        deadlines_clear: list[str] = (),  # type: ignore[assignment]
+        plan: DeadlinePlan | None = None,
         outbox: list[tuple[str, bytes]] = (),  # type: ignore[assignment]
     ) -> Outcome:
+        plan = plan or DeadlinePlan()
         stored = [(event.visible_to, event.type, _payload(event.data)) for event in events]
         new_version = self.store.commit(
-            table_id, version, record.to_bytes(), stored, deadlines_set, deadlines_clear, outbox
+            table_id, version, record.to_bytes(), stored, plan.set, plan.clear, outbox
         )
+        for event in events:
+            if event.type == "stood":
+                self.directory.release(event.data["account"], table_id)
         return Outcome(new_version, events)
 
-    def _retrying(self, table_id: str, change: Callable[[int, TableRecord], Outcome]) -> Outcome:
+    def _retrying(self, table_id: str, change: Callable[[int, TableRecord], Outcome | None]) -> Outcome | None:
         """Apply a server-side change, reloading and retrying when another writer got in first."""
         for _ in range(20):
             snapshot, record = self.load(table_id)
@@ -172,12 +196,26 @@ class Tables:
                 continue
         raise RuntimeError(f"table {table_id}: too much contention, gave up after 20 tries")
 
+    # --- seats and readiness ----------------------------------------------------------------
+
     def _seats(self, account: str) -> Callable[[str], bool]:
         def seats_account(table_id: str) -> bool:
             snapshot = self.store.load(table_id)
             return snapshot is not None and TableRecord.from_bytes(snapshot.state).seat_of(account) is not None
 
         return seats_account
+
+    def _seating_changed(self, table_id: str, record: TableRecord, plan: DeadlinePlan) -> None:
+        """Who sits and who is ready changed: the ready kick and a waiting start follow."""
+        record.seating_stamp = record.next_stamp()
+        if record.ready_kick_candidate() is None:
+            plan.drop(READY_KICK_DEADLINE)
+        else:
+            plan.put(READY_KICK_DEADLINE, self.clock_ms() + self.timers.ready_kick_ms, record.seating_stamp)
+        if record.can_start():
+            plan.put(START_DEADLINE, self.clock_ms() + START_RETRY_MS, record.seating_stamp)
+        else:
+            plan.drop(START_DEADLINE)
 
     def sit(self, table_id: str, account: str, name: str, seat: int | None = None) -> Outcome:
         """Take a seat (the first free one when ``seat`` is None)."""
@@ -187,11 +225,13 @@ class Tables:
 
         def change(version: int, record: TableRecord) -> Outcome:
             taken = record.sit(account, name, coins, seat)
+            plan = DeadlinePlan()
+            self._seating_changed(table_id, record, plan)
             event = Event("sat", {"seat": taken, "account": account, "name": name, "coins": coins})
-            return self._commit(table_id, version, record, [event], *self._ready_kick(record, version))
+            return self._commit(table_id, version, record, [event], plan)
 
         try:
-            return self._retrying(table_id, change)
+            return self._retrying(table_id, change)  # type: ignore[return-value]
         except Exception:
             if not self._seats(account)(table_id):
                 self.directory.release(account, table_id)
@@ -200,12 +240,12 @@ class Tables:
     def stand(self, table_id: str, account: str) -> Outcome:
         def change(version: int, record: TableRecord) -> Outcome:
             seat = record.stand(account)
-            event = Event("stood", {"seat": seat, "account": account, "reason": "left"})
-            return self._commit(table_id, version, record, [event], *self._ready_kick(record, version))
+            plan = DeadlinePlan()
+            plan.drop(reconnect_deadline(seat))
+            self._seating_changed(table_id, record, plan)
+            return self._commit(table_id, version, record, [Event("stood", {"seat": seat, "account": account, "reason": "left"})], plan)
 
-        outcome = self._retrying(table_id, change)
-        self.directory.release(account, table_id)
-        return outcome
+        return self._retrying(table_id, change)  # type: ignore[return-value]
 
     def ready(self, table_id: str, account: str) -> Outcome:
         """Press start; the hand starts when every seated player has (and enough are seated)."""
@@ -216,11 +256,11 @@ class Tables:
             events = [Event("ready", {"seat": seat})]
             if starts and not self._settling(table_id):
                 return self._start_hand(table_id, version, record, events)
-            if starts:
-                return self._commit(table_id, version, record, events, *self._start_later(version))
-            return self._commit(table_id, version, record, events, *self._ready_kick(record, version))
+            plan = DeadlinePlan()
+            self._seating_changed(table_id, record, plan)  # a start waits for the last settlement
+            return self._commit(table_id, version, record, events, plan)
 
-        return self._retrying(table_id, change)
+        return self._retrying(table_id, change)  # type: ignore[return-value]
 
     def _settling(self, table_id: str) -> bool:
         """Whether the last hand's settlement is still on its way to the ledger.
@@ -229,14 +269,7 @@ class Tables:
         """
         return any(key.startswith(SETTLEMENT_PREFIX) for key in self.store.outbox_keys(table_id))
 
-    def _start_later(self, version: int) -> tuple[list[tuple[str, int, int]], list[str]]:
-        return [(START_DEADLINE, self.clock_ms() + START_RETRY_MS, version + 1)], [READY_KICK_DEADLINE]
-
-    def _ready_kick(self, record: TableRecord, version: int) -> tuple[list[tuple[str, int, int]], list[str]]:
-        """The ready-kick deadline as the seats now stand: set, moved or cleared."""
-        if record.ready_kick_candidate() is None:
-            return [], [READY_KICK_DEADLINE]
-        return [(READY_KICK_DEADLINE, self.clock_ms() + self.timers.ready_kick_ms, version + 1)], []
+    # --- hands --------------------------------------------------------------------------------
 
     def _start_hand(self, table_id: str, version: int, record: TableRecord, events: list[Event]) -> Outcome:
         spec = record.spec
@@ -252,27 +285,30 @@ class Tables:
         for seat, coin in zip(seats, coins):
             record.seats[seat].coins = coin  # type: ignore[union-attr]
         record.hand = HandRecord(hand_id, seats, hand.to_bytes(), number)
+        plan = DeadlinePlan()
+        plan.drop(READY_KICK_DEADLINE, START_DEADLINE)
+        self._turn_changed(record, hand, plan)
         started = Event("hand_seats", {"hand_id": hand_id, "number": number, "seats": seats, "accounts": accounts})
         events = [*events, started, *self._table_events(record, hand.opening_events)]  # type: ignore[attr-defined]
         try:
-            return self._commit(
-                table_id, version, record, events, *self._turn_deadline(hand, version), outbox=[]
-            )
+            return self._commit(table_id, version, record, events, plan)
         except StaleVersion:
             self.wallet.release(hand_id)
             raise
 
-    def _turn_deadline(
-        self, hand: Any, version: int, kept_from: str | None = None
-    ) -> tuple[list[tuple[str, int, int]], list[str]]:
-        """The turn timer for the new version: a fresh one for a new turn; when the same seat is
-        still to act (someone only looked), the running one, set again for the new version."""
-        clear = [READY_KICK_DEADLINE, START_DEADLINE]
+    def _turn_changed(self, record: TableRecord, hand: Any, plan: DeadlinePlan) -> None:
+        """A new seat is to act (or nobody): a fresh turn timer, suspended for a disconnected
+        player in games that wait for one."""
+        record.turn_stamp = record.next_stamp()
         if hand.to_act is None:
-            return [], [TURN_DEADLINE, *clear]
-        running = None if kept_from is None else self.deadline(kept_from, TURN_DEADLINE)
-        due = running.due_ms if running is not None else self.clock_ms() + self.timers.turn_ms
-        return [(TURN_DEADLINE, due, version + 1)], clear
+            plan.drop(TURN_DEADLINE)
+            return
+        taken = record.seats[record.hand.seats[hand.to_act]]  # type: ignore[union-attr]
+        if record.spec.waits_for_disconnected and taken is not None and not taken.connected:
+            taken.turn_left_ms = self.timers.turn_ms
+            plan.drop(TURN_DEADLINE)
+            return
+        plan.put(TURN_DEADLINE, self.clock_ms() + self.timers.turn_ms, record.turn_stamp)
 
     @staticmethod
     def _table_events(record: TableRecord, events: list[Event]) -> list[Event]:
@@ -295,58 +331,28 @@ class Tables:
         hand_seat = record.hand.hand_seat(seat)  # type: ignore[union-attr]
         require(hand_seat is not None, "you are not in the hand being played", "not_in_hand")
         hand = record.spec.load_hand(record.hand.blob)  # type: ignore[union-attr]
-        before = hand.to_act
+        before = hand.turn_number
         events = hand.apply(hand_seat, action)
-        return self._after_move(table_id, expected_version, record, hand, events, same_turn=hand.to_act == before)
-
-    def expire(self, table_id: str, name: str, version_set_for: int) -> Outcome | None:
-        """A deadline fell due: the move it stands for, or None when the table moved on."""
-        snapshot, record = self.load(table_id)
-        if snapshot.version != version_set_for:
-            return None  # a stale deadline: the table changed since it was set
-        if name == TURN_DEADLINE and record.hand is not None:
-            hand = record.spec.load_hand(record.hand.blob)
-            if hand.to_act is None:
-                return None
-            return self._after_move(table_id, snapshot.version, record, hand, hand.timeout())
-        if name == START_DEADLINE:
-            if not record.can_start():
-                return None
-            if self._settling(table_id):
-                return self._commit(table_id, snapshot.version, record, [], *self._start_later(snapshot.version))
-            return self._start_hand(table_id, snapshot.version, record, [])
-        if name == READY_KICK_DEADLINE:
-            seat = record.ready_kick_candidate()
-            if seat is None:
-                return None
-            account = record.seats[seat].account  # type: ignore[union-attr]
-            record.stand(account)
-            event = Event("stood", {"seat": seat, "account": account, "reason": "not_ready"})
-            outcome = self._commit(table_id, snapshot.version, record, [event], *self._ready_kick(record, snapshot.version))
-            self.directory.release(account, table_id)
-            return outcome
-        return None
+        return self._after_move(table_id, expected_version, record, hand, events, turn_changed=hand.turn_number != before)
 
     def _after_move(
-        self, table_id: str, version: int, record: TableRecord, hand: Any, events: list[Event], same_turn: bool = False
+        self, table_id: str, version: int, record: TableRecord, hand: Any, events: list[Event], turn_changed: bool
     ) -> Outcome:
         hand_record = record.hand
         assert hand_record is not None
         hand_record.blob = hand.to_bytes()
         table_events = self._table_events(record, events)
+        plan = DeadlinePlan()
         if hand.result is None:
-            deadlines = self._turn_deadline(hand, version, kept_from=table_id if same_turn else None)
-            return self._commit(table_id, version, record, table_events, *deadlines)
-        outbox, ended = self._settle(record, hand)
-        outcome = self._commit(
-            table_id, version, record, table_events + ended, [], [TURN_DEADLINE, READY_KICK_DEADLINE], outbox
-        )
-        for event in ended:
-            if event.type == "stood":
-                self.directory.release(event.data["account"], table_id)
-        return outcome
+            if turn_changed:
+                self._turn_changed(record, hand, plan)
+            return self._commit(table_id, version, record, table_events, plan)
+        outbox, ended = self._settle(record, hand, plan)
+        return self._commit(table_id, version, record, table_events + ended, plan, outbox)
 
-    def _settle(self, record: TableRecord, hand: Any) -> tuple[list[tuple[str, bytes]], list[Event]]:
+    def _settle(
+        self, record: TableRecord, hand: Any, plan: DeadlinePlan
+    ) -> tuple[list[tuple[str, bytes]], list[Event]]:
         """Close the hand: the settlement into the outbox, the seats ready for the next one."""
         hand_record = record.hand
         assert hand_record is not None
@@ -369,18 +375,154 @@ class Tables:
         record.last_hand = {"hand_id": hand_record.hand_id, "seats": hand_record.seats, "state": hand.view(None)}
         record.hand = None
         record.hands_played += 1
+        record.turn_stamp = record.next_stamp()
+        plan.drop(TURN_DEADLINE)
         minimum = record.spec.tier(record.tier).min_coins
         for seat in record.seated():
             taken = record.seats[seat]
             assert taken is not None
             taken.ready = False
-            if taken.coins < minimum:
+            reason = "escaped" if taken.leaving else "not_enough_coins" if taken.coins < minimum else None
+            if reason is not None:
                 record.seats[seat] = None
-                events.append(Event("stood", {"seat": seat, "account": taken.account, "reason": "not_enough_coins"}))
+                plan.drop(reconnect_deadline(seat))
+                events.append(Event("stood", {"seat": seat, "account": taken.account, "reason": reason}))
+        self._seating_changed(record.table_id, record, plan)
         return [(SETTLEMENT_PREFIX + hand_record.hand_id, _payload(settlement))], events
+
+    # --- deadlines ----------------------------------------------------------------------------
+
+    def expire(self, table_id: str, name: str, stamp: int) -> Outcome | None:
+        """A deadline fell due: the move it stands for, or None when its state has moved on."""
+
+        def change(version: int, record: TableRecord) -> Outcome | None:
+            if name == TURN_DEADLINE:
+                return self._turn_timeout(table_id, version, record, stamp)
+            if name == START_DEADLINE:
+                return self._delayed_start(table_id, version, record, stamp)
+            if name == READY_KICK_DEADLINE:
+                return self._ready_kick(table_id, version, record, stamp)
+            if name.startswith(RECONNECT_PREFIX):
+                return self._reconnect_window_closed(table_id, version, record, int(name[len(RECONNECT_PREFIX):]), stamp)
+            return None
+
+        return self._retrying(table_id, change)
+
+    def _turn_timeout(self, table_id: str, version: int, record: TableRecord, stamp: int) -> Outcome | None:
+        if record.hand is None or record.turn_stamp != stamp:
+            return None
+        hand = record.spec.load_hand(record.hand.blob)
+        if hand.to_act is None:
+            return None
+        before = hand.turn_number
+        events = hand.timeout()
+        return self._after_move(table_id, version, record, hand, events, turn_changed=hand.turn_number != before)
+
+    def _delayed_start(self, table_id: str, version: int, record: TableRecord, stamp: int) -> Outcome | None:
+        if record.seating_stamp != stamp or not record.can_start():
+            return None
+        if self._settling(table_id):
+            plan = DeadlinePlan()
+            plan.put(START_DEADLINE, self.clock_ms() + START_RETRY_MS, stamp)
+            return self._commit(table_id, version, record, [], plan)
+        return self._start_hand(table_id, version, record, [])
+
+    def _ready_kick(self, table_id: str, version: int, record: TableRecord, stamp: int) -> Outcome | None:
+        seat = record.ready_kick_candidate()
+        if record.seating_stamp != stamp or seat is None:
+            return None
+        account = record.seats[seat].account  # type: ignore[union-attr]
+        record.stand(account)
+        plan = DeadlinePlan()
+        plan.drop(reconnect_deadline(seat))
+        self._seating_changed(table_id, record, plan)
+        return self._commit(table_id, version, record, [Event("stood", {"seat": seat, "account": account, "reason": "not_ready"})], plan)
+
+    # --- presence -----------------------------------------------------------------------------
+
+    def disconnect(self, table_id: str, account: str, since_ms: int) -> Outcome | None:
+        """The player's last connection closed at ``since_ms``: the seat is held for the
+        reconnect window; if the player is not back by then, they escape."""
+
+        def change(version: int, record: TableRecord) -> Outcome | None:
+            seat = record.seat_of(account)
+            taken = None if seat is None else record.seats[seat]
+            if taken is None or not taken.connected:
+                return None
+            taken.connected = False
+            taken.away_stamp = record.next_stamp()
+            reconnect_by = since_ms + self.timers.reconnect_ms
+            plan = DeadlinePlan()
+            plan.put(reconnect_deadline(seat), reconnect_by, taken.away_stamp)  # type: ignore[arg-type]
+            self._suspend_turn(table_id, record, seat, plan)  # type: ignore[arg-type]
+            event = Event("disconnected", {"seat": seat, "reconnect_by_ms": reconnect_by})
+            return self._commit(table_id, version, record, [event], plan)
+
+        return self._retrying(table_id, change)
+
+    def reconnect(self, table_id: str, account: str) -> Outcome | None:
+        """The player is back within the window: the seat plays on (None if it never left)."""
+
+        def change(version: int, record: TableRecord) -> Outcome | None:
+            seat = record.seat_of(account)
+            taken = None if seat is None else record.seats[seat]
+            if taken is None or taken.connected:
+                return None
+            taken.connected = True
+            taken.away_stamp = None
+            plan = DeadlinePlan()
+            plan.drop(reconnect_deadline(seat))  # type: ignore[arg-type]
+            if taken.turn_left_ms is not None and record.hand is not None:
+                plan.put(TURN_DEADLINE, self.clock_ms() + taken.turn_left_ms, record.turn_stamp)
+            taken.turn_left_ms = None
+            return self._commit(table_id, version, record, [Event("reconnected", {"seat": seat})], plan)
+
+        return self._retrying(table_id, change)
+
+    def _suspend_turn(self, table_id: str, record: TableRecord, seat: int, plan: DeadlinePlan) -> None:
+        """Games that wait for a disconnected player stop its turn timer, keeping the time left."""
+        if not record.spec.waits_for_disconnected or record.hand is None:
+            return
+        hand = record.spec.load_hand(record.hand.blob)
+        if hand.to_act is None or record.hand.seats[hand.to_act] != seat:
+            return
+        running = self.deadline(table_id, TURN_DEADLINE)
+        left = self.timers.turn_ms if running is None else max(0, running.due_ms - self.clock_ms())
+        record.seats[seat].turn_left_ms = left  # type: ignore[union-attr]
+        plan.drop(TURN_DEADLINE)
+
+    def _reconnect_window_closed(
+        self, table_id: str, version: int, record: TableRecord, seat: int, stamp: int
+    ) -> Outcome | None:
+        taken: SeatRecord | None = record.seats[seat] if 0 <= seat < len(record.seats) else None
+        if taken is None or taken.connected or taken.away_stamp != stamp:
+            return None
+        hand_seat = None if record.hand is None else record.hand.hand_seat(seat)
+        if hand_seat is None:
+            record.seats[seat] = None
+            plan = DeadlinePlan()
+            self._seating_changed(table_id, record, plan)
+            return self._commit(table_id, version, record, [Event("stood", {"seat": seat, "account": taken.account, "reason": "escaped"})], plan)
+        # Not back in time during a hand: an escape, settled by the game's own rules.
+        taken.leaving = True
+        hand = record.spec.load_hand(record.hand.blob)  # type: ignore[union-attr]
+        before = hand.turn_number
+        events = [Event("escaped", {"seat": seat}), *hand.leave(hand_seat)]
+        # leave() returns hand-seat events; the escape notice is already in table seats.
+        table_events = [events[0], *self._table_events(record, events[1:])]
+        record.hand.blob = hand.to_bytes()  # type: ignore[union-attr]
+        plan = DeadlinePlan()
+        if hand.result is None:
+            if hand.turn_number != before:
+                self._turn_changed(record, hand, plan)
+            return self._commit(table_id, version, record, table_events, plan)
+        outbox, ended = self._settle(record, hand, plan)
+        return self._commit(table_id, version, record, table_events + ended, plan, outbox)
+
 
 __all__ = [
     "READY_KICK_DEADLINE",
+    "RECONNECT_PREFIX",
     "SETTLEMENT_PREFIX",
     "START_DEADLINE",
     "TURN_DEADLINE",

@@ -155,6 +155,8 @@ class Hand(SerialisedState):
         self.beat_aaa = [False] * count
         self.stake = ante
         self.to_act: int | None = None
+        self.turn_number = 0
+        """Counts the turns begun, so that a table can tell a new turn from the same one."""
         self.history: list[tuple[int, str]] = []
         self.result: Settlement | None = None
         self.opening_events: list[Event] = []
@@ -573,6 +575,7 @@ class Hand(SerialisedState):
 
     def _begin_turn(self, seat: int) -> list[Event]:
         self.to_act = seat
+        self.turn_number += 1
         if self.remaining(seat) < self.call_amount(seat):
             return self._judge_short(seat)
         return [Event("turn", {"seat": seat, "call_amount": self.call_amount(seat), "stake": self.stake})]
@@ -694,6 +697,7 @@ class Hand(SerialisedState):
             "beat_aaa": self.beat_aaa,
             "stake": self.stake,
             "to_act": self.to_act,
+            "turn_number": self.turn_number,
             "history": [list(entry) for entry in self.history],
             "result": None if self.result is None else self.result.to_dict(),
         }
@@ -718,6 +722,7 @@ class Hand(SerialisedState):
             hand.beat_aaa = list(data["beat_aaa"])
             hand.stake = data["stake"]
             hand.to_act = data["to_act"]
+            hand.turn_number = data["turn_number"]
             hand.history = [(seat, text) for seat, text in data["history"]]
             hand.result = None if data["result"] is None else Settlement.from_dict(data["result"])
         except (KeyError, TypeError, ValueError) as error:
