@@ -74,8 +74,15 @@ def test_banker_side_holding_keeps_the_bank_and_counts_the_repeat(variant):
     rules = variant_rules(variant)
     match = MatchState(levels=(TeamLevel(1, "3"), TeamLevel(1, "6")), banker=1, repeat=2)
     outcome = settle_hand(rules, match, points=35)
-    assert (outcome.winner, outcome.name, outcome.score, outcome.levels_gained) == ("banker", "小光", 2, 2)
-    assert outcome.next == MatchState(levels=(TeamLevel(1, "3"), TeamLevel(1, "8")), banker=1, repeat=3)
+    assert (outcome.winner, outcome.name, outcome.score, outcome.levels_gained) == (
+        "banker",
+        "小光",
+        2,
+        2,
+    )
+    assert outcome.next == MatchState(
+        levels=(TeamLevel(1, "3"), TeamLevel(1, "8")), banker=1, repeat=3
+    )
     assert score_changes(outcome) == (-2, 2, -2, 2)
 
 
@@ -84,8 +91,15 @@ def test_attackers_take_the_bank_with_the_seat_after_the_banker(variant):
     rules = variant_rules(variant)
     match = MatchState(levels=(TeamLevel(1, "3"), TeamLevel(1, "6")), banker=3, repeat=4)
     outcome = settle_hand(rules, match, points=165)
-    assert (outcome.winner, outcome.name, outcome.score, outcome.levels_gained) == ("attackers", None, 2, 2)
-    assert outcome.next == MatchState(levels=(TeamLevel(1, "5"), TeamLevel(1, "6")), banker=0, repeat=0)
+    assert (outcome.winner, outcome.name, outcome.score, outcome.levels_gained) == (
+        "attackers",
+        None,
+        2,
+        2,
+    )
+    assert outcome.next == MatchState(
+        levels=(TeamLevel(1, "5"), TeamLevel(1, "6")), banker=0, repeat=0
+    )
     assert outcome.next.level_rank == "5"
     assert score_changes(outcome, (2, 1, 1, 1)) == (4, -2, 2, -2)
 
@@ -158,7 +172,9 @@ def test_jack_to_bottom_in_nantong():
     assert not is_jack_to_bottom("JD", "banker", level="J", points=80, rules=rules)
     outcome = settle_hand(rules, at_j, points=80, jack_to_bottom=True)
     assert outcome.reason == "jack_to_bottom"
-    assert outcome.next.levels == (TeamLevel(1, "2"), TeamLevel(1, "8")) and outcome.next.banker == 1
+    assert (
+        outcome.next.levels == (TeamLevel(1, "2"), TeamLevel(1, "8")) and outcome.next.banker == 1
+    )
     at_a = MatchState(levels=(TeamLevel(1, "A"), TeamLevel(1, "8")), banker=0)
     assert is_jack_to_bottom("AH AH", "attackers", level="A", points=80, rules=rules)
     assert settle_hand(rules, at_a, points=125, jack_to_bottom=True).next.levels == (
@@ -192,7 +208,7 @@ def test_first_hand_banker_is_the_declarer():
     with pytest.raises(ValueError):
         settle_hand(variant_rules("yangzhou"), MatchState(), 40)
     with pytest.raises(ValueError):
-        MatchState().level_rank
+        _ = MatchState().level_rank
     with pytest.raises(ValueError):
         TeamLevel(1, "1")
     with pytest.raises(ValueError):

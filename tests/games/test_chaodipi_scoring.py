@@ -57,7 +57,12 @@ def test_engine_api_example():
     ],
 )
 def test_level_table(points, winner, levels, score, name):
-    assert level_change(points=points) == {"winner": winner, "levels": levels, "score": score, "name": name}
+    assert level_change(points=points) == {
+        "winner": winner,
+        "levels": levels,
+        "score": score,
+        "name": name,
+    }
 
 
 def _attacker_edge(result) -> int:
@@ -86,9 +91,12 @@ def test_a_flag_hand_needs_100(p):
         assert result["levels"] == (p - 100) // 40
 
 
-@pytest.mark.parametrize("bad", [7, 2.5, "35", True, None])
-def test_bad_points_are_clear_errors(bad):
-    with pytest.raises(ValueError):
+@pytest.mark.parametrize(
+    "bad, error",
+    [(7, ValueError), (2.5, TypeError), ("35", TypeError), (True, TypeError), (None, TypeError)],
+)
+def test_bad_points_are_clear_errors(bad, error):
+    with pytest.raises(error):
         level_change(points=bad)
 
 
@@ -126,7 +134,9 @@ def test_failed_blind_robs_cost_80():
 @pytest.mark.parametrize("variant", VARIANT_IDS)
 def test_red_fives_count_only_where_the_variant_scores_them(variant):
     rules = variant_rules(variant)
-    result = red_five_points(rules, forced=["attackers", "banker"], saved=["attackers", "attackers"])
+    result = red_five_points(
+        rules, forced=["attackers", "banker"], saved=["attackers", "attackers"]
+    )
     if rules.red_five_bonuses:
         # forced: −50 (own) + 50 (banker side's); saved: 2 × 50 for the attackers
         assert result == 100

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
 from paiju.games import chaodipi
@@ -43,7 +45,7 @@ def test_any_pair_beats_a_single_and_only_higher_pairs_override(variant):
         assert rules.outranks(pair, Declaration.SINGLE)
         assert not rules.outranks(Declaration.SINGLE, pair)
         assert not rules.outranks(pair, pair)
-    for low, high in zip(pairs, pairs[1:]):
+    for low, high in pairwise(pairs):
         assert rules.outranks(high, low) and not rules.outranks(low, high)
 
 
@@ -109,8 +111,14 @@ def test_rules_round_trip_through_plain_data(variant):
 
 @pytest.mark.parametrize(
     "alias, variant",
-    [("盐城", "yancheng"), ("扬州", "yangzhou"), ("镇江", "yangzhou"), ("扬中", "yangzhong"),
-     ("南通", "nantong"), ("连云港", "nantong")],
+    [
+        ("盐城", "yancheng"),
+        ("扬州", "yangzhou"),
+        ("镇江", "yangzhou"),
+        ("扬中", "yangzhong"),
+        ("南通", "nantong"),
+        ("连云港", "nantong"),
+    ],
 )
 def test_region_names_find_their_variant(alias, variant):
     assert variant_rules(alias) == variant_rules(variant)

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from paiju.games.chaodipi.fortune import outcome_multiple, split_by_multiples
-from paiju.games.chaodipi.levels import SEATS, MatchState, side_of, settle_hand, team_of
+from paiju.games.chaodipi.levels import SEATS, MatchState, settle_hand, side_of, team_of
 from paiju.games.chaodipi.scoring import Side
 from paiju.games.chaodipi.variants import VariantRules
 from paiju.games.engine import LedgerLine, Settlement

@@ -89,7 +89,9 @@ RESULT_FACTORS: Mapping[str, int] = {
 
 
 def _pair(multiples: Sequence[int], who: str) -> tuple[int, int]:
-    if len(multiples) != 2 or any(isinstance(m, bool) or not isinstance(m, int) or m < 1 for m in multiples):
+    if len(multiples) != 2 or any(
+        isinstance(m, bool) or not isinstance(m, int) or m < 1 for m in multiples
+    ):
         raise ValueError(f"{who}: two stake multiples of 1 or more, not {tuple(multiples)}")
     return multiples[0], multiples[1]
 

@@ -199,7 +199,11 @@ def is_jack_to_bottom(
     >>> is_jack_to_bottom("JS", "attackers", level="J", points=80, rules=variant_rules("yangzhou"))
     False
     """
-    if not rules.jack_to_bottom or Side(winner) is not Side.ATTACKERS or points < rules.take_bank_at:
+    if (
+        not rules.jack_to_bottom
+        or Side(winner) is not Side.ATTACKERS
+        or points < rules.take_bank_at
+    ):
         return False
     play = parse_cards(winning_play)
     same_card = bool(play) and len(set(play)) == 1
@@ -254,7 +258,9 @@ def settle_hand(
     if table["winner"] == Side.BANKER:
         if jack_to_bottom:
             raise ValueError("J到底 needs the attackers to take the bank")
-        return _banker_holds(rules, match, Side.BANKER, table["name"], table["score"], table["levels"], "table")
+        return _banker_holds(
+            rules, match, Side.BANKER, table["name"], table["score"], table["levels"], "table"
+        )
 
     attackers_team = 1 - banker_team
     before = levels[attackers_team]
@@ -263,7 +269,9 @@ def settle_hand(
     if jack_to_bottom:
         held = levels[banker_team]
         if not rules.jack_to_bottom or held.rank not in ("J", "A"):
-            raise ValueError(f"J到底 needs a variant that has it and the bank at J or A, not {held}")
+            raise ValueError(
+                f"J到底 needs a variant that has it and the bank at J or A, not {held}"
+            )
         # Decision (spec §7): from J the banker side falls to 2, from A to J; the seed's
         # "由坐庄方打2" is read as the new bankers playing their own level.
         levels[banker_team] = replace(held, rank="2" if held.rank == "J" else "J")
@@ -301,20 +309,28 @@ def _banker_holds(
     levels = list(match.levels)
     levels[team] = advance(held, gain, rules)
     following = MatchState((levels[0], levels[1]), banker, match.repeat + 1)
-    return HandOutcome(winner, name, score, levels[team].position - held.position, reason, banker, following)
+    return HandOutcome(
+        winner, name, score, levels[team].position - held.position, reason, banker, following
+    )
 
 
-def _match_won(winner: Side, name: str | None, score: int, reason: str, banker: int, team: int) -> HandOutcome:
+def _match_won(
+    winner: Side, name: str | None, score: int, reason: str, banker: int, team: int
+) -> HandOutcome:
     # Decision: a new match starts like the first one: levels at 2, the final declarer banks.
     return HandOutcome(winner, name, score, 0, reason, banker, MatchState(), match_winner=team)
 
 
 def _settle_flag_hand(rules: VariantRules, match: MatchState, points: int) -> HandOutcome:
     assert match.banker is not None
-    table = level_change(points, take_bank_at=rules.flag_hand_take_bank_at, level_step=rules.level_step)
+    table = level_change(
+        points, take_bank_at=rules.flag_hand_take_bank_at, level_step=rules.level_step
+    )
     banker_team = team_of(match.banker)
     if table["winner"] == Side.BANKER:
-        return _match_won(Side.BANKER, table["name"], table["score"], "flag_hand", match.banker, banker_team)
+        return _match_won(
+            Side.BANKER, table["name"], table["score"], "flag_hand", match.banker, banker_team
+        )
     # Decision: attackers with 100 or more take the bank and climb one level for every further
     # 40; the flag side stays at A and must win as banker at A again.
     levels = list(match.levels)
@@ -322,10 +338,14 @@ def _settle_flag_hand(rules: VariantRules, match: MatchState, points: int) -> Ha
     levels[1 - banker_team] = advance(before, table["levels"], rules)
     following = MatchState((levels[0], levels[1]), (match.banker + 1) % SEATS)
     gained = levels[1 - banker_team].position - before.position
-    return HandOutcome(Side.ATTACKERS, None, table["score"], gained, "flag_hand", match.banker, following)
+    return HandOutcome(
+        Side.ATTACKERS, None, table["score"], gained, "flag_hand", match.banker, following
+    )
 
 
-def _settle_heaven_and_earth(rules: VariantRules, match: MatchState, points: int, side: Side) -> HandOutcome:
+def _settle_heaven_and_earth(
+    rules: VariantRules, match: MatchState, points: int, side: Side
+) -> HandOutcome:
     assert match.banker is not None
     if side is Side.BANKER and not rules.heaven_and_earth_guard:
         raise ValueError(f"in {rules.name} only the attackers earn 上天入地")

@@ -75,7 +75,7 @@ def card_points(cards: CardsLike) -> int:
 
 def _check_points(points: int) -> None:
     if isinstance(points, bool) or not isinstance(points, int):
-        raise ValueError(f"points are a whole number, not {points!r}")
+        raise TypeError(f"points are a whole number, not {points!r}")
     if points % 5:
         raise ValueError(f"points come in fives (5, 10, K and penalties), not {points}")
 
@@ -324,4 +324,3 @@ class AttackerPoints:
     def counted(self) -> int:
         """What §7 counts: the total, and 0 when it is below 0."""
         return max(0, self.total)
-

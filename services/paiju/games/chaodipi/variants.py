@@ -146,7 +146,9 @@ class VariantRules:
     def __post_init__(self) -> None:
         order = self.declaration_order
         object.__setattr__(self, "declaration_order", tuple(Declaration(kind) for kind in order))
-        object.__setattr__(self, "must_play_ranks", tuple(_rank(rank) for rank in self.must_play_ranks))
+        object.__setattr__(
+            self, "must_play_ranks", tuple(_rank(rank) for rank in self.must_play_ranks)
+        )
         if Declaration.SINGLE in self.declaration_order:
             raise ValueError("declaration_order lists pairs; a single is below all of them")
         if len(set(self.declaration_order)) != len(self.declaration_order):
@@ -157,7 +159,9 @@ class VariantRules:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} is at least 1, not {getattr(self, name)}")
         if self.flag_hand_take_bank_at < 1 or self.heaven_and_earth_score < 0:
-            raise ValueError("flag_hand_take_bank_at is positive and heaven_and_earth_score not negative")
+            raise ValueError(
+                "flag_hand_take_bank_at is positive and heaven_and_earth_score not negative"
+            )
         if "A" in self.must_play_ranks:
             raise ValueError("A is always played in the last lap; must_play_ranks lists others")
 
