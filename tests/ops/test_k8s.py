@@ -12,14 +12,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from google.protobuf import descriptor_pool
 
 import paiju.common.config
 import paiju.wallet.celery_app
 from paiju.cli import build_parser
 from paiju.common.config import Settings
 from paiju.proto.v1 import lobby_pb2, table_pb2, wallet_pb2, watchdog_pb2  # noqa: F401  (registers services)
-from google.protobuf import descriptor_pool
-from tests.ops.kustomize import K8S, KUBERNETES_VERSION, containers, named, render, selects, validator
+from tests.ops.kustomize import (
+    K8S,
+    KUBERNETES_VERSION,
+    containers,
+    named,
+    render,
+    selects,
+    validator,
+)
 
 KUSTOMIZATIONS = {"base": K8S / "base", "dev": K8S / "overlays" / "dev", "prod": K8S / "overlays" / "prod"}
 ROLES = {"paiju-wallet", "paiju-lobby", "paiju-table", "paiju-watchdog", "paiju-worker", "paiju-beat"}

@@ -72,9 +72,8 @@ def stub(metrics: PaijuMetrics) -> Iterator[table_pb2_grpc.TableStub]:
         signer=TokenSigner(SECRET),
         max_workers=8,
         extra_interceptors=[MetricsInterceptor(metrics)],
-    ) as running:
-        with grpc.insecure_channel(running.address) as channel:
-            yield table_pb2_grpc.TableStub(channel)
+    ) as running, grpc.insecure_channel(running.address) as channel:
+        yield table_pb2_grpc.TableStub(channel)
 
 
 AUTH = bearer_metadata(TokenSigner(SECRET).issue("acct-1", "lihua", ttl=600))

@@ -39,8 +39,8 @@ CONTEXT_KEYS: tuple[str, ...] = ("table_id", "hand_id", "player_id")
 """Ids that may be bound to the log context; ``bind_log_context`` refuses any other name."""
 LEVELS: tuple[str, ...] = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 
-_context: contextvars.ContextVar[Mapping[str, str]] = contextvars.ContextVar(
-    "paiju_log_context", default={}
+_context: contextvars.ContextVar[Mapping[str, str] | None] = contextvars.ContextVar(
+    "paiju_log_context", default=None
 )
 _HANDLER_MARK = "_paiju_handler"
 # Attributes every LogRecord has; anything else on a record came from ``extra=``.
@@ -55,10 +55,10 @@ def current_log_context() -> dict[str, str]:
     >>> current_log_context()
     {}
     """
-    return dict(_context.get())
+    return dict(_context.get() or {})
 
 
-def bind_log_context(**ids: str | None) -> contextvars.Token[Mapping[str, str]]:
+def bind_log_context(**ids: str | None) -> contextvars.Token[Mapping[str, str] | None]:
     """Bind ids (``None`` unbinds one) until ``reset_log_context`` with the returned token.
 
     Prefer ``log_context`` (a ``with`` block) unless binding and unbinding happen apart.
@@ -66,7 +66,7 @@ def bind_log_context(**ids: str | None) -> contextvars.Token[Mapping[str, str]]:
     unknown = sorted(set(ids) - set(CONTEXT_KEYS))
     if unknown:
         raise ValueError(f"cannot bind {unknown} to the log context; known: {list(CONTEXT_KEYS)}")
-    merged = dict(_context.get())
+    merged = dict(_context.get() or {})
     for key, value in ids.items():
         if value is None:
             merged.pop(key, None)
@@ -75,7 +75,7 @@ def bind_log_context(**ids: str | None) -> contextvars.Token[Mapping[str, str]]:
     return _context.set(merged)
 
 
-def reset_log_context(token: contextvars.Token[Mapping[str, str]]) -> None:
+def reset_log_context(token: contextvars.Token[Mapping[str, str] | None]) -> None:
     """Undo the ``bind_log_context`` call that returned ``token``."""
     _context.reset(token)
 
@@ -94,7 +94,7 @@ class ContextFilter(logging.Filter):
     """Copies the bound ids onto each record (as attributes), so any formatter can show them."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        for key, value in _context.get().items():
+        for key, value in (_context.get() or {}).items():
             if not hasattr(record, key):
                 setattr(record, key, value)
         return True

