@@ -26,6 +26,8 @@ def _serve(args: argparse.Namespace) -> int:
     from paiju.serve import serve
 
     services = list(SERVICES) if args.service == "all" else [args.service]
+    if args.bots and args.service != "all":
+        raise ValueError("bot tables run only in the all-in-one server (paiju serve --bots N)")
     serve(Settings.from_env(), services, bot_tables=args.bots, rooms_per_tier=args.rooms,
           relay=not args.external_worker)
     return 0
@@ -51,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(handler=_demo)
 
     serve = commands.add_parser("serve", help="run the services (all in one process by default)")
-    serve.add_argument("service", nargs="?", default="all", choices=["all", "wallet", "lobby", "table"])
+    serve.add_argument("service", nargs="?", default="all", choices=["all", "wallet", "lobby", "table", "watchdog"])
     serve.add_argument("--bots", type=int, default=0, help="tables of bots playing 炸金花 (all-in-one only)")
     serve.add_argument("--rooms", type=int, default=10, help="rooms per game and tier")
     serve.add_argument("--external-worker", action="store_true",

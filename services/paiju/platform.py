@@ -1,16 +1,17 @@
 """Wiring the platform together from settings: the composition root of every server command.
 
-``build(settings)`` makes the shared parts once — Redis (real, or the in-process emulation when
-``REDIS_URL`` is unset), the ledger (PostgreSQL, or a SQLite file), the table store, tables and
-lobby — and ``Platform.bindings(...)`` gives the gRPC services to serve, all of them in one
-process or one per process.
+``build(settings, services=...)`` makes the parts those services share once — Redis (real, or
+the in-process emulation when ``REDIS_URL`` is unset), the ledger where the wallet is served
+(PostgreSQL, or a SQLite file), the table store, tables, lobby and presence board — and
+``Platform.bindings()`` gives their gRPC services. A process without the wallet reaches it at
+``PAIJU_WALLET_TARGET``; a watchdog without the table service reaches it at
+``PAIJU_TABLE_TARGET``.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +23,6 @@ from paiju.common.channels import ServiceTokenSource, authorized_channel
 from paiju.common.config import Settings
 from paiju.common.server import ServiceBinding
 from paiju.lobby.rooms import Lobby
-from paiju.table.deadlines import fire_due
 from paiju.table.store import TableStore
 from paiju.table.tables import Tables, Timers, WalletPort
 from paiju.table.wallet_port import DirectWallet, RemoteWallet
@@ -31,9 +31,12 @@ from paiju.wallet.celery_app import WorkerOptions
 from paiju.wallet.leaderboard import Leaderboard
 from paiju.wallet.relay import Settler, relay_outbox
 from paiju.wallet.service import open_wallet
+from paiju.watchdog.owners import LocalTables, RemoteTables
+from paiju.watchdog.presence import PresenceBoard
+from paiju.watchdog.replica import Replica
 
 log = logging.getLogger(__name__)
-SERVICES = ("wallet", "lobby", "table")
+SERVICES = ("wallet", "lobby", "table", "watchdog")
 
 
 def redis_client(settings: Settings) -> Any:
@@ -48,6 +51,7 @@ def redis_client(settings: Settings) -> Any:
 @dataclass
 class Platform:
     settings: Settings
+    services: tuple[str, ...]
     redis: Any
     store: TableStore
     wallet: Wallet | None
@@ -56,33 +60,48 @@ class Platform:
     lobby: Lobby
     signer: TokenSigner
     leaderboard: Leaderboard
+    presence: PresenceBoard
+    watchdog: Replica | None = None
     _threads: list[threading.Thread] = field(default_factory=list)
     _stop: threading.Event = field(default_factory=threading.Event)
 
-    def bindings(self, services: Sequence[str] = SERVICES) -> list[ServiceBinding]:
+    def bindings(self, services: Sequence[str] | None = None) -> list[ServiceBinding]:
         from paiju.lobby.service import LobbyService
-        from paiju.proto.v1 import lobby_pb2_grpc, table_pb2_grpc
-        from paiju.table.service import TableService
+        from paiju.proto.v1 import lobby_pb2_grpc, table_pb2_grpc, watchdog_pb2_grpc
+        from paiju.table.service import TableInternalService, TableService
         from paiju.wallet.service import wallet_bindings
+        from paiju.watchdog.service import WatchdogService
 
-        available = {
-            "wallet": [] if self.wallet is None else wallet_bindings(self.settings, self.wallet, self.leaderboard),
-            "lobby": [ServiceBinding("paiju.v1.Lobby", LobbyService(self.lobby), lobby_pb2_grpc.add_LobbyServicer_to_server)],
-            "table": [ServiceBinding("paiju.v1.Table", TableService(self.tables), table_pb2_grpc.add_TableServicer_to_server)],
-        }
-        unknown = set(services) - set(available)
+        services = self.services if services is None else tuple(services)
+        unknown = set(services) - set(SERVICES)
         if unknown:
             raise ValueError(f"unknown services {sorted(unknown)}; there are {', '.join(SERVICES)}")
         if "wallet" in services and self.wallet is None:
             raise ValueError("this platform was built without the ledger: build it with the wallet service")
-        return [binding for name in services for binding in available[name]]
+        made: dict[str, Callable[[], list[ServiceBinding]]] = {
+            "wallet": lambda: wallet_bindings(self.settings, self.wallet, self.leaderboard),  # type: ignore[arg-type]
+            "lobby": lambda: [
+                ServiceBinding("paiju.v1.Lobby", LobbyService(self.lobby), lobby_pb2_grpc.add_LobbyServicer_to_server)
+            ],
+            "table": lambda: [
+                ServiceBinding("paiju.v1.Table", TableService(self.tables, self.presence),
+                               table_pb2_grpc.add_TableServicer_to_server),
+                ServiceBinding("paiju.v1.TableInternal", TableInternalService(self.tables),
+                               table_pb2_grpc.add_TableInternalServicer_to_server),
+            ],
+            "watchdog": lambda: [
+                ServiceBinding("paiju.v1.Watchdog", WatchdogService(self.tables, self.presence),
+                               watchdog_pb2_grpc.add_WatchdogServicer_to_server)
+            ],
+        }
+        return [binding for name in services for binding in made[name]()]
 
     def _every(self, seconds: float, name: str, work: Callable[[], object]) -> None:
         def loop() -> None:
             while not self._stop.wait(seconds):
                 try:
                     work()
-                except Exception:
+                except Exception:  # noqa: BLE001 - a background duty must outlive one failure
                     log.exception("%s failed; trying again in %.1f s", name, seconds)
 
         thread = threading.Thread(target=loop, name=name, daemon=True)
@@ -90,19 +109,28 @@ class Platform:
         self._threads.append(thread)
 
     def start_background(self, relay: bool = True) -> None:
-        """Fire due deadlines, and relay settlements, from this process (all-in-one mode).
+        """This process's background duties: a watchdog replica if it serves the watchdog, and
+        the settlement relay if it serves the wallet (unless ``relay`` is off).
 
         The relay does in-process what the Celery worker's beat does in production: it applies
         each pending settlement of the outbox exactly once, then acknowledges it. Running both
         is safe (a settlement is applied once however often it is delivered).
         """
-        self._every(0.25, "deadlines", lambda: fire_due(self.tables, int(time.time() * 1000)))
+        if "watchdog" in self.services:
+            if "table" in self.services:
+                owner: Any = LocalTables(self.tables)
+            else:
+                tokens = ServiceTokenSource(self.signer, "watchdog")
+                owner = RemoteTables(authorized_channel(self.settings.table_target, tokens))
+            self.watchdog = Replica(self.store, self.presence, owner).start()
         if relay and self.wallet is not None:
             settler = Settler(self.wallet, self.leaderboard)
             self._every(0.5, "settlement-relay", lambda: relay_outbox(self.store, settler))
 
     def close(self) -> None:
         self._stop.set()
+        if self.watchdog is not None:
+            self.watchdog.stop()
         for thread in self._threads:
             thread.join(timeout=5)
         if self.wallet is not None:
@@ -115,11 +143,7 @@ def build(
     options: WorkerOptions | None = None,
     services: Sequence[str] = SERVICES,
 ) -> Platform:
-    """Everything the ``services`` share, ready to serve; ``options`` default from the environment.
-
-    A process that serves the wallet opens the ledger and the others call it directly; a lobby
-    or table process without it reaches the wallet service at ``PAIJU_WALLET_TARGET``.
-    """
+    """Everything the ``services`` share, ready to serve; ``options`` default from the environment."""
     options = options or WorkerOptions.from_env()
     client = redis_client(settings)
     signer = TokenSigner(settings.secret)
@@ -127,12 +151,17 @@ def build(
     if wallet is not None:
         port: WalletPort = DirectWallet(wallet)
     else:
-        tokens = ServiceTokenSource(signer, "table")
-        port = RemoteWallet(authorized_channel(settings.wallet_target, tokens))
+        port = RemoteWallet(authorized_channel(settings.wallet_target, ServiceTokenSource(signer, "table")))
     store = TableStore(client, prefix=options.redis_prefix)
-    timers = Timers(turn_ms=settings.turn_seconds * 1000, ready_kick_ms=settings.ready_kick_seconds * 1000)
+    timers = Timers(
+        turn_ms=settings.turn_seconds * 1000,
+        ready_kick_ms=settings.ready_kick_seconds * 1000,
+        reconnect_ms=settings.reconnect_seconds * 1000,
+    )
     tables = Tables(store, port, timers)
     lobby = Lobby(tables, rooms_per_tier=rooms_per_tier)
-    lobby.ensure_rooms()
+    if "lobby" in services or "table" in services:
+        lobby.ensure_rooms()
     leaderboard = Leaderboard(client, options.leaderboard_prefix)
-    return Platform(settings, client, store, wallet, tables, lobby, signer, leaderboard)
+    presence = PresenceBoard(client, options.redis_prefix)
+    return Platform(settings, tuple(services), client, store, wallet, tables, lobby, signer, leaderboard, presence)

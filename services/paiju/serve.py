@@ -30,12 +30,10 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
     platform = build(settings, rooms_per_tier=max(rooms_per_tier, bot_tables), services=services)
     port = settings.port if set(services) == set(SERVICES) else {
         "wallet": settings.wallet_port, "lobby": settings.lobby_port, "table": settings.table_port,
+        "watchdog": settings.watchdog_port,
     }[services[0]]
     server = start_from_settings(settings, platform.bindings(services), port=port)
-    if set(services) == set(SERVICES):
-        platform.start_background(relay=relay)
-    elif "table" in services:
-        platform.start_background(relay=False)  # until the watchdog service fires deadlines
+    platform.start_background(relay=relay)
     redis_where = settings.redis_url or "in-process Redis emulation"
     ledger = settings.database_url if platform.wallet is not None else f"wallet service at {settings.wallet_target}"
     out(f"paiju {'+'.join(services)} listening on {server.address} (live state: {redis_where}; ledger: {ledger})")

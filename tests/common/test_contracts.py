@@ -171,12 +171,10 @@ def test_the_rpcs_asked_for_exist() -> None:
         lobby_pb2, "Lobby"
     )
     assert methods(table_pb2, "Table") == {"GetView", "Act", "Watch"}
-    assert {"ScheduleDeadline", "CancelDeadline", "ReportPresence"} <= methods(
-        watchdog_pb2, "Watchdog"
-    )
-    assert "ExpireDeadline" in methods(table_pb2, "TableInternal") & methods(
-        lobby_pb2, "LobbyInternal"
-    )
+    assert {"ListDeadlines", "ReportPresence", "GetPresence"} <= methods(watchdog_pb2, "Watchdog")
+    # A room is its table's record, so the table owns every deadline, the ready kick included.
+    assert {"ExpireDeadline", "MarkDisconnected"} <= methods(table_pb2, "TableInternal")
+    assert "LobbyInternal" not in lobby_pb2.DESCRIPTOR.services_by_name
     act = table_pb2.DESCRIPTOR.services_by_name["Table"].methods_by_name["Act"].input_type
     assert [field.name for field in act.fields] == ["table_id", "expected_version", "action"]
     watch = table_pb2.DESCRIPTOR.services_by_name["Table"].methods_by_name["Watch"]

@@ -348,7 +348,6 @@ def test_all_services_can_share_one_server() -> None:
         "paiju.v1.Wallet",
         "paiju.v1.WalletInternal",
         "paiju.v1.Lobby",
-        "paiju.v1.LobbyInternal",
         "paiju.v1.Table",
         "paiju.v1.TableInternal",
         "paiju.v1.Watchdog",

@@ -3,7 +3,7 @@
 Every RPC must carry the metadata ``authorization: Bearer <token>`` unless its method is public
 (``Wallet.Register``, ``Wallet.Login``) or its service is (health checking, reflection). A call
 without a valid token ends with UNAUTHENTICATED before any servicer code runs; a call to an
-internal service (``WalletInternal``, ``LobbyInternal``, ``TableInternal``, ``Watchdog``) with a
+internal service (``WalletInternal``, ``TableInternal``, ``Watchdog``) with a
 token that is not of the ``service`` role ends with PERMISSION_DENIED.
 
 While a servicer method runs (every step of a streaming one included), ``current_caller()``
@@ -37,7 +37,6 @@ PUBLIC_SERVICES: frozenset[str] = frozenset(
 INTERNAL_SERVICES: frozenset[str] = frozenset(
     {
         "paiju.v1.WalletInternal",
-        "paiju.v1.LobbyInternal",
         "paiju.v1.TableInternal",
         "paiju.v1.Watchdog",
     }

@@ -113,7 +113,8 @@ class TableRecord:
             "tier": self.tier,
             "state": self.state,
             "seats": [
-                None if s is None else {"account": s.account, "name": s.name, "ready": s.ready, "coins": s.coins}
+                None if s is None
+                else {"account": s.account, "name": s.name, "ready": s.ready, "coins": s.coins, "connected": s.connected}
                 for s in self.seats
             ],
         }

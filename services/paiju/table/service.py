@@ -12,9 +12,10 @@ from paiju.common.auth import Role
 from paiju.common.errors import abort
 from paiju.common.interceptor import current_caller
 from paiju.games.engine import IllegalAction
-from paiju.proto.v1 import table_pb2, table_pb2_grpc
+from paiju.proto.v1 import common_pb2, table_pb2, table_pb2_grpc
 from paiju.table.store import EventsTrimmed, StaleVersion
 from paiju.table.tables import TURN_DEADLINE, NotSeated, TableNotFound, Tables
+from paiju.watchdog.presence import PresenceBoard
 
 WATCH_POLL_MS = 1_000
 
@@ -53,8 +54,9 @@ def event_message(event: Any) -> table_pb2.Event:
 
 
 class TableService(table_pb2_grpc.TableServicer):
-    def __init__(self, tables: Tables) -> None:
+    def __init__(self, tables: Tables, presence: PresenceBoard | None = None) -> None:
         self.tables = tables
+        self.presence = presence
 
     def _viewer(self, table_id: str, context: grpc.ServicerContext) -> str | None:
         """The account whose view the caller gets; None for an operator (public view)."""
@@ -112,14 +114,33 @@ class TableService(table_pb2_grpc.TableServicer):
         ]
         return table_pb2.ActResponse(version=outcome.version, events=mine, view=view)
 
+    def _beat(self, table_id: str, account: str | None) -> None:
+        if account is not None and self.presence is not None:
+            self.presence.beat(table_id, account, self.tables.clock_ms())
+
     def Watch(self, request: table_pb2.WatchRequest, context: grpc.ServicerContext) -> Iterator[table_pb2.TableUpdate]:
+        """An open stream is a connected player: it beats while open, and opening it brings a
+        disconnected player back within the reconnect window."""
         account = self._viewer(request.table_id, context)
+        self._beat(request.table_id, account)
+        if account is not None:
+            self.tables.reconnect(request.table_id, account)
+        try:
+            yield from self._stream(request, context, account)
+        finally:
+            if account is not None and self.presence is not None:
+                self.presence.closed(request.table_id, account, self.tables.clock_ms())
+
+    def _stream(
+        self, request: table_pb2.WatchRequest, context: grpc.ServicerContext, account: str | None
+    ) -> Iterator[table_pb2.TableUpdate]:
         after = request.after_event_id
         if not after:
             snapshot = self._view(request.table_id, account)
             after = snapshot.last_event_id or "0-0"
             yield table_pb2.TableUpdate(snapshot=snapshot)
         while context.is_active():
+            self._beat(request.table_id, account)
             try:
                 events = self.tables.events(request.table_id, account, after_id=after, block_ms=WATCH_POLL_MS)
             except EventsTrimmed:
@@ -132,3 +153,37 @@ class TableService(table_pb2_grpc.TableServicer):
             for event in events:
                 after = event.id
                 yield table_pb2.TableUpdate(event=event_message(event))
+
+
+class TableInternalService(table_pb2_grpc.TableInternalServicer):
+    """What the watchdog calls: expired deadlines and players gone quiet."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+
+    def ExpireDeadline(self, request, context):  # type: ignore[no-untyped-def]
+        deadline = request.deadline
+        if deadline.owner not in (common_pb2.DEADLINE_OWNER_TABLE, common_pb2.DEADLINE_OWNER_UNSPECIFIED):
+            abort(context, grpc.StatusCode.INVALID_ARGUMENT, "that deadline is not the table's")
+        if not deadline.deadline_id or not deadline.target_id:
+            abort(context, grpc.StatusCode.INVALID_ARGUMENT, "a deadline names its table and itself")
+        try:
+            outcome = self.tables.expire(deadline.target_id, deadline.deadline_id, deadline.version)
+        except TableNotFound as error:
+            abort(context, grpc.StatusCode.NOT_FOUND, str(error))
+        except IllegalAction as error:  # e.g. a delayed start whose coins could not be held
+            abort(context, grpc.StatusCode.FAILED_PRECONDITION, error.reason, error_code=error.code)
+        if outcome is None:
+            return common_pb2.ExpireDeadlineResponse(applied=False, detail="stale: the table moved on")
+        return common_pb2.ExpireDeadlineResponse(applied=True, version=outcome.version)
+
+    def MarkDisconnected(self, request, context):  # type: ignore[no-untyped-def]
+        if not request.table_id or not request.account_id:
+            abort(context, grpc.StatusCode.INVALID_ARGUMENT, "table_id and account_id are both needed")
+        try:
+            outcome = self.tables.disconnect(request.table_id, request.account_id, request.since.ToMilliseconds())
+        except TableNotFound as error:
+            abort(context, grpc.StatusCode.NOT_FOUND, str(error))
+        if outcome is None:
+            return table_pb2.MarkDisconnectedResponse(applied=False)
+        return table_pb2.MarkDisconnectedResponse(applied=True, version=outcome.version)

@@ -507,7 +507,11 @@ class Tables:
         taken.leaving = True
         hand = record.spec.load_hand(record.hand.blob)  # type: ignore[union-attr]
         before = hand.turn_number
-        events = [Event("escaped", {"seat": seat}), *hand.leave(hand_seat)]
+        try:
+            left = hand.leave(hand_seat)
+        except IllegalAction:
+            left = []  # already out of the hand (folded, lost): only the seat is given up
+        events = [Event("escaped", {"seat": seat}), *left]
         # leave() returns hand-seat events; the escape notice is already in table seats.
         table_events = [events[0], *self._table_events(record, events[1:])]
         record.hand.blob = hand.to_bytes()  # type: ignore[union-attr]

@@ -82,6 +82,14 @@ class Action:
         return f"{self.kind} {format_cards(self.cards)}"
 
     @classmethod
+    def of_sorted(cls, kind: ActionKind, cards: tuple[Card, ...]) -> Action:
+        """An action from cards already in code order, without re-checking (hot paths)."""
+        action = object.__new__(cls)
+        object.__setattr__(action, "kind", kind)
+        object.__setattr__(action, "cards", cards)
+        return action
+
+    @classmethod
     def play(cls, cards: Sequence[Card] | str) -> Action:
         return cls(ActionKind.PLAY, tuple(parse_cards(cards) if isinstance(cards, str) else cards))
 

@@ -174,6 +174,7 @@ class Hand(SerialisedState):
         self.result: Settlement | None = None
         self.opening_events: list[Event] = []
         self._allowed: dict[int, list[Play]] = {}
+        self._allowed_sets: dict[int, frozenset[Play]] = {}
 
     # --- starting ------------------------------------------------------------------------------
 
@@ -273,6 +274,11 @@ class Hand(SerialisedState):
             )
         return self._allowed[seat]
 
+    def _allowed_set(self, seat: int) -> frozenset[Play]:
+        if seat not in self._allowed_sets:
+            self._allowed_sets[seat] = frozenset(self.allowed(seat))
+        return self._allowed_sets[seat]
+
     def declarations_open_to(self, seat: int) -> list[int]:
         """Ranks of the declarations ``seat`` could make now."""
         if self.phase not in (Phase.DEALING, Phase.DECLARING):
@@ -291,12 +297,10 @@ class Hand(SerialisedState):
     # --- verify / can / act ----------------------------------------------------------------------
 
     def _verify_seat(self, seat: int) -> None:
-        require(
-            isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < SEATS,
-            f"there is no seat {seat!r} at a 混战 table",
-            "bad_seat",
-        )
-        require(not self.is_over, "the hand is over", "hand_over")
+        if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < SEATS):
+            raise IllegalAction(f"there is no seat {seat!r} at a 混战 table", "bad_seat")
+        if self.phase is Phase.OVER:
+            raise IllegalAction("the hand is over", "hand_over")
 
     def verify_declare(self, seat: int, cards: Sequence[Card]) -> None:
         self._verify_seat(seat)
@@ -329,17 +333,19 @@ class Hand(SerialisedState):
         )
 
     def verify_play(self, seat: int, cards: Sequence[Card]) -> None:
+        # Checks written out (not require()) so that no message is built on the hot path.
         self._verify_seat(seat)
-        require(self.phase is Phase.PLAYING, "the cards are not being played yet", "not_playing")
-        require(self.to_act == seat, f"it is seat {self.to_act}'s turn, not seat {seat}'s", "not_your_turn")
+        if self.phase is not Phase.PLAYING:
+            raise IllegalAction("the cards are not being played yet", "not_playing")
+        if self.to_act != seat:
+            raise IllegalAction(f"it is seat {self.to_act}'s turn, not seat {seat}'s", "not_your_turn")
         play = tuple(sorted(cards))
+        if play in self._allowed_set(seat):
+            return
         held = self.hands[seat]
-        require(
-            all(held.count(card) >= play.count(card) for card in set(play)),
-            f"seat {seat} does not hold {format_cards(play)}",
-            "not_held",
-        )
-        require(play in self.allowed(seat), _why_not(play, self.trick), "illegal_play")
+        if not all(held.count(card) >= play.count(card) for card in set(play)):
+            raise IllegalAction(f"seat {seat} does not hold {format_cards(play)}", "not_held")
+        raise IllegalAction(_why_not(play, self.trick), "illegal_play")
 
     def _verify(self, seat: int, action: Action) -> None:
         if action.kind is ActionKind.DECLARE:
@@ -360,7 +366,7 @@ class Hand(SerialisedState):
         if not (isinstance(seat, int) and 0 <= seat < SEATS) or self.is_over:
             return []
         if self.phase is Phase.PLAYING:
-            return [Action(ActionKind.PLAY, play) for play in self.allowed(seat)]
+            return [Action.of_sorted(ActionKind.PLAY, play) for play in self.allowed(seat)]
         return [Action(ActionKind.DECLARE, tuple(declaration_cards(r))) for r in self.declarations_open_to(seat)]
 
     def apply(self, seat: int, action: Action | str) -> list[Event]:
@@ -483,6 +489,7 @@ class Hand(SerialisedState):
             self.hands[seat].remove(card)
         self.trick.append((seat, play))
         self._allowed.clear()
+        self._allowed_sets.clear()
         events = [Event("played", {"seat": seat, "cards": format_cards(play)})]
         if len(self.trick) < SEATS:
             self.to_act = (seat + 1) % SEATS
@@ -519,6 +526,7 @@ class Hand(SerialisedState):
         self.phase = Phase.OVER
         self.to_act = None
         self._allowed.clear()
+        self._allowed_sets.clear()
         self.result = Settlement(
             coins=settled.coins,
             lines=tuple(lines),

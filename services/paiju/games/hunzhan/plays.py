@@ -10,9 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from paiju.cards import Card, format_cards
+from paiju.cards import ALL_CARDS, Card
 from paiju.games.hunzhan.order import POINTS, hunzhan_order
-from paiju.games.tricks import Play, TrumpOrder, beats, classify, follow_plays, lead_plays, trick_winner
+from paiju.games.tricks import (
+    TRUMP,
+    Play,
+    Shape,
+    TrumpOrder,
+    beats,
+    classify,
+    follow_plays,
+    lead_plays,
+    trick_winner,
+)
 
 __all__ = ["allowed_plays", "default_key", "hunzhan_order", "is_winning"]
 
@@ -34,11 +44,13 @@ def allowed_plays(hand: Sequence[Card], trick: Sequence[Sequence[Card]], order: 
     """
     if not trick:
         plays = lead_plays(hand, order)
+    elif len(trick[0]) == 1:
+        return _allowed_singles(hand, trick, order)
     else:
         plays = follow_plays(hand, trick[0], order)
         best = classify(trick[trick_winner(trick, order)], order)
         assert best is not None
-        winning = {play for play in plays if beats(classify(play, order), best)}
+        winning = {play for play in plays if _beats(play, best, order)}
         trick_has_points = any(POINTS[card] for cards in trick for card in cards)
         if trick_has_points and winning:
             plays = [play for play in plays if play in winning]
@@ -48,11 +60,60 @@ def allowed_plays(hand: Sequence[Card], trick: Sequence[Sequence[Card]], order: 
     return sorted(plays, key=lambda play: default_key(play, order))
 
 
-def default_key(play: Play, order: TrumpOrder) -> tuple[int, int, str]:
+def _allowed_singles(hand: Sequence[Card], trick: Sequence[Sequence[Card]], order: TrumpOrder) -> list[Play]:
+    """:func:`allowed_plays` after a single lead: the same rules, without building shapes."""
+    suit_class, strength = order.suit_class, order.strength
+    led = suit_class[trick[0][0]]
+    best_card = trick[0][0]
+    for (card,) in trick[1:]:
+        card_class = suit_class[card]
+        best_class = suit_class[best_card]
+        if card_class == best_class:
+            if strength[card] > strength[best_card]:
+                best_card = card
+        elif card_class == TRUMP:
+            best_card = card
+    best_class, best_strength = suit_class[best_card], strength[best_card]
+    cards = sorted({card for card in hand if suit_class[card] == led}) or sorted(set(hand))
+    winning = [
+        card
+        for card in cards
+        if (strength[card] > best_strength if suit_class[card] == best_class else suit_class[card] == TRUMP)
+    ]
+    if winning and any(POINTS[card] for (card,) in trick):
+        chosen = winning
+    else:
+        chosen = [card for card in cards if card in winning or not POINTS[card]] or cards
+    chosen.sort(key=lambda card: (POINTS[card], strength[card], _TEXT[card]))
+    return [(card,) for card in chosen]
+
+
+def default_key(play: Play, order: TrumpOrder) -> tuple[int, int, tuple[str, ...]]:
     """The order of the timeout's default move: point value, then the strength of the
-    highest card, then the card text (spec §5 **Decision**)."""
+    highest card, then the card text (spec §5 **Decision**).
+
+    The text compares as the tuple of its two-character tokens, which orders exactly as the
+    space-separated text does.
+    """
+    strength = order.strength
     return (
-        sum(POINTS[card] for card in play),
-        max(order.strength[card] for card in play),
-        format_cards(play),
+        sum([POINTS[card] for card in play]),
+        max([strength[card] for card in play]),
+        tuple([_TEXT[card] for card in play]),
     )
+
+
+_TEXT = tuple(str(card) for card in ALL_CARDS)
+
+
+def _beats(play: Play, best: Shape, order: TrumpOrder) -> bool:
+    """:func:`~paiju.games.tricks.beats` with a fast path for singles and pairs."""
+    if best.pairs < 2:
+        if len(play) != best.size or (best.pairs == 1 and play[0] != play[1]):
+            return False
+        card = play[0]
+        suit_class = order.suit_class[card]
+        if suit_class == best.suit_class:
+            return order.strength[card] > best.key
+        return suit_class == TRUMP
+    return beats(classify(play, order), best)

@@ -24,12 +24,12 @@ class DeadlineKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DEADLINE_KIND_TURN: _ClassVar[DeadlineKind]
     DEADLINE_KIND_RECONNECT: _ClassVar[DeadlineKind]
     DEADLINE_KIND_READY_KICK: _ClassVar[DeadlineKind]
+    DEADLINE_KIND_HAND_START: _ClassVar[DeadlineKind]
 
 class DeadlineOwner(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     DEADLINE_OWNER_UNSPECIFIED: _ClassVar[DeadlineOwner]
     DEADLINE_OWNER_TABLE: _ClassVar[DeadlineOwner]
-    DEADLINE_OWNER_LOBBY: _ClassVar[DeadlineOwner]
 ROOM_STATE_UNSPECIFIED: RoomState
 ROOM_STATE_IDLE: RoomState
 ROOM_STATE_WAITING: RoomState
@@ -38,9 +38,9 @@ DEADLINE_KIND_UNSPECIFIED: DeadlineKind
 DEADLINE_KIND_TURN: DeadlineKind
 DEADLINE_KIND_RECONNECT: DeadlineKind
 DEADLINE_KIND_READY_KICK: DeadlineKind
+DEADLINE_KIND_HAND_START: DeadlineKind
 DEADLINE_OWNER_UNSPECIFIED: DeadlineOwner
 DEADLINE_OWNER_TABLE: DeadlineOwner
-DEADLINE_OWNER_LOBBY: DeadlineOwner
 
 class Tier(_message.Message):
     __slots__ = ("game", "tier", "title", "min_coins", "stake", "unit", "seat_count")

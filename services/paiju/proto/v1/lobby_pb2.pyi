@@ -111,19 +111,3 @@ class QuickMatchRequest(_message.Message):
     game: str
     tier: str
     def __init__(self, game: _Optional[str] = ..., tier: _Optional[str] = ...) -> None: ...
-
-class HandFinishedRequest(_message.Message):
-    __slots__ = ("room_id", "hand_id", "escaped_account_ids")
-    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
-    HAND_ID_FIELD_NUMBER: _ClassVar[int]
-    ESCAPED_ACCOUNT_IDS_FIELD_NUMBER: _ClassVar[int]
-    room_id: str
-    hand_id: str
-    escaped_account_ids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, room_id: _Optional[str] = ..., hand_id: _Optional[str] = ..., escaped_account_ids: _Optional[_Iterable[str]] = ...) -> None: ...
-
-class HandFinishedResponse(_message.Message):
-    __slots__ = ("room",)
-    ROOM_FIELD_NUMBER: _ClassVar[int]
-    room: _common_pb2.Room
-    def __init__(self, room: _Optional[_Union[_common_pb2.Room, _Mapping]] = ...) -> None: ...

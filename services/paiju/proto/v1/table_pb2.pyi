@@ -99,42 +99,20 @@ class TableUpdate(_message.Message):
     event: Event
     def __init__(self, snapshot: _Optional[_Union[TableView, _Mapping]] = ..., event: _Optional[_Union[Event, _Mapping]] = ...) -> None: ...
 
-class HandSeat(_message.Message):
-    __slots__ = ("seat", "account_id", "username", "coins")
-    SEAT_FIELD_NUMBER: _ClassVar[int]
-    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
-    USERNAME_FIELD_NUMBER: _ClassVar[int]
-    COINS_FIELD_NUMBER: _ClassVar[int]
-    seat: int
-    account_id: str
-    username: str
-    coins: int
-    def __init__(self, seat: _Optional[int] = ..., account_id: _Optional[str] = ..., username: _Optional[str] = ..., coins: _Optional[int] = ...) -> None: ...
-
-class StartHandRequest(_message.Message):
-    __slots__ = ("table_id", "room_id", "hand_id", "game", "tier", "seats", "rules_json")
+class MarkDisconnectedRequest(_message.Message):
+    __slots__ = ("table_id", "account_id", "since")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
-    ROOM_ID_FIELD_NUMBER: _ClassVar[int]
-    HAND_ID_FIELD_NUMBER: _ClassVar[int]
-    GAME_FIELD_NUMBER: _ClassVar[int]
-    TIER_FIELD_NUMBER: _ClassVar[int]
-    SEATS_FIELD_NUMBER: _ClassVar[int]
-    RULES_JSON_FIELD_NUMBER: _ClassVar[int]
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    SINCE_FIELD_NUMBER: _ClassVar[int]
     table_id: str
-    room_id: str
-    hand_id: str
-    game: str
-    tier: _common_pb2.Tier
-    seats: _containers.RepeatedCompositeFieldContainer[HandSeat]
-    rules_json: str
-    def __init__(self, table_id: _Optional[str] = ..., room_id: _Optional[str] = ..., hand_id: _Optional[str] = ..., game: _Optional[str] = ..., tier: _Optional[_Union[_common_pb2.Tier, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[HandSeat, _Mapping]]] = ..., rules_json: _Optional[str] = ...) -> None: ...
+    account_id: str
+    since: _timestamp_pb2.Timestamp
+    def __init__(self, table_id: _Optional[str] = ..., account_id: _Optional[str] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
-class StartHandResponse(_message.Message):
-    __slots__ = ("hand_id", "version", "shuffle_commitment")
-    HAND_ID_FIELD_NUMBER: _ClassVar[int]
+class MarkDisconnectedResponse(_message.Message):
+    __slots__ = ("applied", "version")
+    APPLIED_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
-    SHUFFLE_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
-    hand_id: str
+    applied: bool
     version: int
-    shuffle_commitment: str
-    def __init__(self, hand_id: _Optional[str] = ..., version: _Optional[int] = ..., shuffle_commitment: _Optional[str] = ...) -> None: ...
+    def __init__(self, applied: _Optional[bool] = ..., version: _Optional[int] = ...) -> None: ...

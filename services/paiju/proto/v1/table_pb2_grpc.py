@@ -224,15 +224,15 @@ class TableInternalStub:
         Args:
             channel: A grpc.Channel.
         """
-        self.StartHand = channel.unary_unary(
-                '/paiju.v1.TableInternal/StartHand',
-                request_serializer=paiju_dot_v1_dot_table__pb2.StartHandRequest.SerializeToString,
-                response_deserializer=paiju_dot_v1_dot_table__pb2.StartHandResponse.FromString,
-                _registered_method=True)
         self.ExpireDeadline = channel.unary_unary(
                 '/paiju.v1.TableInternal/ExpireDeadline',
                 request_serializer=paiju_dot_v1_dot_common__pb2.ExpireDeadlineRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_common__pb2.ExpireDeadlineResponse.FromString,
+                _registered_method=True)
+        self.MarkDisconnected = channel.unary_unary(
+                '/paiju.v1.TableInternal/MarkDisconnected',
+                request_serializer=paiju_dot_v1_dot_table__pb2.MarkDisconnectedRequest.SerializeToString,
+                response_deserializer=paiju_dot_v1_dot_table__pb2.MarkDisconnectedResponse.FromString,
                 _registered_method=True)
 
 
@@ -241,22 +241,24 @@ class TableInternalServicer:
     without a valid token, PERMISSION_DENIED with a player's token.
     """
 
-    def StartHand(self, request, context):
-        """Starts a hand at a table whose seated players are all ready; called by the lobby. Holds each
-        player's largest possible loss in the wallet first. Idempotent per hand_id.
-        Errors: INVALID_ARGUMENT (empty ids, a seat count the game does not allow, malformed
-        rules_json or unknown rule options), NOT_FOUND (unknown game), FAILED_PRECONDITION (another
-        hand is on at the table; a player's coins could not be held — the message names them).
+    def ExpireDeadline(self, request, context):
+        """Applies an expired table deadline; called by the watchdog. The deadline's `deadline_id` is
+        its name at the table ("turn", "ready_kick", "start", "reconnect:<seat>") and its `version`
+        the stamp of the state it was set for. A stale deadline (that state has moved on) is a no-op
+        with applied = false. (A hand starts in the same compare-and-set as the last Lobby.Ready, so
+        there is no separate start call.)
+        Errors: INVALID_ARGUMENT (the deadline's owner is not the table, or an empty name),
+        NOT_FOUND (unknown table).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
-    def ExpireDeadline(self, request, context):
-        """Applies an expired table deadline (turn timeout, reconnect window); called by the watchdog.
-        A stale deadline (the table's version moved on) is a no-op with applied = false.
-        Errors: INVALID_ARGUMENT (the deadline's owner is not the table, or its kind is not one the
-        table owns), NOT_FOUND (unknown table).
+    def MarkDisconnected(self, request, context):
+        """Marks a seated player disconnected since a moment (their streams all went quiet); called by
+        the watchdog. Opens the reconnect window; applied = false if the player was already away or
+        is not seated.
+        Errors: INVALID_ARGUMENT (empty ids), NOT_FOUND (unknown table).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -265,15 +267,15 @@ class TableInternalServicer:
 
 def add_TableInternalServicer_to_server(servicer, server):
     rpc_method_handlers = {
-            'StartHand': grpc.unary_unary_rpc_method_handler(
-                    servicer.StartHand,
-                    request_deserializer=paiju_dot_v1_dot_table__pb2.StartHandRequest.FromString,
-                    response_serializer=paiju_dot_v1_dot_table__pb2.StartHandResponse.SerializeToString,
-            ),
             'ExpireDeadline': grpc.unary_unary_rpc_method_handler(
                     servicer.ExpireDeadline,
                     request_deserializer=paiju_dot_v1_dot_common__pb2.ExpireDeadlineRequest.FromString,
                     response_serializer=paiju_dot_v1_dot_common__pb2.ExpireDeadlineResponse.SerializeToString,
+            ),
+            'MarkDisconnected': grpc.unary_unary_rpc_method_handler(
+                    servicer.MarkDisconnected,
+                    request_deserializer=paiju_dot_v1_dot_table__pb2.MarkDisconnectedRequest.FromString,
+                    response_serializer=paiju_dot_v1_dot_table__pb2.MarkDisconnectedResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -287,33 +289,6 @@ class TableInternal:
     """Calls from the other services. Every RPC needs a token of the `service` role: UNAUTHENTICATED
     without a valid token, PERMISSION_DENIED with a player's token.
     """
-
-    @staticmethod
-    def StartHand(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/paiju.v1.TableInternal/StartHand',
-            paiju_dot_v1_dot_table__pb2.StartHandRequest.SerializeToString,
-            paiju_dot_v1_dot_table__pb2.StartHandResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
 
     @staticmethod
     def ExpireDeadline(request,
@@ -332,6 +307,33 @@ class TableInternal:
             '/paiju.v1.TableInternal/ExpireDeadline',
             paiju_dot_v1_dot_common__pb2.ExpireDeadlineRequest.SerializeToString,
             paiju_dot_v1_dot_common__pb2.ExpireDeadlineResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def MarkDisconnected(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/paiju.v1.TableInternal/MarkDisconnected',
+            paiju_dot_v1_dot_table__pb2.MarkDisconnectedRequest.SerializeToString,
+            paiju_dot_v1_dot_table__pb2.MarkDisconnectedResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -27,35 +27,27 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from paiju.proto.v1 import common_pb2 as paiju_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17paiju/v1/watchdog.proto\x12\x08paiju.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15paiju/v1/common.proto\"?\n\x17ScheduleDeadlineRequest\x12$\n\x08\x64\x65\x61\x64line\x18\x01 \x01(\x0b\x32\x12.paiju.v1.Deadline\"R\n\x18ScheduleDeadlineResponse\x12$\n\x08\x64\x65\x61\x64line\x18\x01 \x01(\x0b\x32\x12.paiju.v1.Deadline\x12\x10\n\x08replaced\x18\x02 \x01(\x08\"N\n\x15\x43\x61ncelDeadlineRequest\x12\x13\n\x0b\x64\x65\x61\x64line_id\x18\x01 \x01(\t\x12\x14\n\x07version\x18\x02 \x01(\x03H\x00\x88\x01\x01\x42\n\n\x08_version\"+\n\x16\x43\x61ncelDeadlineResponse\x12\x11\n\tcancelled\x18\x01 \x01(\x08\")\n\x14ListDeadlinesRequest\x12\x11\n\ttarget_id\x18\x01 \x01(\t\">\n\x15ListDeadlinesResponse\x12%\n\tdeadlines\x18\x01 \x03(\x0b\x32\x12.paiju.v1.Deadline\"\xed\x01\n\x08Presence\x12&\n\x05owner\x18\x01 \x01(\x0e\x32\x17.paiju.v1.DeadlineOwner\x12\x11\n\ttarget_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x12\n\naccount_id\x18\x04 \x01(\t\x12\x11\n\tconnected\x18\x05 \x01(\x08\x12)\n\x05since\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x35\n\x0creconnect_by\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.TimestampH\x00\x88\x01\x01\x42\x0f\n\r_reconnect_by\"\x98\x01\n\x15ReportPresenceRequest\x12&\n\x05owner\x18\x01 \x01(\x0e\x32\x17.paiju.v1.DeadlineOwner\x12\x11\n\ttarget_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x12\n\naccount_id\x18\x04 \x01(\t\x12\x11\n\tconnected\x18\x05 \x01(\x08\x12\x0f\n\x07version\x18\x06 \x01(\x03\"\x8a\x01\n\x16ReportPresenceResponse\x12$\n\x08presence\x18\x01 \x01(\x0b\x32\x12.paiju.v1.Presence\x12\x33\n\x12reconnect_deadline\x18\x02 \x01(\x0b\x32\x12.paiju.v1.DeadlineH\x00\x88\x01\x01\x42\x15\n\x13_reconnect_deadline\"\'\n\x12GetPresenceRequest\x12\x11\n\ttarget_id\x18\x01 \x01(\t\":\n\x13GetPresenceResponse\x12#\n\x07players\x18\x01 \x03(\x0b\x32\x12.paiju.v1.Presence2\xad\x03\n\x08Watchdog\x12Y\n\x10ScheduleDeadline\x12!.paiju.v1.ScheduleDeadlineRequest\x1a\".paiju.v1.ScheduleDeadlineResponse\x12S\n\x0e\x43\x61ncelDeadline\x12\x1f.paiju.v1.CancelDeadlineRequest\x1a .paiju.v1.CancelDeadlineResponse\x12P\n\rListDeadlines\x12\x1e.paiju.v1.ListDeadlinesRequest\x1a\x1f.paiju.v1.ListDeadlinesResponse\x12S\n\x0eReportPresence\x12\x1f.paiju.v1.ReportPresenceRequest\x1a .paiju.v1.ReportPresenceResponse\x12J\n\x0bGetPresence\x12\x1c.paiju.v1.GetPresenceRequest\x1a\x1d.paiju.v1.GetPresenceResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17paiju/v1/watchdog.proto\x12\x08paiju.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15paiju/v1/common.proto\")\n\x14ListDeadlinesRequest\x12\x11\n\ttarget_id\x18\x01 \x01(\t\">\n\x15ListDeadlinesResponse\x12%\n\tdeadlines\x18\x01 \x03(\x0b\x32\x12.paiju.v1.Deadline\"\xed\x01\n\x08Presence\x12&\n\x05owner\x18\x01 \x01(\x0e\x32\x17.paiju.v1.DeadlineOwner\x12\x11\n\ttarget_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x12\n\naccount_id\x18\x04 \x01(\t\x12\x11\n\tconnected\x18\x05 \x01(\x08\x12)\n\x05since\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x35\n\x0creconnect_by\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.TimestampH\x00\x88\x01\x01\x42\x0f\n\r_reconnect_by\"\x98\x01\n\x15ReportPresenceRequest\x12&\n\x05owner\x18\x01 \x01(\x0e\x32\x17.paiju.v1.DeadlineOwner\x12\x11\n\ttarget_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x12\n\naccount_id\x18\x04 \x01(\t\x12\x11\n\tconnected\x18\x05 \x01(\x08\x12\x0f\n\x07version\x18\x06 \x01(\x03\"\x8a\x01\n\x16ReportPresenceResponse\x12$\n\x08presence\x18\x01 \x01(\x0b\x32\x12.paiju.v1.Presence\x12\x33\n\x12reconnect_deadline\x18\x02 \x01(\x0b\x32\x12.paiju.v1.DeadlineH\x00\x88\x01\x01\x42\x15\n\x13_reconnect_deadline\"\'\n\x12GetPresenceRequest\x12\x11\n\ttarget_id\x18\x01 \x01(\t\":\n\x13GetPresenceResponse\x12#\n\x07players\x18\x01 \x03(\x0b\x32\x12.paiju.v1.Presence2\xfd\x01\n\x08Watchdog\x12P\n\rListDeadlines\x12\x1e.paiju.v1.ListDeadlinesRequest\x1a\x1f.paiju.v1.ListDeadlinesResponse\x12S\n\x0eReportPresence\x12\x1f.paiju.v1.ReportPresenceRequest\x1a .paiju.v1.ReportPresenceResponse\x12J\n\x0bGetPresence\x12\x1c.paiju.v1.GetPresenceRequest\x1a\x1d.paiju.v1.GetPresenceResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'paiju.v1.watchdog_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_SCHEDULEDEADLINEREQUEST']._serialized_start=93
-  _globals['_SCHEDULEDEADLINEREQUEST']._serialized_end=156
-  _globals['_SCHEDULEDEADLINERESPONSE']._serialized_start=158
-  _globals['_SCHEDULEDEADLINERESPONSE']._serialized_end=240
-  _globals['_CANCELDEADLINEREQUEST']._serialized_start=242
-  _globals['_CANCELDEADLINEREQUEST']._serialized_end=320
-  _globals['_CANCELDEADLINERESPONSE']._serialized_start=322
-  _globals['_CANCELDEADLINERESPONSE']._serialized_end=365
-  _globals['_LISTDEADLINESREQUEST']._serialized_start=367
-  _globals['_LISTDEADLINESREQUEST']._serialized_end=408
-  _globals['_LISTDEADLINESRESPONSE']._serialized_start=410
-  _globals['_LISTDEADLINESRESPONSE']._serialized_end=472
-  _globals['_PRESENCE']._serialized_start=475
-  _globals['_PRESENCE']._serialized_end=712
-  _globals['_REPORTPRESENCEREQUEST']._serialized_start=715
-  _globals['_REPORTPRESENCEREQUEST']._serialized_end=867
-  _globals['_REPORTPRESENCERESPONSE']._serialized_start=870
-  _globals['_REPORTPRESENCERESPONSE']._serialized_end=1008
-  _globals['_GETPRESENCEREQUEST']._serialized_start=1010
-  _globals['_GETPRESENCEREQUEST']._serialized_end=1049
-  _globals['_GETPRESENCERESPONSE']._serialized_start=1051
-  _globals['_GETPRESENCERESPONSE']._serialized_end=1109
-  _globals['_WATCHDOG']._serialized_start=1112
-  _globals['_WATCHDOG']._serialized_end=1541
+  _globals['_LISTDEADLINESREQUEST']._serialized_start=93
+  _globals['_LISTDEADLINESREQUEST']._serialized_end=134
+  _globals['_LISTDEADLINESRESPONSE']._serialized_start=136
+  _globals['_LISTDEADLINESRESPONSE']._serialized_end=198
+  _globals['_PRESENCE']._serialized_start=201
+  _globals['_PRESENCE']._serialized_end=438
+  _globals['_REPORTPRESENCEREQUEST']._serialized_start=441
+  _globals['_REPORTPRESENCEREQUEST']._serialized_end=593
+  _globals['_REPORTPRESENCERESPONSE']._serialized_start=596
+  _globals['_REPORTPRESENCERESPONSE']._serialized_end=734
+  _globals['_GETPRESENCEREQUEST']._serialized_start=736
+  _globals['_GETPRESENCEREQUEST']._serialized_end=775
+  _globals['_GETPRESENCERESPONSE']._serialized_start=777
+  _globals['_GETPRESENCERESPONSE']._serialized_end=835
+  _globals['_WATCHDOG']._serialized_start=838
+  _globals['_WATCHDOG']._serialized_end=1091
 # @@protoc_insertion_point(module_scope)

@@ -11,34 +11,6 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
-class ScheduleDeadlineRequest(_message.Message):
-    __slots__ = ("deadline",)
-    DEADLINE_FIELD_NUMBER: _ClassVar[int]
-    deadline: _common_pb2.Deadline
-    def __init__(self, deadline: _Optional[_Union[_common_pb2.Deadline, _Mapping]] = ...) -> None: ...
-
-class ScheduleDeadlineResponse(_message.Message):
-    __slots__ = ("deadline", "replaced")
-    DEADLINE_FIELD_NUMBER: _ClassVar[int]
-    REPLACED_FIELD_NUMBER: _ClassVar[int]
-    deadline: _common_pb2.Deadline
-    replaced: bool
-    def __init__(self, deadline: _Optional[_Union[_common_pb2.Deadline, _Mapping]] = ..., replaced: _Optional[bool] = ...) -> None: ...
-
-class CancelDeadlineRequest(_message.Message):
-    __slots__ = ("deadline_id", "version")
-    DEADLINE_ID_FIELD_NUMBER: _ClassVar[int]
-    VERSION_FIELD_NUMBER: _ClassVar[int]
-    deadline_id: str
-    version: int
-    def __init__(self, deadline_id: _Optional[str] = ..., version: _Optional[int] = ...) -> None: ...
-
-class CancelDeadlineResponse(_message.Message):
-    __slots__ = ("cancelled",)
-    CANCELLED_FIELD_NUMBER: _ClassVar[int]
-    cancelled: bool
-    def __init__(self, cancelled: _Optional[bool] = ...) -> None: ...
-
 class ListDeadlinesRequest(_message.Message):
     __slots__ = ("target_id",)
     TARGET_ID_FIELD_NUMBER: _ClassVar[int]

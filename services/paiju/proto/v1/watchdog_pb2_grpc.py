@@ -37,16 +37,6 @@ class WatchdogStub:
         Args:
             channel: A grpc.Channel.
         """
-        self.ScheduleDeadline = channel.unary_unary(
-                '/paiju.v1.Watchdog/ScheduleDeadline',
-                request_serializer=paiju_dot_v1_dot_watchdog__pb2.ScheduleDeadlineRequest.SerializeToString,
-                response_deserializer=paiju_dot_v1_dot_watchdog__pb2.ScheduleDeadlineResponse.FromString,
-                _registered_method=True)
-        self.CancelDeadline = channel.unary_unary(
-                '/paiju.v1.Watchdog/CancelDeadline',
-                request_serializer=paiju_dot_v1_dot_watchdog__pb2.CancelDeadlineRequest.SerializeToString,
-                response_deserializer=paiju_dot_v1_dot_watchdog__pb2.CancelDeadlineResponse.FromString,
-                _registered_method=True)
         self.ListDeadlines = channel.unary_unary(
                 '/paiju.v1.Watchdog/ListDeadlines',
                 request_serializer=paiju_dot_v1_dot_watchdog__pb2.ListDeadlinesRequest.SerializeToString,
@@ -68,24 +58,6 @@ class WatchdogServicer:
     """Internal only. Every RPC needs a token of the `service` role: UNAUTHENTICATED without a valid
     token, PERMISSION_DENIED with a player's token.
     """
-
-    def ScheduleDeadline(self, request, context):
-        """Sets a deadline, replacing any earlier one of the same slot (owner, kind, target, seat).
-        Errors: INVALID_ARGUMENT (unspecified kind or owner, empty target_id, seat below zero,
-        missing due_at).
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def CancelDeadline(self, request, context):
-        """Removes a deadline that is no longer needed (the player acted, came back, pressed start).
-        Cancelling an unknown deadline is not an error: cancelled = false.
-        Errors: INVALID_ARGUMENT (empty deadline_id).
-        """
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
 
     def ListDeadlines(self, request, context):
         """The pending deadlines of one table or room, soonest first (for operators and tests).
@@ -116,16 +88,6 @@ class WatchdogServicer:
 
 def add_WatchdogServicer_to_server(servicer, server):
     rpc_method_handlers = {
-            'ScheduleDeadline': grpc.unary_unary_rpc_method_handler(
-                    servicer.ScheduleDeadline,
-                    request_deserializer=paiju_dot_v1_dot_watchdog__pb2.ScheduleDeadlineRequest.FromString,
-                    response_serializer=paiju_dot_v1_dot_watchdog__pb2.ScheduleDeadlineResponse.SerializeToString,
-            ),
-            'CancelDeadline': grpc.unary_unary_rpc_method_handler(
-                    servicer.CancelDeadline,
-                    request_deserializer=paiju_dot_v1_dot_watchdog__pb2.CancelDeadlineRequest.FromString,
-                    response_serializer=paiju_dot_v1_dot_watchdog__pb2.CancelDeadlineResponse.SerializeToString,
-            ),
             'ListDeadlines': grpc.unary_unary_rpc_method_handler(
                     servicer.ListDeadlines,
                     request_deserializer=paiju_dot_v1_dot_watchdog__pb2.ListDeadlinesRequest.FromString,
@@ -153,60 +115,6 @@ class Watchdog:
     """Internal only. Every RPC needs a token of the `service` role: UNAUTHENTICATED without a valid
     token, PERMISSION_DENIED with a player's token.
     """
-
-    @staticmethod
-    def ScheduleDeadline(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/paiju.v1.Watchdog/ScheduleDeadline',
-            paiju_dot_v1_dot_watchdog__pb2.ScheduleDeadlineRequest.SerializeToString,
-            paiju_dot_v1_dot_watchdog__pb2.ScheduleDeadlineResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
-
-    @staticmethod
-    def CancelDeadline(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
-            target,
-            '/paiju.v1.Watchdog/CancelDeadline',
-            paiju_dot_v1_dot_watchdog__pb2.CancelDeadlineRequest.SerializeToString,
-            paiju_dot_v1_dot_watchdog__pb2.CancelDeadlineResponse.FromString,
-            options,
-            channel_credentials,
-            insecure,
-            call_credentials,
-            compression,
-            wait_for_ready,
-            timeout,
-            metadata,
-            _registered_method=True)
 
     @staticmethod
     def ListDeadlines(request,

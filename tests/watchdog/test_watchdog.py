@@ -1,0 +1,176 @@
+"""The watchdog with an injected clock: turn timers, the ready kick, presence, the reconnect
+window and escapes; and several replicas sharing the deadlines, each fired exactly once."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+
+import fakeredis
+import pytest
+import redis
+
+from paiju.games.zhajinhua import Game
+from paiju.table.record import TableRecord
+from paiju.table.store import TableStore
+from paiju.table.tables import RECONNECT_PREFIX, TURN_DEADLINE, Tables, Timers
+from paiju.table.wallet_port import DirectWallet
+from paiju.wallet import PasswordHasher, Wallet
+from paiju.watchdog.owners import LocalTables
+from paiju.watchdog.presence import QUIET_AFTER_MS, PresenceBoard
+from paiju.watchdog.replica import Replica
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_700_000_000_000
+
+    def __call__(self) -> int:
+        return self.now
+
+
+@pytest.fixture(params=["fakeredis", "redis"])
+def client(request):
+    if request.param == "fakeredis":
+        yield fakeredis.FakeRedis(server=fakeredis.FakeServer())
+        return
+    real = redis.Redis.from_url(request.getfixturevalue("redis_url"))
+    yield real
+
+
+@pytest.fixture
+def world(client, tmp_path):
+    prefix = f"wd-{uuid.uuid4().hex[:8]}"
+    clock = Clock()
+    wallet = Wallet(f"sqlite:///{tmp_path}/ledger.sqlite3", password_hasher=PasswordHasher(n=2**4))
+    wallet.migrate()
+    store = TableStore(client, prefix=prefix)
+    tables = Tables(store, DirectWallet(wallet), Timers(turn_ms=20_000, ready_kick_ms=20_000, reconnect_ms=90_000),
+                    clock_ms=clock, randbelow=lambda n: 0)
+    board = PresenceBoard(client, prefix)
+    replica = Replica(store, board, LocalTables(tables), clock_ms=clock)
+    yield tables, board, replica, clock, wallet
+    wallet.close()
+    for key in client.scan_iter(f"{prefix}:*"):
+        client.delete(key)
+
+
+def seat_players(tables, wallet, count, table_id="t1", ready=True):
+    tables.open(table_id, "zhajinhua", "free")
+    accounts = [str(wallet.register(f"{table_id}p{i}", "secret password")) for i in range(count)]
+    for account in accounts:
+        tables.sit(table_id, account, account)
+    if ready:
+        for account in accounts:
+            tables.ready(table_id, account)
+    return accounts
+
+
+def hand_of(tables, table_id="t1"):
+    _, record = tables.load(table_id)
+    return None if record.hand is None else Game.load(record.hand.blob)
+
+
+def test_nothing_fires_before_its_time_and_a_turn_times_out_after(world):
+    tables, _, replica, clock, wallet = world
+    seat_players(tables, wallet, 3)
+    assert replica.run_once().fired == 0
+    clock.now += 20_000
+    assert replica.run_once().fired == 1
+    assert hand_of(tables).history == [(1, "timeout")]
+    assert replica.run_once().fired == 0  # fired once, and the next turn's timer is not due yet
+
+
+def test_the_unready_player_is_stood_up_after_the_ready_kick(world):
+    tables, _, replica, clock, wallet = world
+    accounts = seat_players(tables, wallet, 3, ready=False)
+    tables.ready("t1", accounts[0])
+    tables.ready("t1", accounts[1])
+    clock.now += 19_999
+    assert replica.run_once().fired == 0
+    clock.now += 1
+    assert replica.run_once().fired == 1
+    assert tables.view("t1", accounts[0])["table"]["seats"][2] is None
+
+
+def test_a_quiet_player_is_disconnected_and_coming_back_in_time_restores_the_seat(world):
+    tables, board, replica, clock, wallet = world
+    accounts = seat_players(tables, wallet, 2, ready=False)
+    board.beat("t1", accounts[0], clock.now)
+    clock.now += QUIET_AFTER_MS
+    assert replica.run_once().disconnected == 1
+    seat = tables.view("t1", accounts[0])["seat"]
+    assert tables.view("t1", accounts[1])["table"]["seats"][seat]["connected"] is False
+    window = tables.deadline("t1", f"{RECONNECT_PREFIX}{seat}")
+    assert window.due_ms == clock.now + 90_000
+    clock.now += 89_000
+    assert tables.reconnect("t1", accounts[0]) is not None
+    assert tables.deadline("t1", f"{RECONNECT_PREFIX}{seat}") is None
+    clock.now += 5_000
+    assert replica.run_once().fired == 0
+    assert tables.view("t1", accounts[0])["seat"] == seat
+
+
+def test_not_back_in_time_is_an_escape_that_folds_the_hand_and_frees_the_seat(world):
+    tables, board, replica, clock, wallet = world
+    accounts = seat_players(tables, wallet, 3)
+    hand = hand_of(tables)
+    quitter = accounts[hand.to_act]  # table seats equal hand seats here
+    board.beat("t1", quitter, clock.now)
+    board.closed("t1", quitter, clock.now)  # the stream closed: noticed at the next sweep
+    assert replica.run_once().disconnected == 1
+    clock.now += 20_000  # 炸金花's turn timer runs on for a disconnected player: a fold
+    assert replica.run_once().fired == 1
+    assert hand_of(tables).history[-1] == (accounts.index(quitter), "timeout")
+    clock.now += 70_000  # the reconnect window closes (and the next turn's timer is due too)
+    replica.run_once()
+    _, record = tables.load("t1")
+    seat = accounts.index(quitter)
+    assert record.hand is None or record.seats[seat].leaving
+    while hand_of(tables) is not None:  # the others play on; the escaper's seat goes at the end
+        clock.now += 20_000
+        replica.run_once()
+    assert tables.view("t1", accounts[0])["table"]["seats"][seat] is None
+    stood = [e for e in tables.store.read_events("t1", seat="all", count=1000) if e.type == "stood"]
+    assert [b'"reason":"escaped"' in e.payload for e in stood] == [True]
+
+
+def test_two_replicas_over_many_deadlines_fire_each_exactly_once(world):
+    tables, board, _, clock, wallet = world
+    table_ids = [f"m{i}" for i in range(30)]
+    for table_id in table_ids:
+        seat_players(tables, wallet, 2, table_id=table_id)
+    clock.now += 20_000
+    replicas = [Replica(tables.store, board, LocalTables(tables), clock_ms=clock) for _ in range(3)]
+    reports = []
+    barrier = threading.Barrier(len(replicas))
+
+    def run(replica):
+        barrier.wait()
+        reports.append(replica.run_once())
+
+    threads = [threading.Thread(target=run, args=(r,)) for r in replicas]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum(r.fired for r in reports) == len(table_ids)
+    assert all(r.failed == 0 for r in reports)
+    for table_id in table_ids:
+        # Each two-player hand ended by exactly one timeout (a fold).
+        last = tables.view(table_id, None)["last_hand"]
+        assert last is not None and last["state"]["result"]["details"]["how"] == "last_player"
+        assert tables.deadline(table_id, TURN_DEADLINE) is None
+
+
+def test_a_stale_deadline_fired_late_changes_nothing(world):
+    tables, _, _, clock, wallet = world
+    accounts = seat_players(tables, wallet, 3)
+    deadline = tables.deadline("t1", TURN_DEADLINE)
+    view = tables.view("t1", accounts[1])
+    tables.act("t1", accounts[1], view["version"], "call")
+    before = tables.store.load("t1")
+    assert tables.expire("t1", TURN_DEADLINE, deadline.version_set_for) is None
+    assert tables.store.load("t1") == before
+    record = TableRecord.from_bytes(before.state)
+    assert record.turn_stamp != deadline.version_set_for
