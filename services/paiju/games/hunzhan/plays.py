@@ -14,6 +14,7 @@ from paiju.cards import ALL_CARDS, Card
 from paiju.games.hunzhan.order import POINTS, hunzhan_order
 from paiju.games.tricks import (
     TRUMP,
+    TRUMP_BASE,
     Play,
     Shape,
     TrumpOrder,
@@ -84,7 +85,7 @@ def _allowed_singles(hand: Sequence[Card], trick: Sequence[Sequence[Card]], orde
         chosen = winning
     else:
         chosen = [card for card in cards if card in winning or not POINTS[card]] or cards
-    chosen.sort(key=lambda card: (POINTS[card], strength[card], _TEXT[card]))
+    chosen.sort(key=lambda card: default_key((card,), order))
     return [(card,) for card in chosen]
 
 
@@ -95,10 +96,11 @@ def default_key(play: Play, order: TrumpOrder) -> tuple[int, int, tuple[str, ...
     The text compares as the tuple of its two-character tokens, which orders exactly as the
     space-separated text does.
     """
-    strength = order.strength
+    strength, level = order.strength, order.level
+    top = max(play, key=strength.__getitem__)
     return (
         sum([POINTS[card] for card in play]),
-        max([strength[card] for card in play]),
+        level[top] + (TRUMP_BASE if order.suit_class[top] == TRUMP else 0),
         tuple([_TEXT[card] for card in play]),
     )
 

@@ -34,6 +34,9 @@ TRUMP = "T"
 TRUMP_BASE = 1000
 """Trump strengths start here, so that any trump is stronger than any plain card."""
 
+PLAIN_SPAN = 100
+"""Strengths of one plain class lie in ``[PLAIN_SPAN × i, PLAIN_SPAN × (i + 1))``, i its index."""
+
 ABSENT = -1
 """The strength of a card that is not in this game's deck."""
 
@@ -60,6 +63,8 @@ class TrumpOrder:
 
     suit_class: tuple[str | None, ...]
     strength: tuple[int, ...]
+    level: tuple[int, ...]
+    """Position of the card's group within its suit class (0 weakest), comparable across suits."""
     lines: tuple[Line, ...]
     cards_of_strength: Mapping[int, tuple[Card, ...]] = field(repr=False)
     positions: Mapping[int, tuple[tuple[int, int], ...]] = field(repr=False)
@@ -73,16 +78,19 @@ class TrumpOrder:
     ) -> TrumpOrder:
         """An order from, per suit class, its groups of equal cards from weakest to strongest.
 
-        Strengths are the group's position within its class (plain) or ``TRUMP_BASE`` plus it
-        (trumps). Without ``lines``, each class is one line of its groups in order, so any two
+        Strengths are unique per group: ``TRUMP_BASE`` plus the group's position for trumps,
+        ``PLAIN_SPAN`` times the class's index plus the position for plain classes. Without ``lines``, each class is one line of its groups in order, so any two
         neighbouring groups connect.
         """
         suit_class: list[str | None] = [None] * 54
         strength = [ABSENT] * 54
+        level = [ABSENT] * 54
         cards_of: dict[int, tuple[Card, ...]] = {}
         default_lines: list[Line] = []
-        for class_name, groups in ranking.items():
-            base = TRUMP_BASE if class_name == TRUMP else 0
+        for class_index, (class_name, groups) in enumerate(ranking.items()):
+            if len(groups) > PLAIN_SPAN:
+                raise ValueError(f"a suit class has at most {PLAIN_SPAN} groups")
+            base = TRUMP_BASE if class_name == TRUMP else PLAIN_SPAN * class_index
             line: list[int] = []
             for index, group in enumerate(groups):
                 value = base + index
@@ -91,6 +99,7 @@ class TrumpOrder:
                         raise ValueError(f"{card} is ranked twice")
                     suit_class[card] = class_name
                     strength[card] = value
+                    level[card] = index
                 cards_of[value] = tuple(sorted(Card(c) for c in group))
                 line.append(value)
             default_lines.append(Line(tuple(line)))
@@ -102,6 +111,7 @@ class TrumpOrder:
         return cls(
             suit_class=tuple(suit_class),
             strength=tuple(strength),
+            level=tuple(level),
             lines=chosen,
             cards_of_strength=cards_of,
             positions={value: tuple(places) for value, places in positions.items()},
