@@ -122,7 +122,7 @@ class Platform:
             else:
                 tokens = ServiceTokenSource(self.signer, "watchdog")
                 owner = RemoteTables(authorized_channel(self.settings.table_target, tokens))
-            self.watchdog = Replica(self.store, self.presence, owner).start()
+            self.watchdog = Replica(self.store, self.presence, owner, lease_ms=self.settings.watchdog_lease_ms).start()
         if relay and self.wallet is not None:
             settler = Settler(self.wallet, self.leaderboard)
             self._every(0.5, "settlement-relay", lambda: relay_outbox(self.store, settler))

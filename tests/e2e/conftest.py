@@ -28,6 +28,7 @@ from paiju.platform import Platform, build
 from paiju.wallet.celery_app import WorkerOptions
 
 REDIS_DB = 13
+RECONNECT_SECONDS = 3
 SECRET = "the end-to-end test secret, 32 bytes"
 
 
@@ -68,7 +69,7 @@ def deployment(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
     run = secrets.token_hex(4)
     folder = tmp_path_factory.mktemp(f"e2e-{request.param}")
     environment = {"PAIJU_SECRET": SECRET, "PAIJU_REDIS_PREFIX": f"e2e-{run}", "PAIJU_RELAY_SECONDS": "0.2",
-                   "PAIJU_STARTING_GRANT": "20000"}
+                   "PAIJU_STARTING_GRANT": "20000", "PAIJU_RECONNECT_SECONDS": str(RECONNECT_SECONDS)}
     worker = schema = database_url = None
     if request.param == "embedded":
         environment["DATABASE_URL"] = f"sqlite:///{folder / 'ledger.sqlite3'}"

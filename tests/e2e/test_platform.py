@@ -288,3 +288,35 @@ def test_services_deployed_apart_play_a_hand_through_the_wallet_service(redis_ur
             client_.delete(*stale)
         with psycopg.connect(database_url, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def seat_state(client, room):
+    view = client.view(room)
+    return view["table"]["seats"][view["seat"]]
+
+
+def test_a_dropped_stream_holds_the_seat_and_a_new_stream_brings_the_player_back(deployment):
+    (player,) = new_clients(deployment, 1)
+    (watcher,) = new_clients(deployment, 1)
+    room = "zhajinhua-free-04"
+    player.sit(room)
+    watcher.sit(room)
+    stream = player.watch(room)
+    assert next(stream).view is not None  # the snapshot: the stream is open, the player present
+    stream.close()  # the connection drops
+    wait_for("the watchdog to notice", lambda: seat_state(watcher, room) is not None
+             and not watcher.view(room)["table"]["seats"][player.view(room)["seat"]]["connected"])
+    back = player.watch(room)
+    snapshot = next(back).view
+    assert snapshot["seat"] is not None  # the whole private view again, seat kept
+    wait_for("the player to count as back", lambda: seat_state(player, room)["connected"])
+    back.close()
+    # Not back within the reconnect window this time: the seat is given up (no hand is on).
+    seat = player.view(room)["seat"]
+    wait_for("the escape", lambda: watcher.view(room)["table"]["seats"][seat] is None)
+    with pytest.raises(PaijuError) as gone:
+        player.view(room)
+    assert gone.value.status == grpc.StatusCode.PERMISSION_DENIED
+    watcher.stand(room)
+    for client in (player, watcher):
+        client.close()

@@ -164,7 +164,7 @@ def test_two_replicas_over_many_deadlines_fire_each_exactly_once(world):
 
 
 def test_a_stale_deadline_fired_late_changes_nothing(world):
-    tables, _, _, clock, wallet = world
+    tables, _, _, _clock, wallet = world
     accounts = seat_players(tables, wallet, 3)
     deadline = tables.deadline("t1", TURN_DEADLINE)
     view = tables.view("t1", accounts[1])

@@ -28,6 +28,7 @@ variable                       default                      meaning
 ``PAIJU_TURN_SECONDS``         ``20``                       turn timer
 ``PAIJU_RECONNECT_SECONDS``    ``90``                       how long a disconnected seat is held
 ``PAIJU_READY_KICK_SECONDS``   ``20``                       ready kick: the last unready player's time
+``PAIJU_WATCHDOG_LEASE_MS``   ``5000``                     a claimed deadline falls due again after this
 ``PAIJU_STARTING_GRANT``       ``20000``                    coins credited to a new account
 =============================  ===========================  =========================================
 
@@ -84,6 +85,8 @@ class Settings:
     turn_seconds: int
     reconnect_seconds: int
     ready_kick_seconds: int
+    watchdog_lease_ms: int
+    """How long a watchdog's claim on a due deadline lasts before another replica may fire it."""
     starting_grant: int
 
     @property
@@ -131,6 +134,7 @@ class Settings:
             turn_seconds=env.integer("PAIJU_TURN_SECONDS", 20, minimum=1),
             reconnect_seconds=env.integer("PAIJU_RECONNECT_SECONDS", 90, minimum=1),
             ready_kick_seconds=env.integer("PAIJU_READY_KICK_SECONDS", 20, minimum=1),
+            watchdog_lease_ms=env.integer("PAIJU_WATCHDOG_LEASE_MS", 5_000, minimum=100),
             starting_grant=env.integer("PAIJU_STARTING_GRANT", 20_000, minimum=0),
         )
 
