@@ -174,3 +174,79 @@ def test_a_stale_deadline_fired_late_changes_nothing(world):
     assert tables.store.load("t1") == before
     record = TableRecord.from_bytes(before.state)
     assert record.turn_stamp != deadline.version_set_for
+
+
+# --- a trick-like game: default moves, strikes, escapes, a timer that waits ----------------------
+
+@pytest.fixture
+def countdown_tables(world):
+    from tests.watchdog.countdown import register
+
+    register()
+    return world
+
+
+def seat_countdown(tables, wallet, count=3, table_id="c1"):
+    tables.open(table_id, "countdown", "free")
+    accounts = [str(wallet.register(f"{table_id}c{i}", "secret password")) for i in range(count)]
+    for account in accounts:
+        tables.sit(table_id, account, account)
+    for account in accounts:
+        tables.ready(table_id, account)
+    return accounts
+
+
+def countdown_of(tables, table_id="c1"):
+    from tests.watchdog.countdown import Countdown
+
+    _, record = tables.load(table_id)
+    return None if record.hand is None else Countdown.from_bytes(record.hand.blob)
+
+
+def test_a_timeout_plays_the_default_move_and_counts_a_strike(countdown_tables):
+    tables, _, replica, clock, wallet = countdown_tables
+    accounts = seat_countdown(tables, wallet)
+    clock.now += 20_000
+    assert replica.run_once().fired == 1
+    game = countdown_of(tables)
+    assert game.moves == [(1, "tick")]
+    _, record = tables.load("c1")
+    assert record.seats[1].strikes == 1
+    # Acting in person ends the run of strikes.
+    tables.act("c1", accounts[2], tables.view("c1", accounts[2])["version"], "tock")
+    clock.now += 20_000
+    replica.run_once()  # seat 0 times out
+    view = tables.view("c1", accounts[1])
+    tables.act("c1", accounts[1], view["version"], "tock")
+    assert tables.load("c1")[1].seats[1].strikes == 0
+
+
+def test_the_fourth_consecutive_strike_is_an_escape(countdown_tables):
+    tables, _, replica, clock, wallet = countdown_tables
+    accounts = seat_countdown(tables, wallet, count=2)
+    for _ in range(7):  # seat 1 times out on its turns 1, 3, 5, 7; seat 0 plays in person
+        state = countdown_of(tables)
+        if state is None:
+            break
+        if state.to_act == 0:
+            tables.act("c1", accounts[0], tables.view("c1", accounts[0])["version"], "tock")
+        else:
+            clock.now += 20_000
+            replica.run_once()
+    assert countdown_of(tables) is None
+    last = tables.view("c1", accounts[0])["last_hand"]
+    assert last["state"]["result"]["details"]["how"] == "escape"
+    assert tables.view("c1", accounts[0])["table"]["seats"][1] is None  # the escaper is stood up
+
+
+def test_a_disconnected_players_turn_waits_and_resumes_with_the_time_left(countdown_tables):
+    tables, board, replica, clock, wallet = countdown_tables
+    accounts = seat_countdown(tables, wallet)
+    clock.now += 5_000
+    tables.disconnect("c1", accounts[1], clock.now)  # seat 1 is to act, 15 s left
+    assert tables.deadline("c1", TURN_DEADLINE) is None
+    clock.now += 60_000
+    assert replica.run_once().fired == 0  # the table waits: no timeout, no strike
+    tables.reconnect("c1", accounts[1])
+    resumed = tables.deadline("c1", TURN_DEADLINE)
+    assert resumed.due_ms == clock.now + 15_000

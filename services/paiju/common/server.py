@@ -113,8 +113,17 @@ def start_server(
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="paiju-grpc"),
         interceptors=(AuthInterceptor(signer), *extra_interceptors),
-        # Without this, Linux lets a second server share a busy port silently.
-        options=(("grpc.so_reuseport", 0),),
+        options=(
+            # Without this, Linux lets a second server share a busy port silently.
+            ("grpc.so_reuseport", 0),
+            # Ping idle connections so that a peer that vanished (no FIN: a dead phone, a cut
+            # cable) is noticed within ~30 s and its Watch streams end, which ends its presence.
+            ("grpc.keepalive_time_ms", 20_000),
+            ("grpc.keepalive_timeout_ms", 10_000),
+            ("grpc.keepalive_permit_without_calls", 1),
+            ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+            ("grpc.http2.max_pings_without_data", 0),
+        ),
     )
     for binding in bindings:
         binding.add_to_server(binding.servicer, server)

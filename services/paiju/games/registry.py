@@ -44,6 +44,9 @@ class GameSpec:
     waits_for_disconnected: bool = False
     """Whether a disconnected player's turn timer stops until they are back (trick games) or
     runs on (炸金花: a timeout folds)."""
+    strikes_to_escape: int | None = None
+    """Consecutive timeouts after which a player has escaped (trick games: the 4th); ``None``
+    where a timeout already ends the player's hand (炸金花 folds)."""
 
     def tier(self, name: str) -> Tier:
         for tier in self.tiers:
@@ -74,6 +77,12 @@ def _zhajinhua() -> GameSpec:
 
 _FACTORIES: dict[str, Callable[[], GameSpec]] = {"zhajinhua": _zhajinhua}
 _LOADED: dict[str, GameSpec] = {}
+
+
+def register_game(spec: GameSpec) -> None:
+    """Make a game known to every service of this process (tests register small fake games)."""
+    _FACTORIES[spec.name] = lambda: spec
+    _LOADED.pop(spec.name, None)
 
 
 def game_names() -> list[str]:

@@ -41,6 +41,8 @@ class SeatRecord:
     """A suspended turn timer's time left (games that wait for a disconnected player)."""
     leaving: bool = False
     """Escaped mid-hand: stood up when the hand ends."""
+    strikes: int = 0
+    """Consecutive turn timeouts (trick games: the 4th is an escape)."""
 
 
 @dataclass(slots=True)
@@ -73,6 +75,8 @@ class TableRecord:
     expiry is a no-op once that state has moved on (see :mod:`paiju.table.tables`)."""
     turn_stamp: int = 0
     seating_stamp: int = 0
+    turn_ms: int | None = None
+    """This table's turn time; ``None``: the platform's default (``PAIJU_TURN_SECONDS``)."""
 
     def next_stamp(self) -> int:
         self.stamps += 1

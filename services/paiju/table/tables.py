@@ -89,6 +89,10 @@ def _payload(data: dict[str, Any]) -> bytes:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
 
 
+def hand_seat_of(record: TableRecord, table_seat: int) -> int:
+    return record.hand.hand_seat(table_seat)  # type: ignore[union-attr,return-value]
+
+
 def reconnect_deadline(seat: int) -> str:
     return f"{RECONNECT_PREFIX}{seat}"
 
@@ -304,11 +308,15 @@ class Tables:
             plan.drop(TURN_DEADLINE)
             return
         taken = record.seats[record.hand.seats[hand.to_act]]  # type: ignore[union-attr]
+        turn_ms = self._turn_ms(record)
         if record.spec.waits_for_disconnected and taken is not None and not taken.connected:
-            taken.turn_left_ms = self.timers.turn_ms
+            taken.turn_left_ms = turn_ms
             plan.drop(TURN_DEADLINE)
             return
-        plan.put(TURN_DEADLINE, self.clock_ms() + self.timers.turn_ms, record.turn_stamp)
+        plan.put(TURN_DEADLINE, self.clock_ms() + turn_ms, record.turn_stamp)
+
+    def _turn_ms(self, record: TableRecord) -> int:
+        return record.turn_ms if record.turn_ms is not None else self.timers.turn_ms
 
     @staticmethod
     def _table_events(record: TableRecord, events: list[Event]) -> list[Event]:
@@ -333,6 +341,7 @@ class Tables:
         hand = record.spec.load_hand(record.hand.blob)  # type: ignore[union-attr]
         before = hand.turn_number
         events = hand.apply(hand_seat, action)
+        record.seats[seat].strikes = 0  # type: ignore[union-attr]  # acting in person ends a run of timeouts
         return self._after_move(table_id, expected_version, record, hand, events, turn_changed=hand.turn_number != before)
 
     def _after_move(
@@ -415,8 +424,25 @@ class Tables:
         if hand.to_act is None:
             return None
         before = hand.turn_number
+        table_seat = record.hand.seats[hand.to_act]
+        taken = record.seats[table_seat]
         events = hand.timeout()
+        limit = record.spec.strikes_to_escape
+        if taken is not None and limit is not None:
+            taken.strikes += 1
+            events.append(Event("strike", {"seat": hand_seat_of(record, table_seat), "strikes": taken.strikes}))
+            if taken.strikes >= limit and hand.result is None:
+                # The last strike of a run is an escape, settled by the game's own rules.
+                taken.leaving = True
+                events += [Event("escaped", {"seat": hand_seat_of(record, table_seat)}), *self._leave(hand, table_seat, record)]
         return self._after_move(table_id, version, record, hand, events, turn_changed=hand.turn_number != before)
+
+    @staticmethod
+    def _leave(hand: Any, table_seat: int, record: TableRecord) -> list[Event]:
+        try:
+            return hand.leave(record.hand.hand_seat(table_seat))  # type: ignore[union-attr]
+        except IllegalAction:
+            return []  # already out of the hand (folded, lost): only the seat is given up
 
     def _delayed_start(self, table_id: str, version: int, record: TableRecord, stamp: int) -> Outcome | None:
         if record.seating_stamp != stamp or not record.can_start():
@@ -487,7 +513,7 @@ class Tables:
         if hand.to_act is None or record.hand.seats[hand.to_act] != seat:
             return
         running = self.deadline(table_id, TURN_DEADLINE)
-        left = self.timers.turn_ms if running is None else max(0, running.due_ms - self.clock_ms())
+        left = self._turn_ms(record) if running is None else max(0, running.due_ms - self.clock_ms())
         record.seats[seat].turn_left_ms = left  # type: ignore[union-attr]
         plan.drop(TURN_DEADLINE)
 
@@ -507,13 +533,8 @@ class Tables:
         taken.leaving = True
         hand = record.spec.load_hand(record.hand.blob)  # type: ignore[union-attr]
         before = hand.turn_number
-        try:
-            left = hand.leave(hand_seat)
-        except IllegalAction:
-            left = []  # already out of the hand (folded, lost): only the seat is given up
-        events = [Event("escaped", {"seat": seat}), *left]
-        # leave() returns hand-seat events; the escape notice is already in table seats.
-        table_events = [events[0], *self._table_events(record, events[1:])]
+        events = [Event("escaped", {"seat": hand_seat}), *self._leave(hand, seat, record)]
+        table_events = self._table_events(record, events)
         record.hand.blob = hand.to_bytes()  # type: ignore[union-attr]
         plan = DeadlinePlan()
         if hand.result is None:
