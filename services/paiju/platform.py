@@ -101,7 +101,7 @@ class Platform:
             while not self._stop.wait(seconds):
                 try:
                     work()
-                except Exception:  # noqa: BLE001 - a background duty must outlive one failure
+                except Exception:  # a background duty must outlive one failure
                     log.exception("%s failed; trying again in %.1f s", name, seconds)
 
         thread = threading.Thread(target=loop, name=name, daemon=True)

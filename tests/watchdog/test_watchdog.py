@@ -240,7 +240,7 @@ def test_the_fourth_consecutive_strike_is_an_escape(countdown_tables):
 
 
 def test_a_disconnected_players_turn_waits_and_resumes_with_the_time_left(countdown_tables):
-    tables, board, replica, clock, wallet = countdown_tables
+    tables, _board, replica, clock, wallet = countdown_tables
     accounts = seat_countdown(tables, wallet)
     clock.now += 5_000
     tables.disconnect("c1", accounts[1], clock.now)  # seat 1 is to act, 15 s left

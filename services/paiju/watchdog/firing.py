@@ -45,7 +45,7 @@ def fire_due(store: TableStore, owner: TableOwner, now_ms: int, lease_ms: int = 
             continue  # another replica has it
         try:
             applied = owner.expire(due.table_id, due.name, due.version_set_for)
-        except Exception as error:  # noqa: BLE001 - the lease brings it back; one table must not stop the rest
+        except Exception as error:  # the lease brings it back; one table must not stop the rest
             log.exception("deadline %s of table %s failed; it falls due again", due.name, due.table_id)
             report.failed += 1
             report.errors.append(f"{due.table_id}/{due.name}: {error}")
@@ -67,7 +67,7 @@ def sweep_presence(board: PresenceBoard, owner: TableOwner, now_ms: int, report:
         try:
             if owner.disconnect(silence.table_id, silence.account, silence.since_ms):
                 report.disconnected += 1
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             log.exception("disconnecting %s at %s failed", silence.account, silence.table_id)
             report.errors.append(f"{silence.table_id}/{silence.account}: {error}")
             board.put_back(silence)  # try again next pass

@@ -51,7 +51,7 @@ class Replica:
         while not self._stop.is_set():
             try:
                 report = self.run_once()
-            except Exception:  # noqa: BLE001 - Redis down or the owner unreachable: try again
+            except Exception:  # Redis down or the owner unreachable: try again
                 log.exception("watchdog pass failed; trying again")
                 self._stop.wait(1.0)
                 continue

@@ -6,7 +6,14 @@ import grpc
 
 from paiju.common.errors import abort
 from paiju.proto.v1 import common_pb2, watchdog_pb2, watchdog_pb2_grpc
-from paiju.table.tables import READY_KICK_DEADLINE, RECONNECT_PREFIX, START_DEADLINE, TURN_DEADLINE, TableNotFound, Tables
+from paiju.table.tables import (
+    READY_KICK_DEADLINE,
+    RECONNECT_PREFIX,
+    START_DEADLINE,
+    TURN_DEADLINE,
+    TableNotFound,
+    Tables,
+)
 from paiju.watchdog.presence import PresenceBoard
 
 KINDS = {
