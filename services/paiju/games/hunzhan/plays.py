@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from paiju.cards import ALL_CARDS, Card
 from paiju.games.hunzhan.order import POINTS, hunzhan_order
@@ -85,7 +86,7 @@ def _allowed_singles(hand: Sequence[Card], trick: Sequence[Sequence[Card]], orde
         chosen = winning
     else:
         chosen = [card for card in cards if card in winning or not POINTS[card]] or cards
-    chosen.sort(key=lambda card: default_key((card,), order))
+    chosen.sort(key=_card_keys(order).__getitem__)
     return [(card,) for card in chosen]
 
 
@@ -96,12 +97,26 @@ def default_key(play: Play, order: TrumpOrder) -> tuple[int, int, tuple[str, ...
     The text compares as the tuple of its two-character tokens, which orders exactly as the
     space-separated text does.
     """
-    strength, level = order.strength, order.level
-    top = max(play, key=strength.__getitem__)
+    keys = _card_keys(order)
+    if len(play) == 1:
+        return keys[play[0]]
     return (
         sum([POINTS[card] for card in play]),
-        level[top] + (TRUMP_BASE if order.suit_class[top] == TRUMP else 0),
+        max([keys[card][1] for card in play]),
         tuple([_TEXT[card] for card in play]),
+    )
+
+
+@cache
+def _card_keys(order: TrumpOrder) -> tuple[tuple[int, int, tuple[str, ...]], ...]:
+    """Per card code: its :func:`default_key` as a single (orders live for the process)."""
+    return tuple(
+        (
+            POINTS[card],
+            order.level[card] + (TRUMP_BASE if order.suit_class[card] == TRUMP else 0),
+            (_TEXT[card],),
+        )
+        for card in range(len(ALL_CARDS))
     )
 
 
