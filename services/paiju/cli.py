@@ -22,9 +22,11 @@ def _demo(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     from paiju.common.config import Settings
+    from paiju.common.logs import configure_logging
     from paiju.platform import SERVICES
     from paiju.serve import serve
 
+    configure_logging(args.log_level, json=not args.text_logs)
     services = list(SERVICES) if args.service == "all" else [args.service]
     if args.bots and args.service != "all":
         raise ValueError("bot tables run only in the all-in-one server (paiju serve --bots N)")
@@ -58,6 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--rooms", type=int, default=10, help="rooms per game and tier")
     serve.add_argument("--external-worker", action="store_true",
                        help="leave settlements to `paiju worker` (Celery) instead of relaying them here")
+    serve.add_argument("--log-level", default="WARNING", help="root log level (default WARNING)")
+    serve.add_argument("--text-logs", action="store_true", help="plain text logs instead of JSON lines")
     serve.set_defaults(handler=_serve)
 
     worker = commands.add_parser("worker", help="a Celery worker with beat: settlements and the outbox relay")

@@ -21,6 +21,7 @@ import redis
 from paiju.common.auth import TokenSigner
 from paiju.common.channels import ServiceTokenSource, authorized_channel
 from paiju.common.config import Settings
+from paiju.common.metrics import METRICS
 from paiju.common.server import ServiceBinding
 from paiju.lobby.rooms import Lobby
 from paiju.table.store import TableStore
@@ -126,6 +127,24 @@ class Platform:
         if relay and self.wallet is not None:
             settler = Settler(self.wallet, self.leaderboard)
             self._every(0.5, "settlement-relay", lambda: relay_outbox(self.store, settler))
+        if "table" in self.services:
+            self._every(5.0, "table-gauges", self.sample_gauges)
+
+    def sample_gauges(self) -> None:
+        """Live tables, hands and connected players per game, from the rooms' records."""
+        counts: dict[str, list[int]] = {}
+        for game, tier in self.lobby.tiers():
+            tables, hands, players = counts.setdefault(game, [0, 0, 0])
+            for entry in self.lobby.rooms(game, tier):
+                record = entry.record
+                seated = [s for s in record.seats if s is not None]
+                counts[game] = [
+                    counts[game][0] + bool(seated),
+                    counts[game][1] + (record.hand is not None),
+                    counts[game][2] + sum(s.connected for s in seated),
+                ]
+        for game, (tables, hands, players) in counts.items():
+            METRICS.set_table_counts(game, tables=tables, hands=hands, players=players)
 
     def close(self) -> None:
         self._stop.set()

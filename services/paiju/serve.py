@@ -19,6 +19,7 @@ from paiju.client.bots import BOTS
 from paiju.client.play import BotStats, play_bot
 from paiju.client.sdk import PaijuClient, PaijuError
 from paiju.common.config import Settings
+from paiju.common.metrics import MetricsServerError, start_metrics_server
 from paiju.common.server import start_from_settings
 from paiju.platform import SERVICES, build
 
@@ -34,9 +35,16 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
     }[services[0]]
     server = start_from_settings(settings, platform.bindings(services), port=port)
     platform.start_background(relay=relay)
+    try:
+        metrics = start_metrics_server(settings.metrics_port, settings.bind_host)
+    except MetricsServerError as error:
+        metrics = None
+        out(f"metrics: {error} (set PAIJU_METRICS_PORT, or 0 for none); serving without them")
     redis_where = settings.redis_url or "in-process Redis emulation"
     ledger = settings.database_url if platform.wallet is not None else f"wallet service at {settings.wallet_target}"
     out(f"paiju {'+'.join(services)} listening on {server.address} (live state: {redis_where}; ledger: {ledger})")
+    if metrics is not None:
+        out(f"metrics: {metrics.url}")
     out(f"connect: PaijuClient.connect('{server.address}', 'name', 'password') "
         f"or any gRPC client (reflection is on: grpcurl -plaintext {server.address} list)")
     stop = threading.Event()
@@ -66,6 +74,8 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
         stop.set()
         server.stop(grace=1.0)
         platform.close()
+        if metrics is not None:
+            metrics.stop()
 
 
 def _start_bots(address: str, tables: int, stop: threading.Event) -> list[BotStats]:

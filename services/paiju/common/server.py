@@ -30,6 +30,7 @@ from grpc_reflection.v1alpha import reflection
 from paiju.common.auth import TokenSigner
 from paiju.common.config import Settings
 from paiju.common.interceptor import AuthInterceptor
+from paiju.common.metrics import MetricsInterceptor
 
 LOOPBACK = "127.0.0.1"
 HEALTH_SERVICE_NAME = health_pb2.DESCRIPTOR.services_by_name["Health"].full_name
@@ -112,7 +113,8 @@ def start_server(
     _check_service_names(names)
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="paiju-grpc"),
-        interceptors=(AuthInterceptor(signer), *extra_interceptors),
+        # Metrics first, so that calls refused by the auth check are counted too.
+        interceptors=(MetricsInterceptor(), AuthInterceptor(signer), *extra_interceptors),
         options=(
             # Without this, Linux lets a second server share a busy port silently.
             ("grpc.so_reuseport", 0),

@@ -35,14 +35,17 @@ class Lobby:
         self.rooms_per_tier = rooms_per_tier
         self.games = games or game_names()
 
+    def tiers(self) -> list[tuple[str, str]]:
+        """Every (game, tier) this lobby keeps rooms for."""
+        return [(game, tier.name) for game in self.games for tier in game_spec(game).tiers]
+
     def ensure_rooms(self) -> int:
         """Create the rooms that do not exist yet; how many rooms there are in all."""
         count = 0
-        for game in self.games:
-            for tier in game_spec(game).tiers:
-                for number in range(1, self.rooms_per_tier + 1):
-                    self.tables.open(room_id(game, tier.name, number), game, tier.name)
-                    count += 1
+        for game, tier in self.tiers():
+            for number in range(1, self.rooms_per_tier + 1):
+                self.tables.open(room_id(game, tier, number), game, tier)
+                count += 1
         return count
 
     def rooms(self, game: str, tier: str) -> list[RoomEntry]:

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from paiju.common.metrics import METRICS
 from paiju.games.engine import Event, IllegalAction, require
 from paiju.table.record import HandRecord, SeatRecord, TableRecord
 from paiju.table.seating import SeatDirectory
@@ -197,6 +198,7 @@ class Tables:
             try:
                 return change(snapshot.version, record)
             except StaleVersion:
+                METRICS.cas_retried("table")
                 continue
         raise RuntimeError(f"table {table_id}: too much contention, gave up after 20 tries")
 
@@ -368,6 +370,7 @@ class Tables:
         result = hand.result
         accounts = [record.seats[s].account for s in hand_record.seats]  # type: ignore[union-attr]
         settlement = {
+            "ended_ms": self.clock_ms(),
             "hand_id": hand_record.hand_id,
             "table_id": record.table_id,
             "game": record.game,
@@ -384,6 +387,7 @@ class Tables:
         record.last_hand = {"hand_id": hand_record.hand_id, "seats": hand_record.seats, "state": hand.view(None)}
         record.hand = None
         record.hands_played += 1
+        METRICS.hand_completed(record.game)
         record.turn_stamp = record.next_stamp()
         plan.drop(TURN_DEADLINE)
         minimum = record.spec.tier(record.tier).min_coins

@@ -28,10 +28,12 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from paiju.common.metrics import METRICS
 from paiju.wallet.errors import WalletError
 from paiju.wallet.leaderboard import Leaderboard
 from paiju.wallet.model import Line, Reason, Settlement
@@ -58,6 +60,8 @@ class SettlementOrder:
     lines: tuple[tuple[int, int, str], ...]
     """``(account, amount, reason)`` as the rules wrote them, the winner's fee line included."""
     fee: int
+    ended_ms: int | None = None
+    """When the hand ended (epoch ms), for the settlement-lag metric; absent in old payloads."""
 
     @property
     def outbox_key(self) -> str:
@@ -83,7 +87,8 @@ class SettlementOrder:
         if not isinstance(raw_lines, list) or not raw_lines:
             raise MalformedSettlement("a settlement has a non-empty list of lines")
         lines = tuple(_line(raw, number) for number, raw in enumerate(raw_lines, start=1))
-        return cls(hand_id, table_id, game, lines, fee)
+        ended = document.get("ended_ms")
+        return cls(hand_id, table_id, game, lines, fee, ended if _is_int(ended) else None)
 
     def ledger_lines(self, house: int) -> list[Line]:
         """The lines to give :meth:`Wallet.settle`: the players' lines, then the house's fee.
@@ -152,9 +157,12 @@ class Settler:
         The leaderboard counts each hand once too, so a delivery that crashed between the
         ledger and the board is completed by the next one.
         """
-        settlement = self.wallet.settle(
-            order.hand_id, order.game, order.ledger_lines(self.wallet.house)
-        )
+        lines = order.ledger_lines(self.wallet.house)
+        settlement = self.wallet.settle(order.hand_id, order.game, lines)
+        if not settlement.replayed:
+            METRICS.ledger_entries_written("settlement", len(lines))
+            if order.ended_ms is not None:
+                METRICS.observe_settlement_lag(max(0.0, time.time() - order.ended_ms / 1000))
         if self.leaderboard is not None:
             self.leaderboard.record(settlement, self.wallet.house)
         return settlement
@@ -196,7 +204,9 @@ def relay_outbox(
     acknowledged, the rest is tried again next time.
     """
     report = RelayReport()
-    for entry in outbox.outbox_pending(limit):
+    pending = outbox.outbox_pending(limit)
+    METRICS.set_outbox_depth(len(pending))
+    for entry in pending:
         if not entry.key.startswith(SETTLEMENT_KEY_PREFIX):
             report.skipped += 1
             continue

@@ -11,6 +11,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from paiju.common.metrics import METRICS
 from paiju.table.store import TableStore
 from paiju.watchdog.presence import PresenceBoard
 
@@ -43,6 +44,7 @@ def fire_due(store: TableStore, owner: TableOwner, now_ms: int, lease_ms: int = 
     for due in store.due_deadlines(now_ms, limit):
         if not store.claim_deadline(due.table_id, due.name, due.version_set_for, now_ms, lease_ms=lease_ms):
             continue  # another replica has it
+        METRICS.observe_deadline_lag(due.name.split(":")[0], max(0, now_ms - due.due_ms) / 1000)
         try:
             applied = owner.expire(due.table_id, due.name, due.version_set_for)
         except Exception as error:  # the lease brings it back; one table must not stop the rest

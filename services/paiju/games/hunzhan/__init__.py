@@ -19,7 +19,13 @@ from paiju.cards import format_cards, parse_cards
 from paiju.games import tricks
 from paiju.games.hunzhan.actions import Action, ActionKind, Rules
 from paiju.games.hunzhan.hand import SEATS, SYSTEM, Game, Hand, Phase, deal_seed, deck_dealing
-from paiju.games.hunzhan.order import DECLARATIONS, POINTS, declaration_rank, hunzhan_order, points_of
+from paiju.games.hunzhan.order import (
+    DECLARATIONS,
+    POINTS,
+    declaration_rank,
+    hunzhan_order,
+    points_of,
+)
 from paiju.games.hunzhan.plays import allowed_plays, default_key
 from paiju.games.hunzhan.settlement import (
     escape_results,
@@ -66,8 +72,8 @@ __all__ = [
     "Rules",
     "allowed_plays",
     "deal_seed",
-    "declaration_rank",
     "deck_dealing",
+    "declaration_rank",
     "default_key",
     "escape_results",
     "fee_on",

@@ -34,8 +34,22 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from paiju.cards import Card, commitment, double_deck_without_346, format_cards, parse_cards, shuffled
-from paiju.games.engine import Event, IllegalAction, LedgerLine, SerialisedState, Settlement, require
+from paiju.cards import (
+    Card,
+    commitment,
+    double_deck_without_346,
+    format_cards,
+    parse_cards,
+    shuffled,
+)
+from paiju.games.engine import (
+    Event,
+    IllegalAction,
+    LedgerLine,
+    SerialisedState,
+    Settlement,
+    require,
+)
 from paiju.games.hunzhan.actions import Action, ActionKind, Rules
 from paiju.games.hunzhan.order import (
     BASE_POINTS,

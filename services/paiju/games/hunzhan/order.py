@@ -17,7 +17,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from paiju.cards import ALL_CARDS, BIG_JOKER_CODE, SMALL_JOKER_CODE, Card, card_of, format_cards, parse_cards
+from paiju.cards import (
+    ALL_CARDS,
+    BIG_JOKER_CODE,
+    SMALL_JOKER_CODE,
+    Card,
+    card_of,
+    format_cards,
+    parse_cards,
+)
 from paiju.games.tricks import TRUMP, TrumpOrder
 
 SUITS = "SHCD"
