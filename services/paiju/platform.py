@@ -63,6 +63,7 @@ class Platform:
     leaderboard: Leaderboard
     presence: PresenceBoard
     watchdog: Replica | None = None
+    draining: threading.Event = field(default_factory=threading.Event)
     _threads: list[threading.Thread] = field(default_factory=list)
     _stop: threading.Event = field(default_factory=threading.Event)
 
@@ -85,7 +86,7 @@ class Platform:
                 ServiceBinding("paiju.v1.Lobby", LobbyService(self.lobby), lobby_pb2_grpc.add_LobbyServicer_to_server)
             ],
             "table": lambda: [
-                ServiceBinding("paiju.v1.Table", TableService(self.tables, self.presence),
+                ServiceBinding("paiju.v1.Table", TableService(self.tables, self.presence, self.draining),
                                table_pb2_grpc.add_TableServicer_to_server),
                 ServiceBinding("paiju.v1.TableInternal", TableInternalService(self.tables),
                                table_pb2_grpc.add_TableInternalServicer_to_server),
@@ -129,6 +130,26 @@ class Platform:
             self._every(0.5, "settlement-relay", lambda: relay_outbox(self.store, settler))
         if "table" in self.services:
             self._every(5.0, "table-gauges", self.sample_gauges)
+
+    def readiness(self) -> dict[str, bool]:
+        """Whether each served service can reach what it needs: Redis, and the ledger's SQL."""
+        try:
+            redis_up = bool(self.redis.ping())
+        except Exception:  # noqa: BLE001 - any failure to answer means not ready
+            redis_up = False
+        sql_up = True
+        if self.wallet is not None:
+            try:
+                with self.wallet.database.read() as connection:
+                    connection.exec_driver_sql("SELECT 1")
+            except Exception:  # noqa: BLE001 - any failure to answer means not ready
+                sql_up = False
+        needs = {"wallet": redis_up and sql_up, "lobby": redis_up, "table": redis_up, "watchdog": redis_up}
+        return {service: needs[service] for service in self.services}
+
+    def drain(self) -> None:
+        """Before a shutdown: end the open Watch streams with a hint to reconnect elsewhere."""
+        self.draining.set()
 
     def sample_gauges(self) -> None:
         """Live tables, hands and connected players per game, from the rooms' records."""

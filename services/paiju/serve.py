@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import random
 import secrets
+import signal
 import sys
 import threading
 import time
@@ -48,34 +49,44 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
     out(f"connect: PaijuClient.connect('{server.address}', 'name', 'password') "
         f"or any gRPC client (reflection is on: grpcurl -plaintext {server.address} list)")
     stop = threading.Event()
-    stats: list[BotStats] = []
-    if bot_tables:
-        stats = _start_bots(server.address, bot_tables, stop)
+    shutdown = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: shutdown.set())
+    stats: list[BotStats] = _start_bots(server.address, bot_tables, stop) if bot_tables else []
+    started, last_actions, ready = time.monotonic(), 0, None
     try:
-        started, last_actions = time.monotonic(), 0
-        while True:
-            time.sleep(1.0)
-            if not stats:
-                continue
-            actions = sum(s.actions for s in stats)
-            hands = sum(s.hands for s in stats) // BOTS_PER_TABLE
-            platform.leaderboard.ensure("zhajinhua", platform.wallet)
-            leaders = ", ".join(
-                f"{platform.wallet.username(account)} {net:+,}"
-                for account, net in platform.leaderboard.top("zhajinhua", 3)
-            ) or "-"
-            line = (f"\rhands {hands:,} · {actions - last_actions:,} actions/s · "
-                    f"{time.monotonic() - started:,.0f} s · top: {leaders}")
-            out(line.ljust(100), end="", flush=True) if out is print else out(line)
-            last_actions = actions
-    except KeyboardInterrupt:
-        out("\nstopping")
+        while not shutdown.wait(1.0):
+            now_ready = platform.readiness()
+            if now_ready != ready:
+                for name, up in now_ready.items():
+                    server.set_serving(name, up)
+                if ready is not None:
+                    out(f"\nreadiness: {now_ready}")
+                ready = now_ready
+            if stats:
+                actions = sum(s.actions for s in stats)
+                out(_live_line(platform, stats, actions - last_actions, time.monotonic() - started), end="", flush=True) \
+                    if out is print else out(_live_line(platform, stats, actions - last_actions, time.monotonic() - started))
+                last_actions = actions
     finally:
+        # SIGTERM: stop taking calls, end the streams with a hint to reconnect elsewhere, let
+        # the actions in flight finish (each is one atomic commit, so none is half done).
+        out("\nshutting down: draining streams, finishing calls in flight")
         stop.set()
-        server.stop(grace=1.0)
+        platform.drain()
+        server.stop(grace=settings.shutdown_grace_seconds)
         platform.close()
         if metrics is not None:
             metrics.stop()
+
+
+def _live_line(platform, stats, actions_per_second, elapsed) -> str:  # type: ignore[no-untyped-def]
+    hands = sum(s.hands for s in stats) // BOTS_PER_TABLE
+    platform.leaderboard.ensure("zhajinhua", platform.wallet)
+    leaders = ", ".join(
+        f"{platform.wallet.username(account)} {net:+,}" for account, net in platform.leaderboard.top("zhajinhua", 3)
+    ) or "-"
+    return f"\rhands {hands:,} · {actions_per_second:,} actions/s · {elapsed:,.0f} s · top: {leaders}".ljust(100)
 
 
 def _start_bots(address: str, tables: int, stop: threading.Event) -> list[BotStats]:

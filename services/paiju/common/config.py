@@ -29,6 +29,7 @@ variable                       default                      meaning
 ``PAIJU_RECONNECT_SECONDS``    ``90``                       how long a disconnected seat is held
 ``PAIJU_READY_KICK_SECONDS``   ``20``                       ready kick: the last unready player's time
 ``PAIJU_WATCHDOG_LEASE_MS``   ``5000``                     a claimed deadline falls due again after this
+``PAIJU_SHUTDOWN_GRACE_SECONDS`` ``10``                   on SIGTERM, time for calls in flight to finish
 ``PAIJU_STARTING_GRANT``       ``20000``                    coins credited to a new account
 =============================  ===========================  =========================================
 
@@ -86,6 +87,8 @@ class Settings:
     reconnect_seconds: int
     ready_kick_seconds: int
     watchdog_lease_ms: int
+    shutdown_grace_seconds: int
+    """On SIGTERM, how long calls in flight may take to finish before the server stops."""
     """How long a watchdog's claim on a due deadline lasts before another replica may fire it."""
     starting_grant: int
 
@@ -135,6 +138,7 @@ class Settings:
             reconnect_seconds=env.integer("PAIJU_RECONNECT_SECONDS", 90, minimum=1),
             ready_kick_seconds=env.integer("PAIJU_READY_KICK_SECONDS", 20, minimum=1),
             watchdog_lease_ms=env.integer("PAIJU_WATCHDOG_LEASE_MS", 5_000, minimum=100),
+            shutdown_grace_seconds=env.integer("PAIJU_SHUTDOWN_GRACE_SECONDS", 10, minimum=0),
             starting_grant=env.integer("PAIJU_STARTING_GRANT", 20_000, minimum=0),
         )
 

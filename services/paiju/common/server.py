@@ -70,6 +70,14 @@ class RunningServer:
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"{host}:{self.port}"
 
+    def set_serving(self, service: str, serving: bool) -> None:
+        """Readiness: report ``paiju.v1.<Service>`` (by short name, e.g. ``"table"``) as SERVING
+        or NOT_SERVING; the overall status ``""`` stays SERVING, so liveness probes pass."""
+        status = health_pb2.HealthCheckResponse.SERVING if serving else health_pb2.HealthCheckResponse.NOT_SERVING
+        for name in self.service_names:
+            if name.split(".")[-1].lower().startswith(service.lower()):
+                self.health.set(name, status)
+
     def stop(self, grace: float | None = 1.0) -> None:
         """Report NOT_SERVING, then stop, letting calls in flight finish within ``grace`` s."""
         if self._stopped:

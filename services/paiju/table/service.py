@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -54,9 +55,12 @@ def event_message(event: Any) -> table_pb2.Event:
 
 
 class TableService(table_pb2_grpc.TableServicer):
-    def __init__(self, tables: Tables, presence: PresenceBoard | None = None) -> None:
+    def __init__(
+        self, tables: Tables, presence: PresenceBoard | None = None, draining: threading.Event | None = None
+    ) -> None:
         self.tables = tables
         self.presence = presence
+        self.draining = draining or threading.Event()
 
     def _viewer(self, table_id: str, context: grpc.ServicerContext) -> str | None:
         """The account whose view the caller gets; None for an operator (public view)."""
@@ -128,7 +132,8 @@ class TableService(table_pb2_grpc.TableServicer):
         try:
             yield from self._stream(request, context, account)
         finally:
-            if account is not None and self.presence is not None:
+            # A draining server leaves presence alone: the player is expected back elsewhere.
+            if account is not None and self.presence is not None and not self.draining.is_set():
                 self.presence.closed(request.table_id, account, self.tables.clock_ms())
 
     def _stream(
@@ -140,6 +145,11 @@ class TableService(table_pb2_grpc.TableServicer):
             after = snapshot.last_event_id or "0-0"
             yield table_pb2.TableUpdate(snapshot=snapshot)
         while context.is_active():
+            if self.draining.is_set():
+                # Not an escape: the player reconnects through another replica and resumes.
+                abort(context, grpc.StatusCode.UNAVAILABLE,
+                      f"this server is shutting down: reconnect and resume after event {after}",
+                      error_code="server_draining")
             self._beat(request.table_id, account)
             try:
                 events = self.tables.events(request.table_id, account, after_id=after, block_ms=WATCH_POLL_MS)
