@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
 from fractions import Fraction
@@ -309,7 +310,7 @@ def test_the_default_move_is_lowest_by_points_then_strength_then_text():
     order = hunzhan.hunzhan_order("S")
     plays = allowed_plays(parse_cards("KH 5C 9D 9C 2D AS"), [], order)
     assert format_cards(plays[0]) == "9C" and format_cards(plays[1]) == "9D"
-    assert all(hunzhan.default_key(a, order) <= hunzhan.default_key(b, order) for a, b in zip(plays, plays[1:]))
+    assert all(hunzhan.default_key(a, order) <= hunzhan.default_key(b, order) for a, b in itertools.pairwise(plays))
 
 
 def test_views_leak_nothing_before_the_end():
@@ -380,3 +381,12 @@ def test_single_lead_fast_path_matches_the_general_rules():
         else:
             expected = [p for p in follows if p in winning or not POINTS[p[0]]] or follows
         assert sorted(allowed_plays(hand, trick, order)) == sorted(expected)
+
+
+def test_a_hand_has_the_shared_state_machine_shape():
+    from paiju.games.engine import HandState
+
+    hand = new_hand({0: "TS"})
+    assert isinstance(hand, HandState)
+    assert hand.max_loss(0) == 36 * Rules().coins_per_5  # an escape with no points: -180
+    assert Game(Rules(coins_per_5=100)).new_hand([50, 10**6, 10**6, 10**6], 0, b"s").max_loss(0) == 50
