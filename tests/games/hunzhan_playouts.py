@@ -198,7 +198,7 @@ def play_random_hand(rng: random.Random, every_state: bool = True, thorough_rate
     declare_rate = rng.choice([0.0, 0.02, 0.1])  # 0: nobody declares the first deal, a redeal
     escape_rate = rng.choice([0.0, 0.0, 0.003])
     timeout_rate = rng.choice([0.0, 0.05, 0.5])
-    steps = 0
+    steps = turns = 0
     while not hand.is_over:
         if every_state or rng.random() < 0.05:
             check_state(hand, oracle, rng, thorough=rng.random() < thorough_rate)
@@ -234,6 +234,8 @@ def play_random_hand(rng: random.Random, every_state: bool = True, thorough_rate
             oracle.note(seat, action)
             events = hand.apply(seat, action)
         check_events(events, hand, oracle)
+        turns += sum(event.type == "turn" for event in events)
+        assert hand.turn_number == turns, "turn_number does not count the turns begun"
         steps += 1
         assert steps < 20_000, "a hand that never ends"
     check_state(hand, oracle, rng, thorough=False)

@@ -388,5 +388,13 @@ def test_a_hand_has_the_shared_state_machine_shape():
 
     hand = new_hand({0: "TS"})
     assert isinstance(hand, HandState)
+    hand.deal_all()
+    hand.apply(0, "declare TS")
+    assert hand.turn_number == 0
+    hand.close_declaring()
+    assert hand.turn_number == 1
+    for _ in range(4):
+        hand.timeout()
+    assert hand.turn_number == 5  # four plays: three turns, then the winner's new turn
     assert hand.max_loss(0) == 36 * Rules().coins_per_5  # an escape with no points: -180
     assert Game(Rules(coins_per_5=100)).new_hand([50, 10**6, 10**6, 10**6], 0, b"s").max_loss(0) == 50

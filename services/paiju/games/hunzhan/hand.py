@@ -178,6 +178,8 @@ class Hand(SerialisedState):
         self.trump: str | None = None
         self.declarer: int | None = None
         self.to_act: int | None = None
+        self.turn_number = 0
+        """Turns begun in the hand (each play begins one; the deal begins none)."""
         self.trick: list[tuple[int, Play]] = []
         self.previous_trick: list[tuple[int, Play]] = []
         self.tricks_won: list[int] = [0] * SEATS
@@ -494,6 +496,7 @@ class Hand(SerialisedState):
         self.declarer = seat
         self.phase = Phase.PLAYING
         self.to_act = seat
+        self.turn_number += 1
         closed = Event("declaring_closed", {"declarer": seat, "trump": self.trump})
         return [closed, Event("turn", {"seat": seat, "leader": True})]
 
@@ -507,6 +510,7 @@ class Hand(SerialisedState):
         events = [Event("played", {"seat": seat, "cards": format_cards(play)})]
         if len(self.trick) < SEATS:
             self.to_act = (seat + 1) % SEATS
+            self.turn_number += 1
             return events + [Event("turn", {"seat": self.to_act, "leader": False})]
         plays = [cards for _, cards in self.trick]
         winner = self.trick[trick_winner(plays, self.trump_order)][0]
@@ -520,6 +524,7 @@ class Hand(SerialisedState):
         if not self.hands[winner]:
             return events + self._finish(hand_results(self.points), "played", None)
         self.to_act = winner
+        self.turn_number += 1
         return events + [Event("turn", {"seat": winner, "leader": True})]
 
     def _escape(self, seat: int, reason: str) -> list[Event]:
@@ -613,6 +618,7 @@ class Hand(SerialisedState):
             "no_trump": self.phase in (Phase.PLAYING, Phase.OVER) and self.declarer is not None and self.trump is None,
             "declarer": self.declarer,
             "to_act": self.to_act,
+            "turn_number": self.turn_number,
             "pending_system_step": self.pending_system_step,
             "trick": [{"seat": s, "cards": format_cards(cards)} for s, cards in self.trick],
             "previous_trick": [{"seat": s, "cards": format_cards(cards)} for s, cards in self.previous_trick],
@@ -639,6 +645,7 @@ class Hand(SerialisedState):
             "trump": self.trump,
             "declarer": self.declarer,
             "to_act": self.to_act,
+            "turn_number": self.turn_number,
             "trick": [[s, format_cards(cards)] for s, cards in self.trick],
             "previous_trick": [[s, format_cards(cards)] for s, cards in self.previous_trick],
             "tricks_won": list(self.tricks_won),
@@ -661,6 +668,7 @@ class Hand(SerialisedState):
             hand.trump = data["trump"]
             hand.declarer = data["declarer"]
             hand.to_act = data["to_act"]
+            hand.turn_number = data["turn_number"]
             hand.trick = [(s, tuple(parse_cards(text))) for s, text in data["trick"]]
             hand.previous_trick = [(s, tuple(parse_cards(text))) for s, text in data["previous_trick"]]
             hand.tricks_won = list(data["tricks_won"])
