@@ -268,6 +268,21 @@ def hands_played(platform: Any, rooms: list[str]) -> int:
     return sum(platform.tables.load(room)[1].hands_played for room in rooms)
 
 
+def rpc_counts() -> dict[str, float]:
+    """RPCs the server has finished so far, per method, from its own metrics (empty if none)."""
+    try:
+        from paiju.common.metrics import METRICS
+    except ImportError:
+        return {}
+    counts: dict[str, float] = {}
+    for metric in METRICS.registry.collect():
+        for sample in metric.samples:
+            if sample.name == "paiju_rpc_duration_seconds_count":
+                method = sample.labels.get("method", "?")
+                counts[method] = counts.get(method, 0.0) + sample.value
+    return counts
+
+
 def seated_bots(platform: Any, rooms: list[str]) -> int:
     """Players seated at ``rooms`` now, from the table records."""
     return sum(len(platform.tables.load(room)[1].seated()) for room in rooms)
@@ -404,6 +419,8 @@ def _measure(args: argparse.Namespace, platform: Any, rooms: list[str], bots: li
     hands_before = hands_played(platform, rooms)
     cpu_before = [process_cpu_seconds(pid) for pid in pids]
     redis_cpu_before = redis_cpu_seconds(redis_client)
+    redis_commands_before = int(redis_client.info("stats")["total_commands_processed"])
+    rpcs_before = rpc_counts()
     start = time.monotonic()
     while (elapsed := time.monotonic() - start) < args.seconds:
         before, samples_before = window.actions, len(window.act_seconds)
@@ -416,6 +433,8 @@ def _measure(args: argparse.Namespace, platform: Any, rooms: list[str], bots: li
     hands = hands_played(platform, rooms) - hands_before
     cpu = [process_cpu_seconds(pid) - before for pid, before in zip(pids, cpu_before)]
     redis_cpu = redis_cpu_seconds(redis_client) - redis_cpu_before
+    redis_commands = int(redis_client.info("stats")["total_commands_processed"]) - redis_commands_before
+    rpcs = {method: count - rpcs_before.get(method, 0.0) for method, count in rpc_counts().items()}
     print()
 
     actions_rate = window.actions / elapsed
@@ -431,6 +450,11 @@ def _measure(args: argparse.Namespace, platform: Any, rooms: list[str], bots: li
     print(f"  machine load average         : {load[0]:.1f} (1 min) {load[1]:.1f} (5 min): "
           f"other work on the machine skews every figure above")
     print(f"  server CPU per action        : {cpu[0] / max(window.actions, 1) * 1e6:10,.0f} µs")
+    per_action = max(window.actions, 1)
+    print(f"  per successful Act           : {redis_commands / per_action:6.1f} Redis commands (whole Redis server, "
+          f"scripts' inner commands included) · {sum(rpcs.values()) / per_action:.1f} finished RPCs: "
+          + ", ".join(f"{method} {count / per_action:.2f}" for method, count in
+                      sorted(rpcs.items(), key=lambda item: -item[1]) if count))
     if window.errors:
         print(f"  bot errors ({len(window.errors)}): {'; '.join(window.errors[:3])}")
 
