@@ -58,6 +58,12 @@ def events_for(events: Iterable[Event], seat: int | None) -> list[Event]:
     return [event for event in events if event.visible(seat)]
 
 
+LINE_REASONS = frozenset({"stake", "pot", "bonus", "fee", "escape_penalty"})
+"""The words a settlement line may give as its reason, the ledger's own vocabulary: ``stake``
+(coins lost in the hand), ``pot`` (coins won), ``bonus``, ``fee`` (paid to the house),
+``escape_penalty``. A game maps its own terms onto these so that every hand can be booked."""
+
+
 @dataclass(frozen=True, slots=True)
 class LedgerLine:
     """One reason a seat's coins changed in a hand (``amount`` negative when paid)."""
@@ -65,6 +71,10 @@ class LedgerLine:
     seat: int
     amount: int
     reason: str
+
+    def __post_init__(self) -> None:
+        if self.reason not in LINE_REASONS:
+            raise ValueError(f"a settlement line's reason is one of {sorted(LINE_REASONS)}, not {self.reason!r}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -241,7 +241,9 @@ def fortune_settlement(
     coins = tuple(changes[seat] for seat in range(SEATS))
     return Settlement(
         coins=coins,
-        lines=tuple(LedgerLine(seat, coins[seat], "hand") for seat in range(SEATS) if coins[seat]),
+        lines=tuple(
+            LedgerLine(seat, coins[seat], "pot" if coins[seat] > 0 else "stake") for seat in range(SEATS) if coins[seat]
+        ),
         winners=tuple(sorted(winners)),
         details={
             "multiple": multiple,

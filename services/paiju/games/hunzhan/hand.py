@@ -536,9 +536,10 @@ class Hand(SerialisedState):
         lines: list[LedgerLine] = []
         for seat in range(SEATS):
             if settled.paid[seat]:
-                lines.append(LedgerLine(seat, -settled.paid[seat], "escape" if seat == escaper else "result"))
+                # The ledger's words: what a result costs is a stake, what it brings a pot.
+                lines.append(LedgerLine(seat, -settled.paid[seat], "escape_penalty" if seat == escaper else "stake"))
             if settled.received[seat]:
-                lines.append(LedgerLine(seat, settled.received[seat], "result"))
+                lines.append(LedgerLine(seat, settled.received[seat], "pot"))
             if settled.fees[seat]:
                 lines.append(LedgerLine(seat, -settled.fees[seat], "fee"))
         next_first = self.last_trick_winner if self.last_trick_winner is not None else self.first_receiver
