@@ -1,7 +1,8 @@
 """Bots that play from a seat's view alone, exactly what a frontend receives.
 
-A bot is a callable ``(view, rng) -> action text``; it is asked only when ``view["to_act"]`` is
-its own seat and it always answers with one of ``view["legal_actions"]``.
+A bot is a callable ``(view, rng) -> action text or None``; it is asked whenever its seat has
+legal actions (its turn, or something allowed out of turn such as declaring while cards are
+dealt) and answers with one of ``view["legal_actions"]``, or ``None`` to wait.
 
 >>> import random
 >>> view = {"seat": 1, "to_act": 1, "legal_actions": ["look", "call", "fold"],
@@ -20,11 +21,18 @@ from typing import Any
 
 from paiju.games.zhajinhua import hand_category, is_special_235
 
-Bot = Callable[[Mapping[str, Any], random.Random], str]
+Bot = Callable[[Mapping[str, Any], random.Random], str | None]
 
 
-def random_bot(view: Mapping[str, Any], rng: random.Random) -> str:
-    """Any legal action, each kind equally likely (so raises do not crowd out the rest)."""
+def _my_turn(view: Mapping[str, Any]) -> bool:
+    return view.get("to_act") == view.get("seat")
+
+
+def random_bot(view: Mapping[str, Any], rng: random.Random) -> str | None:
+    """On its turn, any legal action, each kind equally likely (so raises do not crowd out
+    the rest); out of turn it waits."""
+    if not _my_turn(view):
+        return None
     by_kind: dict[str, list[str]] = {}
     for action in view["legal_actions"]:
         by_kind.setdefault(action.split()[0], []).append(action)
@@ -42,9 +50,11 @@ def _worth(cards: str) -> int:
     return worth
 
 
-def sensible_bot(view: Mapping[str, Any], rng: random.Random) -> str:
-    """Looks, then plays by hand category: folds rubbish, calls middling hands, raises good ones,
-    compares or opens once a showdown is likely to pay."""
+def sensible_bot(view: Mapping[str, Any], rng: random.Random) -> str | None:
+    """炸金花: looks, then plays by hand category: folds rubbish, calls middling hands, raises
+    good ones, compares or opens once a showdown is likely to pay."""
+    if not _my_turn(view):
+        return None
     legal = view["legal_actions"]
     cards = view["players"][view["seat"]]["cards"]
     if cards is None:
@@ -65,4 +75,17 @@ def sensible_bot(view: Mapping[str, Any], rng: random.Random) -> str:
     return "fold" if "fold" in legal else rng.choice(legal)
 
 
-BOTS: dict[str, Bot] = {"random": random_bot, "sensible": sensible_bot}
+def trick_bot(view: Mapping[str, Any], rng: random.Random) -> str | None:
+    """Trick games: declares now and then while the cards come, then plays its lowest allowed
+    play most of the time (``legal_actions`` lists plays lowest first)."""
+    legal = view["legal_actions"]
+    declarations = [action for action in legal if action.startswith("declare")]
+    if declarations:
+        return rng.choice(declarations) if rng.random() < 0.3 else None
+    plays = [action for action in legal if action.startswith("play")]
+    if plays and _my_turn(view):
+        return plays[0] if rng.random() < 0.7 else rng.choice(plays)
+    return random_bot(view, rng)
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "sensible": sensible_bot, "trick": trick_bot}

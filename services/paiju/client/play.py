@@ -66,10 +66,10 @@ def play_bot(
                 waiter.wait(1.0)
                 continue
             state = hand["state"]
-            if state["to_act"] != hand["my_hand_seat"]:
+            action = bot(state, rng) if state["legal_actions"] else None
+            if action is None:
                 waiter.wait(1.0)
                 continue
-            action = bot(state, rng)
             try:
                 client.act(room_id, action, view["version"])
                 stats.actions += 1

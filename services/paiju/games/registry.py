@@ -45,8 +45,12 @@ class GameSpec:
     """Whether a disconnected player's turn timer stops until they are back (trick games) or
     runs on (炸金花: a timeout folds)."""
     strikes_to_escape: int | None = None
-    """Consecutive timeouts after which a player has escaped (trick games: the 4th); ``None``
-    where a timeout already ends the player's hand (炸金花 folds)."""
+    """Consecutive timeouts after which the table makes a player escape; ``None`` where the
+    engine needs no help (炸金花 folds on a timeout; 混战 counts its own strikes)."""
+    tier_rules: Callable[[Tier], Mapping[str, Any]] = lambda tier: {}
+    """The rule options a tier sets (混战: its coins per 5 points)."""
+    bot: str = "random"
+    """The name of the bot in :data:`paiju.client.bots.BOTS` that plays it best."""
 
     def tier(self, name: str) -> Tier:
         for tier in self.tiers:
@@ -72,10 +76,33 @@ def _zhajinhua() -> GameSpec:
         ),
         start_hand=start_hand,
         load_hand=zhajinhua.Game.load,
+        bot="sensible",
     )
 
 
-_FACTORIES: dict[str, Callable[[], GameSpec]] = {"zhajinhua": _zhajinhua}
+def _hunzhan() -> GameSpec:
+    from paiju.games import hunzhan
+
+    def start_hand(rules: Mapping[str, Any], coins: list[int], dealer: int, seed: bytes) -> HandState:
+        return hunzhan.Game(hunzhan.Rules.from_dict(rules)).new_hand(coins, dealer, seed)
+
+    # platform.md: a tier is its coins per 5 points; sitting needs 36 × that (the worst escape).
+    tiers = tuple(Tier(f"stake{stake}", f"{stake} coins per 5 points", 36 * stake, stake) for stake in (10, 100, 1000))
+    return GameSpec(
+        name="hunzhan",
+        title="混战",
+        min_players=4,
+        max_players=4,
+        tiers=tiers,
+        start_hand=start_hand,
+        load_hand=hunzhan.Game.load,
+        waits_for_disconnected=True,
+        tier_rules=lambda tier: {"coins_per_5": tier.base_stake},
+        bot="trick",
+    )
+
+
+_FACTORIES: dict[str, Callable[[], GameSpec]] = {"zhajinhua": _zhajinhua, "hunzhan": _hunzhan}
 _LOADED: dict[str, GameSpec] = {}
 
 

@@ -75,6 +75,8 @@ class TableRecord:
     expiry is a no-op once that state has moved on (see :mod:`paiju.table.tables`)."""
     turn_stamp: int = 0
     seating_stamp: int = 0
+    system_stamp: int = 0
+    """The stamp of the engine's pending system step (混战: the next card, the end of declaring)."""
     turn_ms: int | None = None
     """This table's turn time; ``None``: the platform's default (``PAIJU_TURN_SECONDS``)."""
 
@@ -85,8 +87,8 @@ class TableRecord:
     @classmethod
     def open(cls, table_id: str, game: str, tier: str, rules: dict[str, Any] | None = None) -> TableRecord:
         spec = game_spec(game)
-        spec.tier(tier)
-        return cls(table_id, game, tier, [None] * spec.max_players, dict(rules or {}))
+        merged = {**spec.tier_rules(spec.tier(tier)), **(rules or {})}
+        return cls(table_id, game, tier, [None] * spec.max_players, merged)
 
     @property
     def spec(self) -> GameSpec:

@@ -30,6 +30,7 @@ from paiju.table.store import Deadline, Snapshot, StaleVersion, TableExists, Tab
 TURN_DEADLINE = "turn"
 READY_KICK_DEADLINE = "ready_kick"
 START_DEADLINE = "start"
+SYSTEM_DEADLINE = "system"
 RECONNECT_PREFIX = "reconnect:"
 START_RETRY_MS = 250
 SETTLEMENT_PREFIX = "settle:"
@@ -294,6 +295,7 @@ class Tables:
         plan = DeadlinePlan()
         plan.drop(READY_KICK_DEADLINE, START_DEADLINE)
         self._turn_changed(record, hand, plan)
+        self._system_step_timer(record, hand, plan)
         started = Event("hand_seats", {"hand_id": hand_id, "number": number, "seats": seats, "accounts": accounts})
         events = [*events, started, *self._table_events(record, hand.opening_events)]  # type: ignore[attr-defined]
         try:
@@ -354,12 +356,43 @@ class Tables:
         hand_record.blob = hand.to_bytes()
         table_events = self._table_events(record, events)
         plan = DeadlinePlan()
+        self._note_escapes(record, events)
         if hand.result is None:
             if turn_changed:
                 self._turn_changed(record, hand, plan)
+            self._system_step_timer(record, hand, plan)
             return self._commit(table_id, version, record, table_events, plan)
         outbox, ended = self._settle(record, hand, plan)
         return self._commit(table_id, version, record, table_events + ended, plan, outbox)
+
+    @staticmethod
+    def _note_escapes(record: TableRecord, events: list[Event]) -> None:
+        """A player the engine reports escaped (e.g. its own strike count) leaves at the end."""
+        for event in events:
+            if event.type == "escaped" and record.hand is not None:
+                taken = record.seats[record.hand.seats[event.data["seat"]]]
+                if taken is not None:
+                    taken.leaving = True
+
+    def _system_step_timer(self, record: TableRecord, hand: Any, plan: DeadlinePlan) -> None:
+        """What the engine waits for from the clock (混战: the paced deal, the declaring window)."""
+        pending = getattr(hand, "pending_system_step", None)
+        if pending is None or hand.result is not None:
+            plan.drop(SYSTEM_DEADLINE)
+            return
+        _, seconds = pending
+        record.system_stamp = record.next_stamp()
+        plan.put(SYSTEM_DEADLINE, self.clock_ms() + int(seconds * 1000), record.system_stamp)
+
+    def _system_step(self, table_id: str, version: int, record: TableRecord, stamp: int) -> Outcome | None:
+        if record.hand is None or record.system_stamp != stamp:
+            return None
+        hand = record.spec.load_hand(record.hand.blob)
+        if getattr(hand, "pending_system_step", None) is None:
+            return None
+        before = hand.turn_number
+        events = hand.system_step()
+        return self._after_move(table_id, version, record, hand, events, turn_changed=hand.turn_number != before)
 
     def _settle(
         self, record: TableRecord, hand: Any, plan: DeadlinePlan
@@ -382,14 +415,16 @@ class Tables:
             taken = record.seats[table_seat]
             assert taken is not None
             taken.coins += result.coins[hand_seat]
-        record.last_winner = accounts[result.winners[0]] if result.winners else None
+        # The next hand's dealer (炸金花: the winner; 混战: who won the last trick deals first).
+        next_dealer = result.details.get("next_first_receiver", result.winners[0] if result.winners else None)
+        record.last_winner = None if next_dealer is None else accounts[next_dealer]
         # The settlement table and the reveal stay on view until the next hand starts.
         record.last_hand = {"hand_id": hand_record.hand_id, "seats": hand_record.seats, "state": hand.view(None)}
         record.hand = None
         record.hands_played += 1
         METRICS.hand_completed(record.game)
         record.turn_stamp = record.next_stamp()
-        plan.drop(TURN_DEADLINE)
+        plan.drop(TURN_DEADLINE, SYSTEM_DEADLINE)
         minimum = record.spec.tier(record.tier).min_coins
         for seat in record.seated():
             taken = record.seats[seat]
@@ -413,6 +448,8 @@ class Tables:
                 return self._turn_timeout(table_id, version, record, stamp)
             if name == START_DEADLINE:
                 return self._delayed_start(table_id, version, record, stamp)
+            if name == SYSTEM_DEADLINE:
+                return self._system_step(table_id, version, record, stamp)
             if name == READY_KICK_DEADLINE:
                 return self._ready_kick(table_id, version, record, stamp)
             if name.startswith(RECONNECT_PREFIX):
@@ -537,23 +574,16 @@ class Tables:
         taken.leaving = True
         hand = record.spec.load_hand(record.hand.blob)  # type: ignore[union-attr]
         before = hand.turn_number
-        events = [Event("escaped", {"seat": hand_seat}), *self._leave(hand, seat, record)]
-        table_events = self._table_events(record, events)
-        record.hand.blob = hand.to_bytes()  # type: ignore[union-attr]
-        plan = DeadlinePlan()
-        if hand.result is None:
-            if hand.turn_number != before:
-                self._turn_changed(record, hand, plan)
-            return self._commit(table_id, version, record, table_events, plan)
-        outbox, ended = self._settle(record, hand, plan)
-        return self._commit(table_id, version, record, table_events + ended, plan, outbox)
-
+        left = self._leave(hand, seat, record)
+        events = left if any(e.type == "escaped" for e in left) else [Event("escaped", {"seat": hand_seat}), *left]
+        return self._after_move(table_id, version, record, hand, events, turn_changed=hand.turn_number != before)
 
 __all__ = [
     "READY_KICK_DEADLINE",
     "RECONNECT_PREFIX",
     "SETTLEMENT_PREFIX",
     "START_DEADLINE",
+    "SYSTEM_DEADLINE",
     "TURN_DEADLINE",
     "IllegalAction",
     "NotSeated",
