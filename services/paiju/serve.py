@@ -24,8 +24,6 @@ from paiju.common.metrics import MetricsServerError, start_metrics_server
 from paiju.common.server import start_from_settings
 from paiju.platform import SERVICES, build
 
-BOTS_PER_TABLE = 3
-
 
 def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: int = 0, rooms_per_tier: int = 10,
           relay: bool = True, out=print) -> None:  # type: ignore[no-untyped-def]
@@ -52,7 +50,7 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
     shutdown = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: shutdown.set())
-    stats: list[BotStats] = _start_bots(server.address, bot_tables, stop) if bot_tables else []
+    stats = _start_bots(server.address, bot_tables, stop) if bot_tables else {}
     started, last_actions, ready = time.monotonic(), 0, None
     try:
         while not shutdown.wait(1.0):
@@ -64,7 +62,7 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
                     out(f"\nreadiness: {now_ready}")
                 ready = now_ready
             if stats:
-                actions = sum(s.actions for s in stats)
+                actions = sum(s.actions for game_stats in stats.values() for s in game_stats)
                 out(_live_line(platform, stats, actions - last_actions, time.monotonic() - started), end="", flush=True) \
                     if out is print else out(_live_line(platform, stats, actions - last_actions, time.monotonic() - started))
                 last_actions = actions
@@ -81,38 +79,50 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
 
 
 def _live_line(platform, stats, actions_per_second, elapsed) -> str:  # type: ignore[no-untyped-def]
-    hands = sum(s.hands for s in stats) // BOTS_PER_TABLE
+    per_table = {game: count for game, _, count, _ in BOT_TABLES}
+    hands = " · ".join(
+        f"{game} {sum(s.hands for s in game_stats) // per_table[game]:,} hands" for game, game_stats in stats.items()
+    )
     platform.leaderboard.ensure("zhajinhua", platform.wallet)
     leaders = ", ".join(
         f"{platform.wallet.username(account)} {net:+,}" for account, net in platform.leaderboard.top("zhajinhua", 3)
     ) or "-"
-    return f"\rhands {hands:,} · {actions_per_second:,} actions/s · {elapsed:,.0f} s · top: {leaders}".ljust(100)
+    return f"\r{hands} · {actions_per_second:,} actions/s · {elapsed:,.0f} s · 炸金花 top: {leaders}".ljust(110)
 
 
-def _start_bots(address: str, tables: int, stop: threading.Event) -> list[BotStats]:
-    stats: list[BotStats] = []
+# (game, tier, bots per table, the bots seated in turn)
+BOT_TABLES = (
+    ("zhajinhua", "free", 3, ("sensible", "sensible", "random")),
+    ("hunzhan", "stake10", 4, ("trick",)),
+)
+
+
+def _start_bots(address: str, tables: int, stop: threading.Event) -> dict[str, list[BotStats]]:
+    """``tables`` tables of bots for every game in :data:`BOT_TABLES`; their live figures."""
+    stats: dict[str, list[BotStats]] = {}
     run = secrets.token_hex(3)
-    kinds = itertools.cycle(["sensible", "sensible", "random"])
-    for table in range(tables):
-        room = f"zhajinhua-free-{table + 1:02d}"
-        for seat in range(BOTS_PER_TABLE):
-            stat = BotStats()
-            stats.append(stat)
-            name = f"bot-{run}-{table}-{seat}"
-            thread = threading.Thread(
-                target=_bot_forever, args=(address, name, room, BOTS[next(kinds)], stat, stop), daemon=True
-            )
-            thread.start()
+    for game, tier, per_table, kinds in BOT_TABLES:
+        bots = itertools.cycle(kinds)
+        for table in range(tables):
+            room = f"{game}-{tier}-{table + 1:02d}"
+            for seat in range(per_table):
+                stat = BotStats()
+                stats.setdefault(game, []).append(stat)
+                name = f"bot-{run}-{game[:3]}{table}-{seat}"
+                thread = threading.Thread(
+                    target=_bot_forever, args=(address, name, game, tier, room, BOTS[next(bots)], stat, stop), daemon=True
+                )
+                thread.start()
     return stats
 
 
-def _bot_forever(address, name, room, bot, stat, stop) -> None:  # type: ignore[no-untyped-def]
+def _bot_forever(address, name, game, tier, room, bot, stat, stop) -> None:  # type: ignore[no-untyped-def]
     """A bot that keeps playing; when stood up (broke) it takes its seat again later."""
     rng = random.Random()
     client = PaijuClient.connect(address, name, secrets.token_hex(16))
     while not stop.is_set():
         try:
-            play_bot(client, "zhajinhua", "free", bot, hands=10**9, stop=stop, rng=rng, room_id=room, stats=stat)
+            play_bot(client, game, tier, bot, hands=10**9, stop=stop, rng=rng, room_id=room, stats=stat)
         except PaijuError as error:
             print(f"\n{name}: {error.reason}", file=sys.stderr)
-            stop.wait(5.0)
+        stop.wait(2.0)
