@@ -203,6 +203,32 @@ class SerialisedState:
     __hash__ = None  # type: ignore[assignment]
 
 
+def replay_moves(hand: Any, history: Iterable[tuple[int, str]]) -> Any:
+    """Apply a move log (``hand.history``) to a freshly started hand; the hand.
+
+    A log holds player moves as their text, and the words ``timeout``, ``leave`` and
+    ``system`` for what the table did on a player's behalf or on the clock.
+    """
+    for seat, move in history:
+        if move == "system":
+            hand.system_step()
+        elif move == "timeout":
+            hand.timeout()
+        elif move == "leave":
+            hand.leave(seat)
+        else:
+            hand.apply(seat, move)
+    return hand
+
+
+def rule_options(cls: type[Any], data: Mapping[str, Any], game: str) -> Any:
+    """A rule-options dataclass from a mapping, refusing unknown names with the game's name."""
+    unknown = set(data) - set(cls.__dataclass_fields__)
+    if unknown:
+        raise ValueError(f"unknown {game} rule options: {sorted(unknown)}")
+    return cls(**data)
+
+
 def require(condition: bool, reason: str, code: str = "illegal") -> None:
     """Raise :class:`IllegalAction` with ``reason`` unless ``condition`` holds."""
     if not condition:

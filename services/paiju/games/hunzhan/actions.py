@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from paiju.cards import Card, format_cards, parse_cards
-from paiju.games.engine import IllegalAction
+from paiju.games.engine import IllegalAction, rule_options
 from paiju.games.hunzhan.settlement import exact_rate
 
 
@@ -47,10 +47,7 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
-        unknown = set(data) - set(cls.__dataclass_fields__)
-        if unknown:
-            raise ValueError(f"unknown 混战 rule options: {sorted(unknown)}")
-        return cls(**data)
+        return rule_options(cls, data, "混战")
 
 
 class ActionKind(enum.StrEnum):

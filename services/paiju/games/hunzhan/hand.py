@@ -48,6 +48,7 @@ from paiju.games.engine import (
     LedgerLine,
     SerialisedState,
     Settlement,
+    replay_moves,
     require,
 )
 from paiju.games.hunzhan.actions import Action, ActionKind, Rules
@@ -142,17 +143,7 @@ class Game:
         deck: Sequence[Card] | str | None = None,
     ) -> Hand:
         """The hand rebuilt from its start and its move log (``hand.history``), exactly."""
-        hand = self.new_hand(coins, dealer, seed, deck)
-        for seat, move in history:
-            if move == "system":
-                hand.system_step()
-            elif move == "timeout":
-                hand.timeout()
-            elif move == "leave":
-                hand.leave(seat)
-            else:
-                hand.apply(seat, move)
-        return hand
+        return replay_moves(self.new_hand(coins, dealer, seed, deck), history)
 
     @staticmethod
     def load(blob: bytes) -> Hand:

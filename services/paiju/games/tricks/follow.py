@@ -26,6 +26,7 @@ from collections.abc import Iterator, Sequence
 
 from paiju.cards import Card
 from paiju.games.tricks.order import TrumpOrder
+from paiju.games.tricks.structure import is_legal_structured_follow, structure_of, structured_follows
 from paiju.games.tricks.shapes import (
     PAIR,
     SINGLE,
@@ -88,10 +89,15 @@ def _class_items(counts: Counter[Card], order: TrumpOrder, suit_class: str, insi
 
 
 def follow_plays(hand: Sequence[Card], lead: Sequence[Card], order: TrumpOrder) -> list[Play]:
-    """Every distinct play that follows ``lead`` (one single, pair or tractor) by the rules above."""
+    """Every distinct play that follows ``lead`` by the rules above.
+
+    A lead of several parts of one suit class (a throw) is followed by the rules of
+    :mod:`~paiju.games.tricks.structure`; a lead mixing classes is a ``ValueError``.
+    """
     lead_shape = classify(lead, order)
     if lead_shape is None:
-        raise ValueError("follow_plays judges a lead of one single, pair or tractor")
+        plays, _ = structured_follows(hand, structure_of(lead, order), order)
+        return sorted(plays)
     counts = counts_of(hand)
     size = lead_shape.size
     if len(hand) < size:
@@ -125,10 +131,11 @@ def follow_plays(hand: Sequence[Card], lead: Sequence[Card], order: TrumpOrder) 
 
 
 def is_legal_follow(hand: Sequence[Card], lead: Sequence[Card], play: Sequence[Card], order: TrumpOrder) -> bool:
-    """Whether ``play`` (from ``hand``) follows ``lead`` by the rules above, judged directly."""
+    """Whether ``play`` (from ``hand``) follows ``lead`` by the rules above, judged directly
+    (a throw lead by :func:`~paiju.games.tricks.structure.is_legal_structured_follow`)."""
     lead_shape = classify(lead, order)
     if lead_shape is None:
-        raise ValueError("is_legal_follow judges a lead of one single, pair or tractor")
+        return is_legal_structured_follow(hand, structure_of(lead, order), play, order)
     counts = counts_of(hand)
     played = counts_of(play)
     size = lead_shape.size

@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any
 
-from paiju.games.engine import IllegalAction
+from paiju.games.engine import IllegalAction, rule_options
 from paiju.games.zhajinhua.ranking import Special235
 
 
@@ -44,10 +44,7 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
-        unknown = set(data) - set(cls.__dataclass_fields__)
-        if unknown:
-            raise ValueError(f"unknown 炸金花 rule options: {sorted(unknown)}")
-        return cls(**data)
+        return rule_options(cls, data, "炸金花")
 
 
 class ActionKind(enum.StrEnum):

@@ -40,6 +40,7 @@ from paiju.games.engine import (
     LedgerLine,
     SerialisedState,
     Settlement,
+    replay_moves,
     require,
 )
 from paiju.games.zhajinhua.actions import (
@@ -109,15 +110,7 @@ class Game:
         deck: Sequence[Card] | str | None = None,
     ) -> Hand:
         """The hand rebuilt from its start and its move log (``hand.history``), exactly."""
-        hand = self.new_hand(coins, dealer, seed, deck)
-        for seat, move in history:
-            if move == "timeout":
-                hand.timeout()
-            elif move == "leave":
-                hand.leave(seat)
-            else:
-                hand.apply(seat, move)
-        return hand
+        return replay_moves(self.new_hand(coins, dealer, seed, deck), history)
 
     @staticmethod
     def load(blob: bytes) -> Hand:

@@ -1,0 +1,221 @@
+"""Multi-component leads (throws, 甩牌): their structure, following them, trumping them.
+
+A lead of one suit class is read as a :class:`Structure`: the lengths of its tractors, how many
+more pairs, how many singles (the greedy reading of :func:`~paiju.games.tricks.shapes.decompose`).
+The rules for a follower, the standard Tractor ones generalised (``spec/chaodipi.md`` §5):
+
+1. play as many cards as were led, as many of the led class as you hold (up to that number);
+2. holding more of the class than was led: match as many of the led tractors as you can with
+   tractors of the same length (:func:`tractor_cover`, counted in pairs), then play as many
+   pairs as the lead holds in all, where you can; the rest singles of the class.
+
+A play *covers* a structure (:func:`covers`: it may trump a plain lead) when it matches every
+led tractor and holds a pair for each further led pair. Covering plays compare by
+:func:`structure_key`: the top pair of a tractor as long as the lead's longest, else the
+highest pair, else the highest card.
+
+>>> from paiju.cards import parse_cards
+>>> from paiju.games.tricks.order import TrumpOrder
+>>> order = TrumpOrder.build({"T": [parse_cards(r + "S") for r in "2456789"],
+...                           "C": [parse_cards(r + "C") for r in "3456789TJQKA"]})
+>>> lead = structure_of(parse_cards("AC KC 5C 5C 4C 4C"), order)
+>>> lead.tractors, lead.pairs, lead.singles
+((2,), 0, 2)
+>>> covers(parse_cards("9S 9S 8S 8S 7S 2S"), lead, order)
+True
+>>> covers(parse_cards("9S 9S 8S 8S 7S 2S"), structure_of(parse_cards("AC AC 5C 5C 4C 4C"), order), order)
+False
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from paiju.cards import Card
+from paiju.games.tricks.order import TrumpOrder
+from paiju.games.tricks.shapes import PAIR, TRACTOR, counts_of, decompose, pair_cards, tractors_in
+
+
+@dataclass(frozen=True, slots=True)
+class Structure:
+    """A lead's parts: ``tractors`` (their lengths in pairs, longest first), further ``pairs``,
+    ``singles``, all of ``suit_class``."""
+
+    suit_class: str
+    tractors: tuple[int, ...]
+    pairs: int
+    singles: int
+
+    @property
+    def size(self) -> int:
+        return 2 * (sum(self.tractors) + self.pairs) + self.singles
+
+    @property
+    def all_pairs(self) -> int:
+        """Pairs in the lead in all, those of its tractors included."""
+        return sum(self.tractors) + self.pairs
+
+    @property
+    def longest(self) -> int:
+        return self.tractors[0] if self.tractors else 0
+
+
+def structure_of(cards: Sequence[Card], order: TrumpOrder) -> Structure:
+    """The greedy reading of ``cards`` (one suit class) as a structure."""
+    parts = decompose(cards, order)
+    tractors = tuple(sorted((part.shape.pairs for part in parts if part.shape.kind == TRACTOR), reverse=True))
+    pairs = sum(1 for part in parts if part.shape.kind == PAIR)
+    singles = len(cards) - 2 * (sum(tractors) + pairs)
+    return Structure(parts[0].shape.suit_class, tractors, pairs, singles)
+
+
+def tractor_cover(counts: Counter[Card] | dict[Card, int], lengths: Sequence[int], order: TrumpOrder, suit_class: str) -> int:
+    """The most pairs of led tractors (``lengths``) the held ``counts`` can match, each led
+    tractor by a distinct tractor of the same length (a sub-run of a longer one counts)."""
+    if not lengths:
+        return 0
+    pool = {card: count for card, count in counts.items() if count >= 2 and order.suit_class[card] == suit_class}
+    total = sum(lengths)
+    best = 0
+
+    def search(index: int, taken: int) -> None:
+        nonlocal best
+        if taken > best:
+            best = taken
+        if index == len(lengths) or best == total:
+            return
+        if taken + sum(lengths[index:]) <= best:
+            return
+        length = lengths[index]
+        for run in tractors_in(pool, order, suit_class, length):
+            for card in run:
+                pool[card] -= 2
+            search(index + 1, taken + length)
+            for card in run:
+                pool[card] += 2
+        search(index + 1, taken)
+
+    search(0, 0)
+    return best
+
+
+def pairs_in(counts: Counter[Card] | dict[Card, int], order: TrumpOrder, suit_class: str) -> int:
+    """How many pairs of ``suit_class`` the counts hold (two identical cards each)."""
+    return sum(count // 2 for card, count in counts.items() if order.suit_class[card] == suit_class)
+
+
+def covers(play: Sequence[Card], lead: Structure, order: TrumpOrder) -> bool:
+    """Whether ``play`` (of one suit class) matches every led tractor and holds a pair for every
+    further led pair: what trumping a plain lead needs."""
+    wanted = order.class_of(play) if play else None
+    if wanted is None or len(play) != lead.size:
+        return False
+    counts = counts_of(play)
+    if pairs_in(counts, order, wanted) < lead.all_pairs:
+        return False
+    return tractor_cover(counts, lead.tractors, order, wanted) == sum(lead.tractors)
+
+
+def structure_key(play: Sequence[Card], lead: Structure, order: TrumpOrder) -> int:
+    """What a covering play is compared by: the top pair of its strongest tractor as long as the
+    lead's longest; else its highest pair; else its highest card."""
+    counts = counts_of(play)
+    suit_class = order.suit_class[play[0]]
+    assert suit_class is not None
+    if lead.tractors:
+        keys = [
+            order.run_key([order.strength[card] for card in run])
+            for run in tractors_in(counts, order, suit_class, lead.longest)
+        ]
+        return max(key for key in keys if key is not None)
+    if lead.all_pairs:
+        return max(order.strength[card] for card in pair_cards(counts, order, suit_class))
+    return max(order.strength[card] for card in play)
+
+
+def is_legal_structured_follow(
+    hand: Sequence[Card], lead: Structure, play: Sequence[Card], order: TrumpOrder
+) -> bool:
+    """Whether ``play`` from ``hand`` follows a lead of structure ``lead`` (rules above)."""
+    counts = counts_of(hand)
+    played = counts_of(play)
+    if len(play) != lead.size or any(counts[card] < count for card, count in played.items()):
+        return False
+    suit_class = lead.suit_class
+    held = {card: count for card, count in counts.items() if order.suit_class[card] == suit_class}
+    held_total = sum(held.values())
+    in_class = sum(count for card, count in played.items() if order.suit_class[card] == suit_class)
+    if in_class != min(lead.size, held_total):
+        return False
+    if held_total <= lead.size:
+        return True
+    if tractor_cover(played, lead.tractors, order, suit_class) != tractor_cover(held, lead.tractors, order, suit_class):
+        return False
+    wanted = min(lead.all_pairs, pairs_in(held, order, suit_class))
+    return min(lead.all_pairs, pairs_in(played, order, suit_class)) == wanted
+
+
+def structured_follows(
+    hand: Sequence[Card], lead: Structure, order: TrumpOrder, limit: int | None = None
+) -> tuple[list[tuple[Card, ...]], bool]:
+    """The distinct legal follows of a structured lead, at most ``limit`` of them, and whether
+    the list is complete. Each play's cards are in code order."""
+    from paiju.games.tricks.follow import multiset_choices
+
+    counts = counts_of(hand)
+    size = lead.size
+    if len(hand) < size:
+        raise ValueError(f"a hand of {len(hand)} cards cannot follow a lead of {size}")
+    suit_class = lead.suit_class
+    inside = [(card, count) for card, count in counts.items() if order.suit_class[card] == suit_class]
+    held_total = sum(count for _, count in inside)
+    found: dict[tuple[Card, ...], None] = {}
+
+    def full() -> bool:
+        return limit is not None and len(found) >= limit
+
+    if held_total <= size:
+        forced = tuple(card for card, count in inside for _ in range(count))
+        rest = [(card, count) for card, count in counts.items() if order.suit_class[card] != suit_class]
+        for extra in multiset_choices(rest, size - held_total):
+            if full():
+                return list(found), False
+            found[tuple(sorted(forced + extra))] = None
+        return list(found), True
+    held = dict(inside)
+    best_cover = tractor_cover(held, lead.tractors, order, suit_class)
+    want_pairs = min(lead.all_pairs, pairs_in(held, order, suit_class))
+    pair_options = [(card, 1) for card in pair_cards(held, order, suit_class)]
+    for chosen in _choices(pair_options, want_pairs):
+        chosen_counts = Counter({card: 2 for card in chosen})
+        if tractor_cover(chosen_counts, lead.tractors, order, suit_class) != best_cover:
+            continue
+        left = Counter(held)
+        for card in chosen:
+            left[card] -= 2
+        extras = [(card, count) for card, count in left.items() if count > 0]
+        for extra in multiset_choices(extras, size - 2 * want_pairs):
+            if full():
+                return list(found), False
+            found[tuple(sorted(tuple(card for card in chosen for _ in range(2)) + extra))] = None
+    return list(found), True
+
+
+def _choices(items: list[tuple[Card, int]], size: int) -> Iterator[tuple[Card, ...]]:
+    from paiju.games.tricks.follow import multiset_choices
+
+    return multiset_choices(items, size)
+
+
+__all__ = [
+    "Structure",
+    "covers",
+    "is_legal_structured_follow",
+    "pairs_in",
+    "structure_key",
+    "structure_of",
+    "structured_follows",
+    "tractor_cover",
+]
