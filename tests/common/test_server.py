@@ -3,7 +3,9 @@ health checking and reflection."""
 
 from __future__ import annotations
 
+import io
 import json
+import logging
 import socket
 import threading
 import time
@@ -57,6 +59,7 @@ class FakeTable(table_pb2_grpc.TableServicer):
         caller = current_caller()
         time.sleep(0.01)  # overlap concurrent calls, so a leaked caller would show
         view = {"account": caller.account_id, "username": caller.username, "role": caller.role}
+        logging.getLogger("fake.table").info("viewed")
         return table_pb2.TableView(table_id=request.table_id, view_json=json.dumps(view))
 
     def Watch(
@@ -485,3 +488,16 @@ def test_a_server_from_settings_accepts_tokens_signed_with_the_configured_secret
             assert get_view(channel)["account"] == "acct-5"
         with authorized_channel(running.address, lambda: token_for("acct-5")) as channel:
             assert refusal(lambda: get_view(channel)).code() is grpc.StatusCode.UNAUTHENTICATED
+
+
+def test_every_log_line_of_a_call_carries_the_caller_and_the_table(channel: grpc.Channel) -> None:
+    from paiju.common.logs import configure_logging
+
+    lines = io.StringIO()
+    handler = configure_logging("INFO", stream=lines)
+    try:
+        get_view(channel, bearer_metadata(token_for("77")))
+    finally:
+        logging.getLogger().removeHandler(handler)
+    record = next(json.loads(line) for line in lines.getvalue().splitlines() if '"viewed"' in line)
+    assert (record["player_id"], record["table_id"]) == ("77", "t1")

@@ -23,6 +23,7 @@ from typing import Any
 import grpc
 
 from paiju.common.auth import Caller, TokenError, TokenSigner
+from paiju.common.logs import bind_log_context
 
 PUBLIC_METHODS: frozenset[str] = frozenset({"/paiju.v1.Wallet/Register", "/paiju.v1.Wallet/Login"})
 """Full method names callable without a token."""
@@ -164,18 +165,26 @@ class _MalformedHeader(TokenError):
 _END = object()
 
 
+_TABLE_FIELDS = ("table_id", "room_id", "target_id")
+
+
 def _with_caller(handler: grpc.RpcMethodHandler, caller: Caller) -> grpc.RpcMethodHandler:
     """The same handler, with ``caller`` set in the servicer's context for its whole run."""
     behaviour = _behaviour_of(handler)
 
-    def serve_unary(request: Any, context: grpc.ServicerContext) -> Any:
+    def enter(request: Any) -> contextvars.Context:
         scope = contextvars.copy_context()
         scope.run(_current_caller.set, caller)
-        return scope.run(behaviour, request, context)
+        # Every log line of the call carries who made it and which table it is about.
+        table_id = next((getattr(request, f) for f in _TABLE_FIELDS if getattr(request, f, "")), None)
+        scope.run(bind_log_context, player_id=caller.account_id, table_id=table_id)
+        return scope
+
+    def serve_unary(request: Any, context: grpc.ServicerContext) -> Any:
+        return enter(request).run(behaviour, request, context)
 
     def serve_stream(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
-        scope = contextvars.copy_context()
-        scope.run(_current_caller.set, caller)
+        scope = enter(request)
         responses = iter(scope.run(behaviour, request, context))
         try:
             while (response := scope.run(next, responses, _END)) is not _END:

@@ -15,17 +15,21 @@ matches is a no-op, so a deadline fired twice, or late, changes nothing.
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from paiju.common.logs import log_context
 from paiju.common.metrics import METRICS
 from paiju.games.engine import Event, IllegalAction, require
 from paiju.table.record import HandRecord, SeatRecord, TableRecord
 from paiju.table.seating import SeatDirectory
 from paiju.table.store import Deadline, Snapshot, StaleVersion, TableExists, TableStore
+
+log = logging.getLogger(__name__)
 
 TURN_DEADLINE = "turn"
 READY_KICK_DEADLINE = "ready_kick"
@@ -423,6 +427,8 @@ class Tables:
         record.hand = None
         record.hands_played += 1
         METRICS.hand_completed(record.game)
+        with log_context(table_id=record.table_id, hand_id=hand_record.hand_id):
+            log.info("hand %d ended (%s); coins %s", hand_record.number, result.details.get("how"), list(result.coins))
         record.turn_stamp = record.next_stamp()
         plan.drop(TURN_DEADLINE, SYSTEM_DEADLINE)
         minimum = record.spec.tier(record.tier).min_coins

@@ -98,7 +98,7 @@ def _order(
         if suit == trump:
             continue
         for run in _runs(suit, level, skip_level, ace_high, ace_low, trump_suit=False):
-            lines.append(Line(tuple(strength[card_of(rank % 13 if rank == 1 else rank, suit) if rank != 1 else card_of(14, suit)] for rank in run)))
+            lines.append(Line(tuple(strength[card_of(14 if rank == 1 else rank, suit)] for rank in run)))
     if trump is not None:
         for run in _runs(trump, level, True, ace_high, ace_low, trump_suit=True):
             cards = [card_of(14 if rank == 1 else rank, trump) for rank in run]
