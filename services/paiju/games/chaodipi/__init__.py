@@ -1,8 +1,8 @@
 """炒地皮 Chao Di Pi (Jiangsu Tractor), four players in two teams, two decks: ``spec/chaodipi.md``.
 
-This package holds the trick-independent rules: the variants as data, the attackers' points,
-the level table and the match, the score and fortune channels, escapes and medals. The trick
-play and the hand's state machine are added beside them.
+The variants as data, the attackers' points, the level table and the match, the score and
+fortune channels, escapes and medals; the card order per hand (:mod:`.order`), trick play
+(:mod:`.play`), declaring (:mod:`.declaring`) and the hand's state machine (:mod:`.hand`).
 
 >>> from paiju.games import chaodipi
 >>> chaodipi.level_change(points=35)
@@ -11,8 +11,12 @@ play and the hand's state machine are added beside them.
 108
 >>> chaodipi.variant_rules("yancheng").laps
 3
+>>> chaodipi.trick_winner(level="2", trump="S", plays=["5C 4C 4C", "9S 7S 7S", "8S 8S 4S", "AC KC QC"], variant="yangzhou")
+2
 """
 
+from paiju.games.chaodipi.actions import TRUMP_CHOICES, Action, ActionKind, Rules
+from paiju.games.chaodipi.declaring import kitty_trump, read_declaration
 from paiju.games.chaodipi.escape import (
     escape_coin_loss,
     escape_fortune_settlement,
@@ -33,6 +37,8 @@ from paiju.games.chaodipi.fortune import (
     split_by_multiples,
     stake_multiple,
 )
+from paiju.games.chaodipi.hand import SYSTEM, Game, Hand, Phase, deal_seed, deck_dealing
+from paiju.games.chaodipi.judge import is_legal_follow, trick_winner
 from paiju.games.chaodipi.levels import (
     HandOutcome,
     MatchState,
@@ -45,6 +51,8 @@ from paiju.games.chaodipi.levels import (
     side_of,
     team_of,
 )
+from paiju.games.chaodipi.order import FiveTenKing, chaodipi_order, five_ten_king_of
+from paiju.games.chaodipi.play import Context
 from paiju.games.chaodipi.medals import MEDAL_LEVELS, MEDAL_THRESHOLDS, medal_for, medal_threshold
 from paiju.games.chaodipi.scoring import (
     POINT_VALUES,
@@ -72,6 +80,24 @@ from paiju.games.chaodipi.variants import (
 )
 
 __all__ = [
+    "SYSTEM",
+    "TRUMP_CHOICES",
+    "Action",
+    "ActionKind",
+    "Context",
+    "FiveTenKing",
+    "Game",
+    "Hand",
+    "Phase",
+    "Rules",
+    "chaodipi_order",
+    "deal_seed",
+    "deck_dealing",
+    "five_ten_king_of",
+    "is_legal_follow",
+    "kitty_trump",
+    "read_declaration",
+    "trick_winner",
     "FORTUNE_BASE_STAKES",
     "LEVEL_RANKS",
     "MEDAL_LEVELS",

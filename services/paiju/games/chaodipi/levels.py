@@ -149,6 +149,29 @@ class MatchState:
             raise ValueError("no banker yet: the first hand of a match plays 2s")
         return self.levels[team_of(self.banker)].rank
 
+    def to_dict(self) -> dict[str, object]:
+        """Plain data for a hand's result and a table's store.
+
+        >>> MatchState.from_dict(MatchState((TeamLevel(2, "K"), TeamLevel()), 1, 2).to_dict())
+        MatchState(levels=(TeamLevel(lap=2, rank='K'), TeamLevel(lap=1, rank='2')), banker=1, repeat=2, flag_hand=False)
+        """
+        return {
+            "levels": [[level.lap, level.rank] for level in self.levels],
+            "banker": self.banker,
+            "repeat": self.repeat,
+            "flag_hand": self.flag_hand,
+        }
+
+    @classmethod
+    def from_dict(cls, data: object) -> MatchState:
+        """The state :meth:`to_dict` wrote; ``ValueError`` when it is not one."""
+        try:
+            assert isinstance(data, dict)
+            levels = tuple(TeamLevel(int(lap), str(rank)) for lap, rank in data["levels"])
+            return cls(levels, data["banker"], int(data["repeat"]), bool(data["flag_hand"]))  # type: ignore[arg-type]
+        except (AssertionError, KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"not a 炒地皮 match state: {data!r} ({error})") from None
+
     def with_first_banker(self, declarer: int) -> MatchState:
         """The first hand's banker is the player holding the final declaration (翻主方)."""
         if self.banker is not None:
