@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from paiju.cards import Card, commitment, double_deck_with_jokers, format_cards, parse_cards, shuffled
@@ -946,7 +948,7 @@ class Hand(SerialisedState):
 
     def to_data(self) -> dict[str, Any]:
         return {
-            "rules": self.rules.to_dict(),
+            "rules": _rules_data(self.rules),
             "coins": list(self.coins),
             "first_receiver": self.first_receiver,
             "seed": self.seed.hex(),
@@ -983,7 +985,7 @@ class Hand(SerialisedState):
     def from_data(cls, data: Mapping[str, Any]) -> Hand:
         try:
             hand = cls(
-                Rules.from_dict(data["rules"]), data["coins"], data["first_receiver"],
+                _rules_from_data(data["rules"]), data["coins"], data["first_receiver"],
                 bytes.fromhex(data["seed"]), MatchState.from_dict(data["match"]),
             )
             hand.orders = [tuple(parse_cards(text)) for text in data["orders"]]
@@ -1015,6 +1017,25 @@ class Hand(SerialisedState):
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise ValueError(f"corrupt 炒地皮 hand: {error!r}") from None
         return hand
+
+
+@lru_cache(maxsize=64)
+def _rules_data(rules: Rules) -> dict[str, Any]:
+    """The rules as plain data, cached (every saved state carries them; never mutated)."""
+    return rules.to_dict()
+
+
+_RULES_READ: dict[str, Rules] = {}
+
+
+def _rules_from_data(data: Mapping[str, Any]) -> Rules:
+    key = json.dumps(data, sort_keys=True)
+    rules = _RULES_READ.get(key)
+    if rules is None:
+        rules = Rules.from_dict(data)
+        if len(_RULES_READ) < 256:
+            _RULES_READ[key] = rules
+    return rules
 
 
 def _hand_level(match: MatchState) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 from paiju.cards import ALL_CARDS, Card
@@ -170,6 +171,8 @@ def is_legal_follow(context: Context, hand: Sequence[Card], lead_cards: Sequence
 
 def follows(context: Context, hand: Sequence[Card], lead_cards: Sequence[Card], limit: int | None = LIST_LIMIT) -> tuple[list[Play], bool]:
     """The legal follows (at most ``limit``), lowest first, and whether that is all of them."""
+    if len(lead_cards) == 1:
+        return _single_follows(context.order, hand, lead_cards[0]), True
     lead = read_lead(context, lead_cards)
     forced = forced_by_trump_five_ten_king(context, hand, lead)
     if forced is not None:
@@ -223,8 +226,25 @@ def lowest_card(context: Context, cards: Sequence[Card]) -> Card:
 def default_key(order: TrumpOrder, play: Sequence[Card]) -> tuple[int, int, tuple[str, ...]]:
     """The order of "lowest" plays (the timeout's default move is the first): the strongest
     card, then the sum of strengths, then the text."""
-    keys = [order.level[card] + (TRUMP_BASE if order.suit_class[card] == TRUMP else 0) for card in play]
-    return (max(keys), sum(keys), tuple(_TEXT[card] for card in play))
+    ranks = _card_ranks(order)
+    keys = [ranks[card] for card in play]
+    return (max(keys), sum(keys), tuple([_TEXT[card] for card in play]))
+
+
+@lru_cache(maxsize=512)
+def _card_ranks(order: TrumpOrder) -> tuple[int, ...]:
+    """Per card code: its place within its class, trumps above every plain card."""
+    return tuple(
+        order.level[card] + (TRUMP_BASE if order.suit_class[card] == TRUMP else 0) for card in range(len(ALL_CARDS))
+    )
+
+
+def _single_follows(order: TrumpOrder, hand: Sequence[Card], led: Card) -> list[Play]:
+    """The follows of a single lead: any one card of the led class, or any card when void."""
+    suit_class = order.suit_class[led]
+    cards = {card for card in hand if order.suit_class[card] == suit_class} or set(hand)
+    ranks = _card_ranks(order)
+    return [(card,) for card in sorted(cards, key=lambda card: (ranks[card], _TEXT[card]))]
 
 
 _TEXT = tuple(str(card) for card in ALL_CARDS)
