@@ -263,9 +263,19 @@ def drop_prefix(redis_client: Any, prefix: str) -> int:
     return removed
 
 
+def table_records(platform: Any, rooms: list[str]) -> list[Any]:
+    """The records of ``rooms``, read in one round trip (the server is busy; be brief)."""
+    from paiju.table.record import TableRecord
+
+    pipe = platform.redis.pipeline(transaction=False)
+    for room in rooms:
+        pipe.hget(platform.store.keys(room).state, "s")
+    return [TableRecord.from_bytes(state) for state in pipe.execute()]
+
+
 def hands_played(platform: Any, rooms: list[str]) -> int:
     """Hands finished at ``rooms`` so far, from the table records themselves."""
-    return sum(platform.tables.load(room)[1].hands_played for room in rooms)
+    return sum(record.hands_played for record in table_records(platform, rooms))
 
 
 def rpc_counts() -> dict[str, float]:
@@ -285,7 +295,7 @@ def rpc_counts() -> dict[str, float]:
 
 def seated_bots(platform: Any, rooms: list[str]) -> int:
     """Players seated at ``rooms`` now, from the table records."""
-    return sum(len(platform.tables.load(room)[1].seated()) for room in rooms)
+    return sum(len(record.seated()) for record in table_records(platform, rooms))
 
 
 def bytes_per_table(platform: Any, rooms: list[str], prefix: str, sample: int) -> tuple[float, int, float]:
@@ -376,6 +386,8 @@ def run(args: argparse.Namespace) -> int:
 def _stop_bots(stop: Any, bots: list[Any]) -> None:
     stop.set()
     for process in bots:
+        if process.pid is None:
+            continue  # never started
         process.join(timeout=15)
         if process.is_alive():
             process.terminate()
@@ -402,7 +414,7 @@ def _measure(args: argparse.Namespace, platform: Any, rooms: list[str], bots: li
         before = warmup.actions
         _drain(reports, warmup.add, 1.0)
         logged_in = sum(warmup.seated.values())
-        seated = seated_bots(platform, rooms)
+        seated = bot_count if playing_since is not None else seated_bots(platform, rooms)
         if playing_since is None and seated >= bot_count and warmup.actions > 0:
             playing_since = time.monotonic()
         print(f"\rwarm-up {time.monotonic() - began:5.0f} s · bots logged in {logged_in}/{bot_count}, "
@@ -430,8 +442,8 @@ def _measure(args: argparse.Namespace, platform: Any, rooms: list[str], bots: li
               f"{window.actions - before:,} actions in the last second · p99 {percentile(recent, 0.99) * 1000:.1f} ms"
               .ljust(90), end="", flush=True)
     elapsed = time.monotonic() - start
-    hands = hands_played(platform, rooms) - hands_before
     cpu = [process_cpu_seconds(pid) - before for pid, before in zip(pids, cpu_before)]
+    hands = hands_played(platform, rooms) - hands_before
     redis_cpu = redis_cpu_seconds(redis_client) - redis_cpu_before
     redis_commands = int(redis_client.info("stats")["total_commands_processed"]) - redis_commands_before
     rpcs = {method: count - rpcs_before.get(method, 0.0) for method, count in rpc_counts().items()}
