@@ -83,7 +83,9 @@ class Oracle:
             for cards in self.blind_cards:
                 self.public.update(cards)
 
-    def note(self, seat: int, action: Action, kitty_before: list[Card], holder_before: int | None) -> None:
+    def note(
+        self, seat: int, action: Action, kitty_before: list[Card], holder_before: int | None
+    ) -> None:
         texts = {str(card) for card in action.cards}
         if action.kind is ActionKind.PLAY:
             self.public |= texts
@@ -182,7 +184,9 @@ def illegal_candidates(hand: Hand, seat: int, rng: random.Random, count: int) ->
         cards = tuple(rng.choice(held) for _ in range(size))
         if rng.random() < 0.2:
             cards = (Card(rng.randrange(54)), *cards[1:])
-        kind = rng.choice([ActionKind.PLAY, ActionKind.PLAY, ActionKind.DECLARE, ActionKind.ROB, ActionKind.BURY])
+        kind = rng.choice(
+            [ActionKind.PLAY, ActionKind.PLAY, ActionKind.DECLARE, ActionKind.ROB, ActionKind.BURY]
+        )
         candidates.append(Action(kind, cards))
     candidates.append(Action(ActionKind.PASS))
     candidates.append(Action(ActionKind.MULTIPLE, value=rng.choice([1, 2, 3, 4, 8])))
@@ -200,7 +204,11 @@ def check_actions(hand: Hand, rng: random.Random) -> None:
         for action in legal if len(legal) <= 4 else rng.sample(legal, 4):
             trial = Game.load(blob)
             trial.apply(seat, action)
-        complete = hand.phase is not Phase.BURYING and not (hand.phase is Phase.PLAYING and seat == hand.to_act and not hand.plays_listed_completely(seat))
+        complete = hand.phase is not Phase.BURYING and not (
+            hand.phase is Phase.PLAYING
+            and seat == hand.to_act
+            and not hand.plays_listed_completely(seat)
+        )
         listed = set(legal)
         for action in illegal_candidates(hand, seat, rng, 5):
             if action in listed:
@@ -255,7 +263,11 @@ def choose(hand: Hand, rng: random.Random) -> tuple[str, int, Action | None]:
         if throw is not None and hand.can(seat, throw):
             return ("act", seat, throw)
     if hand.phase is Phase.BURYING and roll < 0.6:
-        return ("act", seat, Action(ActionKind.BURY, tuple(rng.sample(hand.hands[seat], hand.variant.kitty_size))))
+        return (
+            "act",
+            seat,
+            Action(ActionKind.BURY, tuple(rng.sample(hand.hands[seat], hand.variant.kitty_size))),
+        )
     offers = [a for a in hand.legal_actions(seat) if a.kind is not ActionKind.MULTIPLE]
     if hand.phase is Phase.ROBBING and len(offers) > 1 and rng.random() < 0.5:
         offers = offers[:1]  # mostly decline, so robbing ends
@@ -324,11 +336,15 @@ def play_one(rules: Rules, rng: random.Random, tally: Tally, check_every: float 
     return hand
 
 
-def check_finished(hand: Hand, game: Game, coins: list[int], dealer: int, seed: bytes, match: MatchState) -> None:
+def check_finished(
+    hand: Hand, game: Game, coins: list[int], dealer: int, seed: bytes, match: MatchState
+) -> None:
     result = hand.result
     assert result is not None and hand.to_act is None
     assert sum(result.coins) + result.fee == 0, "coins not conserved"
-    assert all(coins[seat] + result.coins[seat] >= 0 for seat in range(SEATS)), "a seat paid more than it held"
+    assert all(coins[seat] + result.coins[seat] >= 0 for seat in range(SEATS)), (
+        "a seat paid more than it held"
+    )
     if not hand.rules.channel.moves_coins:
         assert result.coins == (0, 0, 0, 0)
     details = result.details
@@ -338,7 +354,9 @@ def check_finished(hand: Hand, game: Game, coins: list[int], dealer: int, seed: 
         parts = ("tricks", "dig", "red_fives", "failed_throws", "failed_robs")
         assert sum(points[part] for part in parts) == points["total"]
         assert points["counted"] == max(0, points["total"])
-        total = sum(card_points(text) for trick in hand.tricks for _, text in trick["plays"]) + card_points(hand.kitty)
+        total = sum(
+            card_points(text) for trick in hand.tricks for _, text in trick["plays"]
+        ) + card_points(hand.kitty)
         assert total == 200, "the point cards do not add up to 200"
         if details["winner"] == "banker":
             assert following.banker == hand.banker or details.get("match_winner") is not None
@@ -346,12 +364,16 @@ def check_finished(hand: Hand, game: Game, coins: list[int], dealer: int, seed: 
             assert sum(result.scores) == 0 or len(set(hand.multiples)) > 1
     else:
         assert following == match or (match.banker is None and following.banker == hand.banker)
-    assert details["next_first_receiver"] == (following.banker if following.banker is not None else dealer)
+    assert details["next_first_receiver"] == (
+        following.banker if following.banker is not None else dealer
+    )
     replayed = game.replay(coins, dealer, seed, hand.history, match=match)
     assert replayed == hand, "the move log does not replay to the same hand"
 
 
-def run(variant: str, hands: int, seed: int, channel: str = "fortune_pass", check_every: float = 0.1) -> Tally:
+def run(
+    variant: str, hands: int, seed: int, channel: str = "fortune_pass", check_every: float = 0.1
+) -> Tally:
     rng = random.Random(seed)
     tally = Tally()
     rules = Rules(variant=variant, channel=channel, base_stake=rng.choice([10, 100, 1000]))

@@ -23,7 +23,9 @@ def near_end(
     levels = [TeamLevel(1, "2"), TeamLevel(1, "2")]
     levels[banker % 2] = TeamLevel(1, level)
     rules = Rules(variant=variant, channel=channel)
-    hand = Game(rules).new_hand([100_000] * 4, dealer=banker, seed=b"end", match=MatchState((levels[0], levels[1]), banker))
+    hand = Game(rules).new_hand(
+        [100_000] * 4, dealer=banker, seed=b"end", match=MatchState((levels[0], levels[1]), banker)
+    )
     hand.deal_all()
     hand.system_step()  # nobody declared: the kitty is turned up
     hand.timeout()
@@ -51,24 +53,37 @@ def test_dig_twice_with_a_single_and_the_banker_holds() -> None:
     hand = near_end("yangzhou", "2", "S", ["3C", "AS", "4C", "5C"], kitty="KD KD TD 5D 3H 4H 6H 7H")
     play(hand, "3C", "AS", "4C", "5C")
     details = hand.result.details  # type: ignore[union-attr]
-    assert details["points"]["tricks"] == 5 and details["points"]["dig"] == 70 and details["points"]["total"] == 75
+    assert (
+        details["points"]["tricks"] == 5
+        and details["points"]["dig"] == 70
+        and details["points"]["total"] == 75
+    )
     assert (details["winner"], details["name"], details["score"]) == ("banker", "保庄", 1)
     assert hand.result.scores == (1, -1, 1, -1)  # type: ignore[union-attr]
     following = MatchState.from_dict(details["match"])
-    assert following.banker == 0 and following.repeat == 1 and following.levels[0] == TeamLevel(1, "3")
+    assert (
+        following.banker == 0 and following.repeat == 1 and following.levels[0] == TeamLevel(1, "3")
+    )
     assert details["next_first_receiver"] == 0
 
 
 def test_dig_four_times_with_a_pair_and_the_attackers_take_the_bank() -> None:
     hand = near_end(
-        "yangzhou", "2", "S", ["3C 3C", "AS AS", "4C 6C", "5C 5C"], kitty="KD KD TD 5D 3H 4H 6H 7H", channel="fortune_normal"
+        "yangzhou",
+        "2",
+        "S",
+        ["3C 3C", "AS AS", "4C 6C", "5C 5C"],
+        kitty="KD KD TD 5D 3H 4H 6H 7H",
+        channel="fortune_normal",
     )
     play(hand, "3C 3C", "AS AS", "4C 6C", "5C 5C")
     result = hand.result
     assert result is not None
     assert result.details["points"]["dig"] == 140 and result.details["points"]["total"] == 150
     following = MatchState.from_dict(result.details["match"])
-    assert following.banker == 1 and following.levels[1] == TeamLevel(1, "3") and following.repeat == 0
+    assert (
+        following.banker == 1 and following.levels[1] == TeamLevel(1, "3") and following.repeat == 0
+    )
     # N = (1+1)(1+1) × 1 × 1 × (1+1) × 1 = 8; X = 100.
     assert result.details["multiple"] == 8
     assert result.coins == (-400, 400, -400, 400)
@@ -100,7 +115,9 @@ def test_heaven_and_earth_by_the_attackers_in_nantong() -> None:
 
 
 def test_jack_to_bottom_in_nantong() -> None:
-    hand = near_end("nantong", "J", "S", ["3C", "JS", "4C", "6C"], won_before="KD KD KC KC TC TC TD TD")
+    hand = near_end(
+        "nantong", "J", "S", ["3C", "JS", "4C", "6C"], won_before="KD KD KC KC TC TC TD TD"
+    )
     play(hand, "3C", "JS", "4C", "6C")
     details = hand.result.details  # type: ignore[union-attr]
     assert details["jack_to_bottom"] and details["points"]["total"] == 80
@@ -139,7 +156,9 @@ def test_failed_throw_plays_the_lowest_card_and_costs_ten_a_card() -> None:
     assert [e.type for e in events][:2] == ["throw_failed", "played"]
     assert hand.trick == [(0, tuple(parse_cards("KC")))]
     assert hand.attacker_points().failed_throws == 20
-    banker_side = near_end("yangzhou", "2", "S", ["3D 4D 7D", "AC KC 6D", "6C 7C AC", "8D 9D TD"], leader=1)
+    banker_side = near_end(
+        "yangzhou", "2", "S", ["3D 4D 7D", "AC KC 6D", "6C 7C AC", "8D 9D TD"], leader=1
+    )
     banker_side.apply(1, "play AC KC")
     assert banker_side.attacker_points().failed_throws == -20
 

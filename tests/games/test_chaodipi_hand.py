@@ -21,7 +21,9 @@ from paiju.games.engine import IllegalAction
 VARIANTS = ["yancheng", "yangzhou", "yangzhong", "nantong"]
 
 
-def arranged(wanted: dict[int, str], kitty: str = "", avoid: str = "2S 2H 2C 2D BJ SJ 5H", size: int = 25) -> list[Card]:
+def arranged(
+    wanted: dict[int, str], kitty: str = "", avoid: str = "2S 2H 2C 2D BJ SJ 5H", size: int = 25
+) -> list[Card]:
     """A deck dealing each seat its ``wanted`` cards (then fillers, no level 2s or jokers if
     possible) from seat 0 on, and the kitty."""
     pool = Counter(double_deck_with_jokers())
@@ -39,8 +41,16 @@ def arranged(wanted: dict[int, str], kitty: str = "", avoid: str = "2S 2H 2C 2D 
     return deck_dealing(hands, kitty_cards)
 
 
-def new_hand(variant: str = "yangzhou", deck: list[Card] | None = None, match: MatchState | None = None, channel: str = "score_normal", coins: int = 100_000) -> Hand:
-    return Game(Rules(variant=variant, channel=channel)).new_hand([coins] * 4, dealer=0, seed=b"test", deck=deck, match=match)
+def new_hand(
+    variant: str = "yangzhou",
+    deck: list[Card] | None = None,
+    match: MatchState | None = None,
+    channel: str = "score_normal",
+    coins: int = 100_000,
+) -> Hand:
+    return Game(Rules(variant=variant, channel=channel)).new_hand(
+        [coins] * 4, dealer=0, seed=b"test", deck=deck, match=match
+    )
 
 
 # --- declaring --------------------------------------------------------------------------------------------
@@ -63,7 +73,10 @@ def test_single_then_a_pair_overrides_and_the_declarer_banks() -> None:
     assert hand.view(0)["trump"] == "H" and hand.robs == 1
 
 
-@pytest.mark.parametrize(("variant", "low", "high"), [("yancheng", "2C 2C", "2D 2D"), ("yangzhou", "2D 2D", "2C 2C"), ("nantong", "2D 2D", "2C 2C")])
+@pytest.mark.parametrize(
+    ("variant", "low", "high"),
+    [("yancheng", "2C 2C", "2D 2D"), ("yangzhou", "2D 2D", "2C 2C"), ("nantong", "2D 2D", "2C 2C")],
+)
 def test_declaration_order_per_variant(variant: str, low: str, high: str) -> None:
     hand = new_hand(variant, arranged({1: low, 2: high}))
     hand.deal_all()
@@ -178,7 +191,9 @@ def test_robbing_goes_round_until_three_decline() -> None:
         order.append(hand.asked)
         hand.apply(hand.asked, "pass")  # type: ignore[arg-type]
     assert order == [3, 0, 1]
-    assert hand.phase is Phase.PLAYING and hand.to_act == 0 and hand.trump is None and hand.banker == 0
+    assert (
+        hand.phase is Phase.PLAYING and hand.to_act == 0 and hand.trump is None and hand.banker == 0
+    )
     assert hand.robs == 1
 
 
@@ -204,7 +219,11 @@ def test_blind_declarations_stay_hidden_until_robbing_ends() -> None:
     assert all("cards" not in e.data for e in public)
     hand.apply(2, "declare BJ BJ")
     hand.apply(1, "declare 2C 2C")  # too low: no effect
-    assert hand.view(3)["declarations"] == [{"seat": 0, "stage": "declare"}, {"seat": 2, "stage": "declare"}, {"seat": 1, "stage": "declare"}]
+    assert hand.view(3)["declarations"] == [
+        {"seat": 0, "stage": "declare"},
+        {"seat": 2, "stage": "declare"},
+        {"seat": 1, "stage": "declare"},
+    ]
     assert hand.view(3)["trump"] is None
     hand.system_step()
     assert hand.banker == 2  # the first hand's banker is the one whose declaration stands

@@ -13,7 +13,9 @@ VARIANTS = ["yancheng", "yangzhou", "yangzhong", "nantong"]
 
 
 def shape(cards: str, level: str, trump: str | None, variant: str = "yangzhou") -> str | None:
-    found = classify(parse_cards(cards), chaodipi.chaodipi_order(level, trump, chaodipi.variant_rules(variant)))
+    found = classify(
+        parse_cards(cards), chaodipi.chaodipi_order(level, trump, chaodipi.variant_rules(variant))
+    )
     return None if found is None else found.kind
 
 
@@ -36,14 +38,20 @@ def test_trump_order_top_to_bottom(variant: str) -> None:
     ranked = ["5H", "BJ", "SJ", "7S", "7H", "AS", "KS", "8S", "6S", "2S"]
     strengths = [order.strength[parse_cards(card)[0]] for card in ranked]
     assert strengths == sorted(strengths, reverse=True) and len(set(strengths)) == len(strengths)
-    assert order.strength[parse_cards("7H")[0]] == order.strength[parse_cards("7D")[0]] == order.strength[parse_cards("7C")[0]]
+    assert (
+        order.strength[parse_cards("7H")[0]]
+        == order.strength[parse_cards("7D")[0]]
+        == order.strength[parse_cards("7C")[0]]
+    )
     assert not order.is_trump(parse_cards("AH")[0]) and order.is_trump(parse_cards("5H")[0])
 
 
 def test_no_trump_and_level_five() -> None:
     rules = chaodipi.variant_rules("yangzhou")
     order = chaodipi.chaodipi_order("9", None, rules)
-    s = {card: order.strength[parse_cards(card)[0]] for card in ("5H", "BJ", "SJ", "9S", "9H", "AS")}
+    s = {
+        card: order.strength[parse_cards(card)[0]] for card in ("5H", "BJ", "SJ", "9S", "9H", "AS")
+    }
     assert s["5H"] > s["BJ"] > s["SJ"] > s["9S"] == s["9H"]
     assert not order.is_trump(parse_cards("AS")[0])
     five = chaodipi.chaodipi_order("5", "H", rules)
@@ -99,7 +107,9 @@ def test_ace_high_or_low_never_both(variant: str) -> None:
     assert shape("AC AC 2C 2C", "7", "S", variant) == TRACTOR
     assert shape("KC KC AC AC 2C 2C", "7", "S", variant) is None
     # AA22 counts the A as 1: its top pair is the 22, below 2233.
-    assert winner("7", "S", ["AC AC 2C 2C", "2C 2C 3C 3C", "4D 5D 6D 8D", "4D 5D 6D 8D"], variant) == 1
+    assert (
+        winner("7", "S", ["AC AC 2C 2C", "2C 2C 3C 3C", "4D 5D 6D 8D", "4D 5D 6D 8D"], variant) == 1
+    )
 
 
 def test_longer_tractor_lead_needs_a_tractor_of_its_length() -> None:
@@ -112,8 +122,22 @@ def test_longer_tractor_lead_needs_a_tractor_of_its_length() -> None:
 
 def test_trumping_a_throw_needs_its_pairs_and_tractors() -> None:
     # 主牌998872可毙副牌AK5544, 但不能毙副牌AA5544.
-    assert winner("J", "S", ["AC KC 5C 5C 4C 4C", "9S 9S 8S 8S 7S 2S", "2D 3D 4D 6D 8D 9D", "2H 3H 4H 6H 8H 9H"]) == 1
-    assert winner("J", "S", ["AC AC 5C 5C 4C 4C", "9S 9S 8S 8S 7S 2S", "2D 3D 4D 6D 8D 9D", "2H 3H 4H 6H 8H 9H"]) == 0
+    assert (
+        winner(
+            "J",
+            "S",
+            ["AC KC 5C 5C 4C 4C", "9S 9S 8S 8S 7S 2S", "2D 3D 4D 6D 8D 9D", "2H 3H 4H 6H 8H 9H"],
+        )
+        == 1
+    )
+    assert (
+        winner(
+            "J",
+            "S",
+            ["AC AC 5C 5C 4C 4C", "9S 9S 8S 8S 7S 2S", "2D 3D 4D 6D 8D 9D", "2H 3H 4H 6H 8H 9H"],
+        )
+        == 0
+    )
 
 
 def test_over_trumping_compares_pairs_or_the_top_card() -> None:
@@ -134,21 +158,48 @@ def test_a_standing_trump_throw_wins() -> None:
 def test_throw_fails_against_any_other_hand() -> None:
     context = Context.of("7", "S", chaodipi.variant_rules("yangzhou"))
     throw = parse_cards("AC KC KC")
-    assert not throw_fails(context, throw, [parse_cards("QC QC JC"), parse_cards("2D"), parse_cards("3H")])
-    assert not throw_fails(context, throw, [parse_cards("QC QC"), parse_cards("AC"), parse_cards("3H")])
-    assert throw_fails(context, throw, [parse_cards("QC QC"), parse_cards("AC AC"), parse_cards("3H")])
+    assert not throw_fails(
+        context, throw, [parse_cards("QC QC JC"), parse_cards("2D"), parse_cards("3H")]
+    )
+    assert not throw_fails(
+        context, throw, [parse_cards("QC QC"), parse_cards("AC"), parse_cards("3H")]
+    )
+    assert throw_fails(
+        context, throw, [parse_cards("QC QC"), parse_cards("AC AC"), parse_cards("3H")]
+    )
     # The partner's hand counts too; a pair part fails against a higher pair.
-    assert throw_fails(context, parse_cards("QC QC 9C"), [parse_cards("KC KC"), parse_cards("2D"), parse_cards("3H")])
+    assert throw_fails(
+        context,
+        parse_cards("QC QC 9C"),
+        [parse_cards("KC KC"), parse_cards("2D"), parse_cards("3H")],
+    )
     # A tractor part fails against a higher tractor of its length.
-    assert throw_fails(context, parse_cards("8C 8C 9C 9C AC"), [parse_cards("TC TC JC JC"), parse_cards(""), parse_cards("")])
-    assert not throw_fails(context, parse_cards("8C 8C 9C 9C AC"), [parse_cards("TC TC QC QC"), parse_cards(""), parse_cards("")])
+    assert throw_fails(
+        context,
+        parse_cards("8C 8C 9C 9C AC"),
+        [parse_cards("TC TC JC JC"), parse_cards(""), parse_cards("")],
+    )
+    assert not throw_fails(
+        context,
+        parse_cards("8C 8C 9C 9C AC"),
+        [parse_cards("TC TC QC QC"), parse_cards(""), parse_cards("")],
+    )
 
 
 # --- following ----------------------------------------------------------------------------------------
 
 
-def legal(hand: str, lead: str, play: str, level: str = "7", trump: str | None = "S", variant: str = "yangzhou") -> bool:
-    return chaodipi.is_legal_follow(hand=hand, lead=lead, play=play, level=level, trump=trump, variant=variant)
+def legal(
+    hand: str,
+    lead: str,
+    play: str,
+    level: str = "7",
+    trump: str | None = "S",
+    variant: str = "yangzhou",
+) -> bool:
+    return chaodipi.is_legal_follow(
+        hand=hand, lead=lead, play=play, level=level, trump=trump, variant=variant
+    )
 
 
 def test_following_a_throw_tractors_then_pairs_then_singles() -> None:
@@ -179,7 +230,9 @@ def test_engine_api_is_legal_follow_refuses_cards_not_held() -> None:
 def test_five_ten_king_shapes_by_variant() -> None:
     yangzhou, nantong = chaodipi.variant_rules("yangzhou"), chaodipi.variant_rules("nantong")
     assert chaodipi.five_ten_king_of(parse_cards("5S TS KS"), "7", "S", yangzhou).trump  # type: ignore[union-attr]
-    assert chaodipi.five_ten_king_of(parse_cards("5C TC KC"), "K", "S", yangzhou) is None  # K is the level
+    assert (
+        chaodipi.five_ten_king_of(parse_cards("5C TC KC"), "K", "S", yangzhou) is None
+    )  # K is the level
     assert chaodipi.five_ten_king_of(parse_cards("5H TH KH"), "7", "S", yangzhou) is None
     assert chaodipi.five_ten_king_of(parse_cards("5H TH KH"), "7", "S", nantong) is not None
     assert chaodipi.five_ten_king_of(parse_cards("5H TH KH"), "7", "H", yangzhou).trump  # type: ignore[union-attr]

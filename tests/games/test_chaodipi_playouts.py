@@ -24,7 +24,9 @@ def test_thorough_playouts(variant: str) -> None:
 @pytest.mark.parametrize("channel", ["score_normal", "score_pass", "fortune_normal"])
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_light_playouts(variant: str, channel: str) -> None:
-    tally = run(variant, hands=70, seed=2000 + VARIANTS.index(variant), channel=channel, check_every=0.0)
+    tally = run(
+        variant, hands=70, seed=2000 + VARIANTS.index(variant), channel=channel, check_every=0.0
+    )
     assert tally.hands == 70
     assert tally.kinds["played"] > 50
 

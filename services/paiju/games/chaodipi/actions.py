@@ -56,9 +56,13 @@ class Rules:
         elif isinstance(self.variant, Mapping):
             object.__setattr__(self, "variant", VariantRules.from_dict(self.variant))
         elif not isinstance(self.variant, VariantRules):
-            raise ValueError(f"variant is a variant id or VariantRules, not {self.variant!r}")
+            raise TypeError(f"variant is a variant id or VariantRules, not {self.variant!r}")
         object.__setattr__(self, "channel", ChannelKind(self.channel))
-        if isinstance(self.base_stake, bool) or not isinstance(self.base_stake, int) or self.base_stake < 1:
+        if (
+            isinstance(self.base_stake, bool)
+            or not isinstance(self.base_stake, int)
+            or self.base_stake < 1
+        ):
             raise ValueError(f"base_stake is a positive number of coins, not {self.base_stake!r}")
         if self.deal_interval < 0 or self.declare_window < 0 or self.turn_seconds <= 0:
             raise ValueError("deal_interval and declare_window are >= 0 and turn_seconds > 0")
@@ -119,7 +123,9 @@ class Action:
         if self.choice is not None:
             choice = self.choice.upper()
             if choice not in TRUMP_CHOICES or self.kind not in (ActionKind.DECLARE, ActionKind.ROB):
-                raise ValueError(f"a trump choice is one of {' '.join(TRUMP_CHOICES)}, named by a declare or rob")
+                raise ValueError(
+                    f"a trump choice is one of {' '.join(TRUMP_CHOICES)}, named by a declare or rob"
+                )
             object.__setattr__(self, "choice", choice)
         if (self.value is not None) != (self.kind is ActionKind.MULTIPLE):
             raise ValueError("a multiple action, and only it, names its value")
@@ -156,7 +162,8 @@ class Action:
         words = text.split()
         if not words or words[0] not in tuple(ActionKind):
             raise IllegalAction(
-                f"malformed action {text!r}: declare/bury/rob/play <cards>, pass, or multiple <n>", "malformed"
+                f"malformed action {text!r}: declare/bury/rob/play <cards>, pass, or multiple <n>",
+                "malformed",
             )
         kind = ActionKind(words[0])
         rest = words[1:]
@@ -166,9 +173,13 @@ class Action:
                     raise ValueError(f"write 'multiple <n>', not {text!r}")
                 return cls(kind, value=int(rest[0]))
             choice = None
-            if rest and rest[-1].upper() in TRUMP_CHOICES and len(rest[-1]) <= 2 and rest[-1].upper() not in ("SJ", "BJ"):
-                if kind in (ActionKind.DECLARE, ActionKind.ROB) and (len(rest[-1]) == 1 or rest[-1].upper() == "NT"):
-                    choice = rest.pop().upper()
+            # A trump choice is a lone suit letter or NT after the cards (cards are two letters).
+            if (
+                kind in (ActionKind.DECLARE, ActionKind.ROB)
+                and rest
+                and rest[-1].upper() in TRUMP_CHOICES
+            ):
+                choice = rest.pop().upper()
             return cls(kind, tuple(parse_cards(" ".join(rest))), choice)
         except ValueError as error:
             raise IllegalAction(str(error), "malformed") from None

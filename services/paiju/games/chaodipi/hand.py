@@ -27,19 +27,38 @@ from __future__ import annotations
 import enum
 import hashlib
 import json
+from bisect import insort
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from paiju.cards import Card, commitment, double_deck_with_jokers, format_cards, parse_cards, shuffled
+from paiju.cards import (
+    ALL_CARDS,
+    Card,
+    commitment,
+    double_deck_with_jokers,
+    format_cards,
+    parse_cards,
+    shuffled,
+)
 from paiju.games.chaodipi.actions import Action, ActionKind, Rules
 from paiju.games.chaodipi.declaring import declaration_options, kitty_trump, read_declaration
 from paiju.games.chaodipi.escape import escape_fortune_settlement, escape_score_settlement
 from paiju.games.chaodipi.fortune import fortune_settlement, score_settlement
 from paiju.games.chaodipi.levels import SEATS, MatchState, is_jack_to_bottom, settle_hand, side_of
 from paiju.games.chaodipi.order import RED_FIVE
-from paiju.games.chaodipi.play import THROW, Context, follows, is_legal_follow, leads, lowest_card, read_lead, throw_fails, winner
+from paiju.games.chaodipi.play import (
+    THROW,
+    Context,
+    follows,
+    is_legal_follow,
+    leads,
+    lowest_card,
+    read_lead,
+    throw_fails,
+    winner,
+)
 from paiju.games.chaodipi.scoring import (
     AttackerPoints,
     Side,
@@ -74,7 +93,9 @@ def deal_seed(seed: bytes, deal: int) -> bytes:
     """The shuffle seed of the ``deal``-th deal of a hand (0: the hand seed; later: redeals)."""
     if deal == 0:
         return bytes(seed)
-    return hashlib.sha256(b"paiju/chaodipi/redeal/" + deal.to_bytes(4, "big") + bytes(seed)).digest()
+    return hashlib.sha256(
+        b"paiju/chaodipi/redeal/" + deal.to_bytes(4, "big") + bytes(seed)
+    ).digest()
 
 
 def deck_dealing(
@@ -87,8 +108,14 @@ def deck_dealing(
     cards = [parse_cards(hand) if isinstance(hand, str) else list(hand) for hand in hands]
     rest = parse_cards(kitty) if isinstance(kitty, str) else list(kitty)
     size = len(cards[0]) if cards else 0
-    if len(cards) != SEATS or any(len(hand) != size for hand in cards) or SEATS * size + len(rest) != DECK_SIZE:
-        raise ValueError("a 炒地皮 deal is four hands of 25 cards and a kitty of 8 (or 27 each, no kitty)")
+    if (
+        len(cards) != SEATS
+        or any(len(hand) != size for hand in cards)
+        or SEATS * size + len(rest) != DECK_SIZE
+    ):
+        raise ValueError(
+            "a 炒地皮 deal is four hands of 25 cards and a kitty of 8 (or 27 each, no kitty)"
+        )
     order = [cards[(first_receiver + i) % SEATS][i // SEATS] for i in range(SEATS * size)] + rest
     if sorted(order) != sorted(double_deck_with_jokers()):
         raise ValueError("the hands and kitty must be the 108 cards of two decks, each copy once")
@@ -149,7 +176,14 @@ class Hand(SerialisedState):
 
     GAME = "chaodipi"
 
-    def __init__(self, rules: Rules, coins: Sequence[int], first_receiver: int, seed: bytes, match: MatchState) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        coins: Sequence[int],
+        first_receiver: int,
+        seed: bytes,
+        match: MatchState,
+    ) -> None:
         self.rules = rules
         self.variant = rules.variant
         self.coins: tuple[int, ...] = tuple(coins)
@@ -202,14 +236,21 @@ class Hand(SerialisedState):
     ) -> Hand:
         if len(coins) != SEATS:
             raise ValueError(f"炒地皮 takes exactly {SEATS} players, not {len(coins)}")
-        if any(not isinstance(amount, int) or isinstance(amount, bool) or amount < 0 for amount in coins):
+        if any(
+            not isinstance(amount, int) or isinstance(amount, bool) or amount < 0
+            for amount in coins
+        ):
             raise ValueError(f"coins are whole numbers of at least 0, not {list(coins)}")
-        if not isinstance(first_receiver, int) or isinstance(first_receiver, bool) or not 0 <= first_receiver < SEATS:
+        if (
+            not isinstance(first_receiver, int)
+            or isinstance(first_receiver, bool)
+            or not 0 <= first_receiver < SEATS
+        ):
             raise ValueError(f"the first receiver is a seat 0..3, not {first_receiver!r}")
         if not isinstance(seed, (bytes, bytearray)) or not seed:
             raise ValueError("a hand needs a non-empty seed (bytes) for its shuffle commitment")
         if not isinstance(match, MatchState):
-            raise ValueError(f"match is a MatchState, not {match!r}")
+            raise TypeError(f"match is a MatchState, not {match!r}")
         if match.flag_hand and not rules.variant.flag_hand:
             raise ValueError(f"{rules.variant.name} plays no flag hands")
         if deck is None:
@@ -309,9 +350,20 @@ class Hand(SerialisedState):
 
     def attacker_points(self) -> AttackerPoints:
         """The attackers' points so far, by source (the kitty dig and 保红5 only at the end)."""
-        tricks = sum(card_points(cards) for seat, cards in enumerate(self.point_cards) if self.banker is not None and self.side(seat) is Side.ATTACKERS)
-        throws = sum(failed_throw_points(self.side(seat), count, self.variant) for seat, count in self.failed_throws)
-        forced = red_five_points(self.variant, forced=[self.side(seat) for seat in self.forced_fives])
+        tricks = 0
+        if self.banker is not None:
+            tricks = sum(
+                _points(cards)
+                for seat, cards in enumerate(self.point_cards)
+                if self.side(seat) is Side.ATTACKERS
+            )
+        throws = sum(
+            failed_throw_points(self.side(seat), count, self.variant)
+            for seat, count in self.failed_throws
+        )
+        forced = red_five_points(
+            self.variant, forced=[self.side(seat) for seat in self.forced_fives]
+        )
         robs = 0
         if self.revealed:
             robs = sum(
@@ -319,7 +371,9 @@ class Hand(SerialisedState):
                 for entry in self.declarations
                 if entry["stage"] == "rob" and not entry["effective"]
             )
-        return AttackerPoints(tricks=tricks, red_fives=forced, failed_throws=throws, failed_robs=robs)
+        return AttackerPoints(
+            tricks=tricks, red_fives=forced, failed_throws=throws, failed_robs=robs
+        )
 
     def max_loss(self, seat: int) -> int:
         """The most ``seat`` can lose: nothing in a score channel; in a fortune channel all it
@@ -347,10 +401,18 @@ class Hand(SerialisedState):
             return False
         text = str(cards[0])
         for index, entry in enumerate(self.declarations):
-            if entry["seat"] == seat and entry["kind"] == Declaration.SINGLE and entry["cards"] == text and entry["had_pair"]:
+            if (
+                entry["seat"] == seat
+                and entry["kind"] == Declaration.SINGLE
+                and entry["cards"] == text
+                and entry["had_pair"]
+            ):
                 later = self.declarations[index + 1 :]
                 overridden = any(other["seat"] != seat for other in later)
-                done = any(other["seat"] == seat and other["kind"] == Declaration.LOOK_BACK for other in later)
+                done = any(
+                    other["seat"] == seat and other["kind"] == Declaration.LOOK_BACK
+                    for other in later
+                )
                 return overridden and not done
         return False
 
@@ -369,7 +431,11 @@ class Hand(SerialisedState):
                 )
             kind, trump = reading
         if kind == Declaration.RED_FIVE_PAIR:
-            require(action.choice is not None, "a 红5对 names the trump: S, H, C, D or NT", "choose_trump")
+            require(
+                action.choice is not None,
+                "a 红5对 names the trump: S, H, C, D or NT",
+                "choose_trump",
+            )
             trump = None if action.choice == "NT" else action.choice
         else:
             require(action.choice is None, "only a 红5对 names the trump", "bad_declaration")
@@ -378,17 +444,35 @@ class Hand(SerialisedState):
     def verify_declare(self, seat: int, action: Action) -> None:
         self._verify_seat(seat)
         require(not self.flag, "a flag hand is played without declaring", "not_declaring")
-        require(self.phase in (Phase.DEALING, Phase.DECLARING), "declaring is over", "not_declaring")
-        require(self._held(seat, action.cards), f"seat {seat} has not been dealt {format_cards(action.cards)}", "not_held")
+        require(
+            self.phase in (Phase.DEALING, Phase.DECLARING), "declaring is over", "not_declaring"
+        )
+        require(
+            self._held(seat, action.cards),
+            f"seat {seat} has not been dealt {format_cards(action.cards)}",
+            "not_held",
+        )
         kind, _ = self._reading(seat, action)
         if self.variant.blind_declaring:
             # Decision (暗炒): a seat cannot declare twice in a row, and a single is only a first
             # declaration (everyone knows *that* someone declared); any pair is accepted blind.
-            require(not self.declarations or self.declarations[-1]["seat"] != seat, "your declaration is the last one", "own_declaration")
-            require(kind != Declaration.SINGLE or not self.declarations, "a single declares only first", "declaration_too_low")
+            require(
+                not self.declarations or self.declarations[-1]["seat"] != seat,
+                "your declaration is the last one",
+                "own_declaration",
+            )
+            require(
+                kind != Declaration.SINGLE or not self.declarations,
+                "a single declares only first",
+                "declaration_too_low",
+            )
             return
         standing = self.standing
-        require(standing is None or standing["seat"] != seat, "your own declaration stands", "own_declaration")
+        require(
+            standing is None or standing["seat"] != seat,
+            "your own declaration stands",
+            "own_declaration",
+        )
         require(
             self.variant.outranks(kind, None if standing is None else standing["kind"]),
             f"{format_cards(action.cards)} does not outrank the standing {standing['cards'] if standing else ''}",
@@ -398,41 +482,79 @@ class Hand(SerialisedState):
     def verify_rob(self, seat: int, action: Action) -> None:
         self._verify_seat(seat)
         require(self.phase is Phase.ROBBING, "nobody is being asked to rob now", "not_robbing")
-        require(seat == self.asked, f"seat {self.asked} is being asked, not seat {seat}", "not_your_turn")
-        require(self._held(seat, action.cards), f"seat {seat} does not hold {format_cards(action.cards)}", "not_held")
+        require(
+            seat == self.asked,
+            f"seat {self.asked} is being asked, not seat {seat}",
+            "not_your_turn",
+        )
+        require(
+            self._held(seat, action.cards),
+            f"seat {seat} does not hold {format_cards(action.cards)}",
+            "not_held",
+        )
         kind, _ = self._reading(seat, action)
         require(kind != Declaration.SINGLE, "a rob shows a pair", "declaration_too_low")
         if not self.variant.blind_declaring:
             standing = self.standing
             assert standing is not None
-            require(self.variant.outranks(kind, standing["kind"]), f"{format_cards(action.cards)} does not outrank {standing['cards']}", "declaration_too_low")
+            require(
+                self.variant.outranks(kind, standing["kind"]),
+                f"{format_cards(action.cards)} does not outrank {standing['cards']}",
+                "declaration_too_low",
+            )
 
     def verify_pass(self, seat: int) -> None:
         self._verify_seat(seat)
         require(self.phase is Phase.ROBBING, "nobody is being asked to rob now", "not_robbing")
-        require(seat == self.asked, f"seat {self.asked} is being asked, not seat {seat}", "not_your_turn")
+        require(
+            seat == self.asked,
+            f"seat {self.asked} is being asked, not seat {seat}",
+            "not_your_turn",
+        )
 
     def verify_bury(self, seat: int, action: Action) -> None:
         self._verify_seat(seat)
         require(self.phase is Phase.BURYING, "nobody is burying now", "not_burying")
-        require(seat == self.kitty_holder, f"seat {self.kitty_holder} holds the kitty, not seat {seat}", "not_your_turn")
+        require(
+            seat == self.kitty_holder,
+            f"seat {self.kitty_holder} holds the kitty, not seat {seat}",
+            "not_your_turn",
+        )
         size = self.variant.kitty_size
         require(len(action.cards) == size, f"bury exactly {size} cards", "bad_bury")
-        require(self._held(seat, action.cards), f"seat {seat} does not hold {format_cards(action.cards)}", "not_held")
+        require(
+            self._held(seat, action.cards),
+            f"seat {seat} does not hold {format_cards(action.cards)}",
+            "not_held",
+        )
 
     def verify_multiple(self, seat: int, action: Action) -> None:
         self._verify_seat(seat)
         choices = self.rules.channel.stake_multiples
-        require(action.value in choices, f"{self.rules.channel} allows stake multiples {choices}", "bad_multiple")
-        require(not self.cards_played and not self.trick, "stake multiples are picked before the banker's first lead", "too_late")
-        require(action.value != self.multiples[seat], f"your stake multiple is {action.value} already", "bad_multiple")
+        require(
+            action.value in choices,
+            f"{self.rules.channel} allows stake multiples {choices}",
+            "bad_multiple",
+        )
+        require(
+            not self.cards_played and not self.trick,
+            "stake multiples are picked before the banker's first lead",
+            "too_late",
+        )
+        require(
+            action.value != self.multiples[seat],
+            f"your stake multiple is {action.value} already",
+            "bad_multiple",
+        )
 
     def verify_play(self, seat: int, cards: Sequence[Card]) -> None:
         self._verify_seat(seat)
         if self.phase is not Phase.PLAYING:
             raise IllegalAction("the cards are not being played now", "not_playing")
         if self.to_act != seat:
-            raise IllegalAction(f"it is seat {self.to_act}'s turn, not seat {seat}'s", "not_your_turn")
+            raise IllegalAction(
+                f"it is seat {self.to_act}'s turn, not seat {seat}'s", "not_your_turn"
+            )
         play = tuple(sorted(cards))
         listed, _ = self._listed_plays(seat)
         if play in listed:
@@ -443,7 +565,10 @@ class Hand(SerialisedState):
             try:
                 read_lead(self.context, play)
             except ValueError:
-                raise IllegalAction(f"{format_cards(play)} mixes suit classes: lead one class (or a 5-10-K)", "illegal_play") from None
+                raise IllegalAction(
+                    f"{format_cards(play)} mixes suit classes: lead one class (or a 5-10-K)",
+                    "illegal_play",
+                ) from None
             return
         if not is_legal_follow(self.context, self.hands[seat], self.trick[0][1], play):
             raise IllegalAction(
@@ -494,18 +619,27 @@ class Hand(SerialisedState):
         """What ``seat`` may do now: its declarations while dealing; burying or rob/pass on its
         turn; its plays on its turn (lowest first; throws not listed); a new stake multiple
         before the first lead."""
-        if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < SEATS) or self.is_over:
+        if (
+            not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < SEATS)
+            or self.is_over
+        ):
             return []
         actions: list[Action] = []
         if self.phase is Phase.PLAYING:
-            actions = [Action.of_sorted(ActionKind.PLAY, play) for play in self._listed_plays(seat)[0]]
+            actions = [
+                Action.of_sorted(ActionKind.PLAY, play) for play in self._listed_plays(seat)[0]
+            ]
         elif self.phase in (Phase.DEALING, Phase.DECLARING) and not self.flag:
-            actions = [a for a in self._declaration_actions(seat, ActionKind.DECLARE) if self.can(seat, a)]
+            actions = [
+                a for a in self._declaration_actions(seat, ActionKind.DECLARE) if self.can(seat, a)
+            ]
         elif self.phase is Phase.BURYING and seat == self.kitty_holder:
             actions = [Action(ActionKind.BURY, tuple(self.kitty_received))]
         elif self.phase is Phase.ROBBING and seat == self.asked:
             actions = [Action(ActionKind.PASS)]
-            actions += [a for a in self._declaration_actions(seat, ActionKind.ROB) if self.can(seat, a)]
+            actions += [
+                a for a in self._declaration_actions(seat, ActionKind.ROB) if self.can(seat, a)
+            ]
         if not self.cards_played and not self.trick:
             actions += [
                 Action(ActionKind.MULTIPLE, value=value)
@@ -600,8 +734,7 @@ class Hand(SerialisedState):
         index = self.dealt
         seat = (self.first_receiver + index) % SEATS
         card = self.order[index]
-        self.hands[seat].append(card)
-        self.hands[seat].sort()
+        insort(self.hands[seat], card)
         self.dealt += 1
         events = [
             Event("dealt", {"seat": seat, "count": self.dealt}),
@@ -650,7 +783,9 @@ class Hand(SerialisedState):
             self.trump = kitty_trump(self.kitty, self.level)
             self.revealed = True
             events.append(Event("declaring_closed", {"declared": False, "banker": self.banker}))
-            events.append(Event("kitty_turned", {"kitty": format_cards(self.kitty), "trump": self.trump}))
+            events.append(
+                Event("kitty_turned", {"kitty": format_cards(self.kitty), "trump": self.trump})
+            )
         else:
             if self.banker is None:
                 self.banker = standing["seat"]  # 第一局的庄家由翻主方担任
@@ -658,7 +793,11 @@ class Hand(SerialisedState):
             events.append(
                 Event(
                     "declaring_closed",
-                    {"declared": True, "banker": self.banker, **({} if self.variant.blind_declaring else {"trump": self.trump})},
+                    {
+                        "declared": True,
+                        "banker": self.banker,
+                        **({} if self.variant.blind_declaring else {"trump": self.trump}),
+                    },
                 )
             )
         assert self.banker is not None
@@ -670,14 +809,19 @@ class Hand(SerialisedState):
         self.hands[seat] = sorted(self.hands[seat] + self.kitty)
         self.kitty = []
         self.phase = Phase.BURYING
-        taken = Event("kitty_taken", {"seat": seat, "kitty": format_cards(self.kitty_received)}, (seat,))
+        taken = Event(
+            "kitty_taken", {"seat": seat, "kitty": format_cards(self.kitty_received)}, (seat,)
+        )
         return [Event("kitty_taken", {"seat": seat}), taken, self._turn(seat)]
 
     def _bury(self, seat: int, cards: Sequence[Card]) -> list[Event]:
         for card in cards:
             self.hands[seat].remove(card)
         self.kitty = sorted(cards)
-        events = [Event("buried", {"seat": seat}), Event("buried_cards", {"seat": seat, "kitty": format_cards(self.kitty)}, (seat,))]
+        events = [
+            Event("buried", {"seat": seat}),
+            Event("buried_cards", {"seat": seat, "kitty": format_cards(self.kitty)}, (seat,)),
+        ]
         if self.kitty_turned:
             return events + self._start_play()
         self.phase = Phase.ROBBING
@@ -708,7 +852,15 @@ class Hand(SerialisedState):
             standing = self.standing
             assert standing is not None
             self.trump = standing["trump"]
-            events.append(Event("declarations_revealed", {"declarations": [_shown(entry) for entry in self.declarations], "trump": self.trump}))
+            events.append(
+                Event(
+                    "declarations_revealed",
+                    {
+                        "declarations": [_shown(entry) for entry in self.declarations],
+                        "trump": self.trump,
+                    },
+                )
+            )
         else:
             standing = self.standing
             assert standing is not None
@@ -719,7 +871,15 @@ class Hand(SerialisedState):
         self.phase = Phase.PLAYING
         self._context = None
         assert self.banker is not None
-        started = Event("play_started", {"banker": self.banker, "trump": self.trump, "level": self.level, "multiples": list(self.multiples)})
+        started = Event(
+            "play_started",
+            {
+                "banker": self.banker,
+                "trump": self.trump,
+                "level": self.level,
+                "multiples": list(self.multiples),
+            },
+        )
         return [started, self._turn(self.banker, leader=True)]
 
     # --- play -------------------------------------------------------------------------------------
@@ -734,7 +894,9 @@ class Hand(SerialisedState):
                 others = [self.hands[other] for other in range(SEATS) if other != seat]
                 if throw_fails(context, play, others):
                     self.failed_throws.append((seat, len(play)))
-                    events.append(Event("throw_failed", {"seat": seat, "attempted": format_cards(play)}))
+                    events.append(
+                        Event("throw_failed", {"seat": seat, "attempted": format_cards(play)})
+                    )
                     play = (lowest_card(context, play),)
         elif self.variant.red_five_bonuses and RED_FIVE in play:
             options, _ = follows(context, self.hands[seat], self.trick[0][1], RED_FIVE_LIMIT)
@@ -750,11 +912,22 @@ class Hand(SerialisedState):
             return events + [self._turn((seat + 1) % SEATS, leader=False)]
         plays = [cards for _, cards in self.trick]
         won_by = self.trick[winner(context, plays)][0]
-        points = [card for cards in plays for card in cards if card_points([card])]
+        points = [card for cards in plays for card in cards if POINTS[card]]
         self.point_cards[won_by].extend(sorted(points))
-        self.tricks.append({"plays": [[s, format_cards(cards)] for s, cards in self.trick], "winner": won_by})
+        self.tricks.append(
+            {"plays": [[s, format_cards(cards)] for s, cards in self.trick], "winner": won_by}
+        )
         self.trick = []
-        events.append(Event("trick_won", {"seat": won_by, "points": card_points(points), "attackers": self.attacker_points().total}))
+        events.append(
+            Event(
+                "trick_won",
+                {
+                    "seat": won_by,
+                    "points": _points(points),
+                    "attackers": self.attacker_points().total,
+                },
+            )
+        )
         if not self.hands[won_by]:
             return events + self._finish_played()
         return events + [self._turn(won_by, leader=True)]
@@ -764,7 +937,7 @@ class Hand(SerialisedState):
         rules = self.variant
         last = self.tricks[-1]
         last_winner = last["winner"]
-        winning_play = dict((s, text) for s, text in last["plays"])[last_winner]
+        winning_play = {s: text for s, text in last["plays"]}[last_winner]
         side = self.side(last_winner)
         base = self.attacker_points()
         dig = 0
@@ -783,16 +956,26 @@ class Hand(SerialisedState):
             failed_throws=base.failed_throws,
             failed_robs=base.failed_robs,
         )
-        match = self.match if self.match.banker is not None else self.match.with_first_banker(self.banker)
+        match = (
+            self.match
+            if self.match.banker is not None
+            else self.match.with_first_banker(self.banker)
+        )
         heaven: Side | None = None
         jack = False
         if not self.flag:
             assert self.level is not None
-            if is_heaven_and_earth(winning_play, side, level=self.level, trump=self.trump, rules=rules):
+            if is_heaven_and_earth(
+                winning_play, side, level=self.level, trump=self.trump, rules=rules
+            ):
                 heaven = side
             else:
-                jack = is_jack_to_bottom(winning_play, side, level=self.level, points=points.counted, rules=rules)
-        outcome = settle_hand(rules, match, points.counted, heaven_and_earth=heaven, jack_to_bottom=jack)
+                jack = is_jack_to_bottom(
+                    winning_play, side, level=self.level, points=points.counted, rules=rules
+                )
+        outcome = settle_hand(
+            rules, match, points.counted, heaven_and_earth=heaven, jack_to_bottom=jack
+        )
         if self.rules.channel.moves_coins:
             settled = fortune_settlement(
                 outcome,
@@ -828,20 +1011,34 @@ class Hand(SerialisedState):
             match = match.with_first_banker(self.banker)
         if self.rules.channel.moves_coins:
             settled = escape_fortune_settlement(
-                self.variant, match, seat, points,
-                base_stake=self.rules.base_stake, multiples=self.multiples, balances=self.coins,
-                robs=self.robs, cards_played=played,
+                self.variant,
+                match,
+                seat,
+                points,
+                base_stake=self.rules.base_stake,
+                multiples=self.multiples,
+                balances=self.coins,
+                robs=self.robs,
+                cards_played=played,
             )
         else:
-            settled = escape_score_settlement(self.variant, match, seat, points, multiples=self.multiples, cards_played=played)
-        details = {**settled.details, "how": "escape" if played else "void", "reason": reason,
-                   "points": _points_dict(self.attacker_points()),
-                   "scores": None if settled.scores is None else list(settled.scores)}
+            settled = escape_score_settlement(
+                self.variant, match, seat, points, multiples=self.multiples, cards_played=played
+            )
+        details = {
+            **settled.details,
+            "how": "escape" if played else "void",
+            "reason": reason,
+            "points": _points_dict(self.attacker_points()),
+            "scores": None if settled.scores is None else list(settled.scores),
+        }
         # Levels do not change and the same banker deals again (a first hand stays a first hand).
         events = [Event("escaped", {"seat": seat, "reason": reason, "void": not played})]
         return events + self._finish(settled, details, match if played else self.match)
 
-    def _finish(self, settled: Settlement, details: dict[str, Any], following: MatchState) -> list[Event]:
+    def _finish(
+        self, settled: Settlement, details: dict[str, Any], following: MatchState
+    ) -> list[Event]:
         self.phase = Phase.OVER
         self.to_act = None
         self.asked = None
@@ -862,8 +1059,12 @@ class Hand(SerialisedState):
             "next_first_receiver": next_first,
         }
         self.result = Settlement(
-            coins=settled.coins, lines=settled.lines, fee=settled.fee, scores=settled.scores,
-            winners=settled.winners, details=full,
+            coins=settled.coins,
+            lines=settled.lines,
+            fee=settled.fee,
+            scores=settled.scores,
+            winners=settled.winners,
+            details=full,
         )
         over = Event("hand_over", {"coins": list(settled.coins), **full})
         return [over, Event("reveal", self._reveal())]
@@ -884,16 +1085,28 @@ class Hand(SerialisedState):
         """Everything ``seat`` (``None``: a spectator) may know now, as JSON-ready data: its own
         hand only; the kitty only to its holder (everyone once turned up or over); 暗炒
         declarations only to their makers until the reveal; deck and seed only at the end."""
-        if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < SEATS):
+        if seat is not None and not (
+            isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < SEATS
+        ):
             raise ValueError(f"there is no seat {seat!r} at a 炒地皮 table")
         over = self.is_over
         declarations = [
-            _shown(entry) if self.revealed else _private(entry) if entry["seat"] == seat else {"seat": entry["seat"], "stage": entry["stage"]}
+            _shown(entry)
+            if self.revealed
+            else _private(entry)
+            if entry["seat"] == seat
+            else {"seat": entry["seat"], "stage": entry["stage"]}
             for entry in self.declarations
         ]
-        kitty_visible = over or (seat is not None and seat == self.kitty_holder and self.phase is not Phase.DEALING)
+        kitty_visible = over or (
+            seat is not None and seat == self.kitty_holder and self.phase is not Phase.DEALING
+        )
         standing = self.standing
-        trump_known = self.phase in (Phase.PLAYING, Phase.OVER) or self.kitty_turned or (self.revealed and standing is not None)
+        trump_known = (
+            self.phase in (Phase.PLAYING, Phase.OVER)
+            or self.kitty_turned
+            or (self.revealed and standing is not None)
+        )
         points = self.attacker_points()
         return {
             "game": self.GAME,
@@ -920,7 +1133,9 @@ class Hand(SerialisedState):
             "turn_number": self.turn_number,
             "pending_system_step": self.pending_system_step,
             "trick": [{"seat": s, "cards": format_cards(cards)} for s, cards in self.trick],
-            "previous_trick": [] if not self.tricks else [{"seat": s, "cards": text} for s, text in self.tricks[-1]["plays"]],
+            "previous_trick": []
+            if not self.tricks
+            else [{"seat": s, "cards": text} for s, text in self.tricks[-1]["plays"]],
             "tricks_played": len(self.tricks),
             "attacker_points": _points_dict(points),
             "players": [
@@ -985,8 +1200,11 @@ class Hand(SerialisedState):
     def from_data(cls, data: Mapping[str, Any]) -> Hand:
         try:
             hand = cls(
-                _rules_from_data(data["rules"]), data["coins"], data["first_receiver"],
-                bytes.fromhex(data["seed"]), MatchState.from_dict(data["match"]),
+                _rules_from_data(data["rules"]),
+                data["coins"],
+                data["first_receiver"],
+                bytes.fromhex(data["seed"]),
+                MatchState.from_dict(data["match"]),
             )
             hand.orders = [tuple(parse_cards(text)) for text in data["orders"]]
             hand.dealt = data["dealt"]
@@ -1050,6 +1268,14 @@ def _hand_level(match: MatchState) -> str:
 
 def _shown(entry: Mapping[str, Any]) -> dict[str, Any]:
     return {key: entry[key] for key in ("seat", "stage", "kind", "cards", "trump", "effective")}
+
+
+POINTS: tuple[int, ...] = tuple(card_points([card]) for card in ALL_CARDS)
+"""Points per card code: 5 → 5, 10 and K → 10."""
+
+
+def _points(cards: Sequence[Card]) -> int:
+    return sum([POINTS[card] for card in cards])
 
 
 def _private(entry: Mapping[str, Any]) -> dict[str, Any]:

@@ -26,7 +26,10 @@ def _cards(cards: str | Sequence[Card | str]) -> list[Card]:
 
 
 def trick_winner(
-    level: str, trump: str | None, plays: Sequence[str | Sequence[Card | str]], variant: str | VariantRules = "yangzhou"
+    level: str,
+    trump: str | None,
+    plays: Sequence[str | Sequence[Card | str]],
+    variant: str | VariantRules = "yangzhou",
 ) -> int:
     """The index of the winning play of a trick (the first is the lead), judged as given: a
     throw is not checked against the hands, nor a play against the follow rules."""

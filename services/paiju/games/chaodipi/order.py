@@ -75,13 +75,26 @@ def chaodipi_order(level: str | None, trump: str | None, rules: VariantRules) ->
 
 @lru_cache(maxsize=512)
 def _order(
-    level: int | None, trump: str | None, skip_level: bool, ace_high: bool, ace_low: bool, joker_tractor: bool
+    level: int | None,
+    trump: str | None,
+    skip_level: bool,
+    ace_high: bool,
+    ace_low: bool,
+    joker_tractor: bool,
 ) -> TrumpOrder:
     trumps: list[list[Card]] = []
     if trump is not None:
-        trumps += [[card_of(rank, trump)] for rank in range(2, 15) if rank != level and card_of(rank, trump) != RED_FIVE]
+        trumps += [
+            [card_of(rank, trump)]
+            for rank in range(2, 15)
+            if rank != level and card_of(rank, trump) != RED_FIVE
+        ]
     if level is not None:
-        others = [card_of(level, suit) for suit in SUITS if suit != trump and card_of(level, suit) != RED_FIVE]
+        others = [
+            card_of(level, suit)
+            for suit in SUITS
+            if suit != trump and card_of(level, suit) != RED_FIVE
+        ]
         if others:
             trumps.append(others)
         if trump is not None and card_of(level, trump) != RED_FIVE:
@@ -90,7 +103,11 @@ def _order(
     ranking: dict[str, list[list[Card]]] = {TRUMP: trumps}
     for suit in SUITS:
         if suit != trump:
-            ranking[suit] = [[card_of(rank, suit)] for rank in range(2, 15) if rank != level and card_of(rank, suit) != RED_FIVE]
+            ranking[suit] = [
+                [card_of(rank, suit)]
+                for rank in range(2, 15)
+                if rank != level and card_of(rank, suit) != RED_FIVE
+            ]
     built = TrumpOrder.build(ranking)
     strength = built.strength
     lines: list[Line] = []
@@ -98,7 +115,9 @@ def _order(
         if suit == trump:
             continue
         for run in _runs(suit, level, skip_level, ace_high, ace_low, trump_suit=False):
-            lines.append(Line(tuple(strength[card_of(14 if rank == 1 else rank, suit)] for rank in run)))
+            lines.append(
+                Line(tuple(strength[card_of(14 if rank == 1 else rank, suit)] for rank in run))
+            )
     if trump is not None:
         for run in _runs(trump, level, True, ace_high, ace_low, trump_suit=True):
             cards = [card_of(14 if rank == 1 else rank, trump) for rank in run]
@@ -108,7 +127,9 @@ def _order(
     return TrumpOrder.build(ranking, lines)
 
 
-def _runs(suit: str, level: int | None, skip_level: bool, ace_high: bool, ace_low: bool, trump_suit: bool) -> list[list[int]]:
+def _runs(
+    suit: str, level: int | None, skip_level: bool, ace_high: bool, ace_low: bool, trump_suit: bool
+) -> list[list[int]]:
     """The connected runs of natural ranks of a suit (A low written 1), each at least 2 long.
 
     In a plain suit the level rank is absent: skipped (joined over) or a gap; in the trump suit
@@ -193,6 +214,9 @@ def five_ten_king_of(
     return FiveTenKing(suit, suit == trump, copies == 2)
 
 
+_FIVE_TEN_KINGS = tuple((card_of(5, suit), card_of(10, suit), card_of(13, suit)) for suit in SUITS)
+
+
 def held_five_ten_kings(
     hand: Sequence[Card], level: str | None, trump: str | None, rules: VariantRules, pairs: bool
 ) -> list[tuple[Card, ...]]:
@@ -200,9 +224,8 @@ def held_five_ten_kings(
     counts = Counter(hand)
     need = 2 if pairs else 1
     found = []
-    for suit in SUITS:
-        cards = (card_of(5, suit), card_of(10, suit), card_of(13, suit))
-        if all(counts[card] >= need for card in cards):
+    for cards in _FIVE_TEN_KINGS:
+        if counts[cards[0]] >= need and counts[cards[1]] >= need and counts[cards[2]] >= need:
             play = tuple(sorted(card for card in cards for _ in range(need)))
             if five_ten_king_of(play, level, trump, rules) is not None:
                 found.append(play)

@@ -18,15 +18,21 @@ trumps (where the variant says so).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
 from paiju.cards import ALL_CARDS, Card
-from paiju.games.chaodipi.order import FiveTenKing, chaodipi_order, five_ten_king_of, held_five_ten_kings
+from paiju.games.chaodipi.order import (
+    FiveTenKing,
+    chaodipi_order,
+    five_ten_king_of,
+    held_five_ten_kings,
+)
 from paiju.games.chaodipi.variants import VariantRules
 from paiju.games.tricks import (
+    TRACTOR,
     TRUMP,
     TRUMP_BASE,
     Shape,
@@ -83,12 +89,18 @@ def read_lead(context: Context, cards: Sequence[Card]) -> Lead:
     ftk = five_ten_king_of(cards, context.level, context.trump, context.rules)
     if ftk is not None:
         suit_class = TRUMP if ftk.trump else ftk.suit
-        structure = Structure(suit_class, (), 3, 0) if ftk.pairs else Structure(suit_class, (), 0, 3)
+        structure = (
+            Structure(suit_class, (), 3, 0) if ftk.pairs else Structure(suit_class, (), 0, 3)
+        )
         return Lead(FIVE_TEN_KING, structure, five_ten_king=ftk)
     order = context.order
     shape = classify(cards, order)
     if shape is not None:
-        return Lead(SIMPLE, structure_of(cards, order), shape=shape)
+        if shape.kind == TRACTOR:
+            structure = Structure(shape.suit_class, (shape.pairs,), 0, 0)
+        else:
+            structure = Structure(shape.suit_class, (), shape.pairs, 1 - shape.pairs)
+        return Lead(SIMPLE, structure, shape=shape)
     if order.class_of(cards) is None:
         raise ValueError("a lead is of one suit class (or a 5-10-K)")
     return Lead(THROW, structure_of(cards, order))
@@ -123,11 +135,13 @@ def winner(context: Context, plays: Sequence[Sequence[Card]]) -> int:
     won, best_key = 0, None
     for index in range(1, len(plays)):
         play = plays[index]
-        if len(play) == lead.structure.size and all(order.suit_class[card] == TRUMP for card in play):
-            if covers(play, lead.structure, order):
-                key = structure_key(play, lead.structure, order)
-                if best_key is None or key > best_key:
-                    won, best_key = index, key
+        trumping = len(play) == lead.structure.size and all(
+            order.suit_class[card] == TRUMP for card in play
+        )
+        if trumping and covers(play, lead.structure, order):
+            key = structure_key(play, lead.structure, order)
+            if best_key is None or key > best_key:
+                won, best_key = index, key
     return won
 
 
@@ -136,7 +150,9 @@ def _in_hand(hand: Sequence[Card], play: Sequence[Card]) -> bool:
     return all(held[card] >= count for card, count in Counter(play).items())
 
 
-def forced_by_trump_five_ten_king(context: Context, hand: Sequence[Card], lead: Lead) -> list[Play] | None:
+def forced_by_trump_five_ten_king(
+    context: Context, hand: Sequence[Card], lead: Lead
+) -> list[Play] | None:
     """After a led trump 5-10-K (where it forces): every allowed play; ``None`` if no duty."""
     ftk = lead.five_ten_king
     if ftk is None or not ftk.trump or not context.rules.trump_five_ten_king_forces:
@@ -147,18 +163,27 @@ def forced_by_trump_five_ten_king(context: Context, hand: Sequence[Card], lead: 
     if own:
         return own
     order = context.order
-    trumps = sorted((card for card in hand if order.suit_class[card] == TRUMP), key=lambda c: -order.strength[c])
+    trumps = sorted(
+        (card for card in hand if order.suit_class[card] == TRUMP), key=lambda c: -order.strength[c]
+    )
     if len(trumps) <= size:
         rest = Counter(card for card in hand if order.suit_class[card] != TRUMP)
-        return [tuple(sorted(trumps + list(extra))) for extra in multiset_choices(sorted(rest.items()), size - len(trumps))]
+        return [
+            tuple(sorted(trumps + list(extra)))
+            for extra in multiset_choices(sorted(rest.items()), size - len(trumps))
+        ]
     edge = order.strength[trumps[size - 1]]
     above = [card for card in trumps if order.strength[card] > edge]
     tied = [card for card in trumps if order.strength[card] == edge]
-    plays = {tuple(sorted(above + list(chosen))) for chosen in combinations(tied, size - len(above))}
+    plays = {
+        tuple(sorted(above + list(chosen))) for chosen in combinations(tied, size - len(above))
+    }
     return sorted(plays)
 
 
-def is_legal_follow(context: Context, hand: Sequence[Card], lead_cards: Sequence[Card], play: Sequence[Card]) -> bool:
+def is_legal_follow(
+    context: Context, hand: Sequence[Card], lead_cards: Sequence[Card], play: Sequence[Card]
+) -> bool:
     """Whether ``play`` from ``hand`` may follow ``lead_cards``."""
     lead = read_lead(context, lead_cards)
     if len(play) != lead.structure.size or not _in_hand(hand, play):
@@ -169,7 +194,12 @@ def is_legal_follow(context: Context, hand: Sequence[Card], lead_cards: Sequence
     return is_legal_structured_follow(hand, lead.structure, play, context.order)
 
 
-def follows(context: Context, hand: Sequence[Card], lead_cards: Sequence[Card], limit: int | None = LIST_LIMIT) -> tuple[list[Play], bool]:
+def follows(
+    context: Context,
+    hand: Sequence[Card],
+    lead_cards: Sequence[Card],
+    limit: int | None = LIST_LIMIT,
+) -> tuple[list[Play], bool]:
     """The legal follows (at most ``limit``), lowest first, and whether that is all of them."""
     if len(lead_cards) == 1:
         return _single_follows(context.order, hand, lead_cards[0]), True
@@ -180,7 +210,7 @@ def follows(context: Context, hand: Sequence[Card], lead_cards: Sequence[Card], 
         plays = forced if complete else forced[:limit]
     else:
         plays, complete = structured_follows(hand, lead.structure, context.order, limit)
-    return sorted(plays, key=lambda play: default_key(context.order, play)), complete
+    return sorted(plays, key=_default_keys(context.order)), complete
 
 
 def leads(context: Context, hand: Sequence[Card]) -> list[Play]:
@@ -189,7 +219,7 @@ def leads(context: Context, hand: Sequence[Card]) -> list[Play]:
     plays = set(lead_plays(hand, context.order))
     for pairs in (False, True):
         plays.update(held_five_ten_kings(hand, context.level, context.trump, context.rules, pairs))
-    return sorted(plays, key=lambda play: default_key(context.order, play))
+    return sorted(plays, key=_default_keys(context.order))
 
 
 def throw_fails(context: Context, cards: Sequence[Card], others: Sequence[Sequence[Card]]) -> bool:
@@ -200,7 +230,9 @@ def throw_fails(context: Context, cards: Sequence[Card], others: Sequence[Sequen
     order = context.order
     parts = decompose(cards, order)
     suit_class = parts[0].shape.suit_class
-    held = [Counter(card for card in hand if order.suit_class[card] == suit_class) for hand in others]
+    held = [
+        Counter(card for card in hand if order.suit_class[card] == suit_class) for hand in others
+    ]
     for part in parts:
         shape = part.shape
         for counts in held:
@@ -208,7 +240,10 @@ def throw_fails(context: Context, cards: Sequence[Card], others: Sequence[Sequen
                 if any(order.strength[card] > shape.key for card in counts):
                     return True
             elif shape.kind == "pair":
-                if any(count >= 2 and order.strength[card] > shape.key for card, count in counts.items()):
+                if any(
+                    count >= 2 and order.strength[card] > shape.key
+                    for card, count in counts.items()
+                ):
                     return True
             else:
                 for run in tractors_in(counts, order, suit_class, shape.pairs):
@@ -231,11 +266,24 @@ def default_key(order: TrumpOrder, play: Sequence[Card]) -> tuple[int, int, tupl
     return (max(keys), sum(keys), tuple([_TEXT[card] for card in play]))
 
 
+def _default_keys(
+    order: TrumpOrder,
+) -> Callable[[Sequence[Card]], tuple[int, int, tuple[str, ...]]]:
+    ranks = _card_ranks(order)
+
+    def key(play: Sequence[Card]) -> tuple[int, int, tuple[str, ...]]:
+        keys = [ranks[card] for card in play]
+        return (max(keys), sum(keys), tuple([_TEXT[card] for card in play]))
+
+    return key
+
+
 @lru_cache(maxsize=512)
 def _card_ranks(order: TrumpOrder) -> tuple[int, ...]:
     """Per card code: its place within its class, trumps above every plain card."""
     return tuple(
-        order.level[card] + (TRUMP_BASE if order.suit_class[card] == TRUMP else 0) for card in range(len(ALL_CARDS))
+        order.level[card] + (TRUMP_BASE if order.suit_class[card] == TRUMP else 0)
+        for card in range(len(ALL_CARDS))
     )
 
 

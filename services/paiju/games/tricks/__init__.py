@@ -18,16 +18,6 @@ from paiju.games.tricks.follow import (
     trick_winner,
 )
 from paiju.games.tricks.order import ABSENT, TRUMP, TRUMP_BASE, Line, TrumpOrder
-from paiju.games.tricks.structure import (
-    Structure,
-    covers,
-    is_legal_structured_follow,
-    pairs_in,
-    structure_key,
-    structure_of,
-    structured_follows,
-    tractor_cover,
-)
 from paiju.games.tricks.shapes import (
     PAIR,
     SINGLE,
@@ -38,6 +28,16 @@ from paiju.games.tricks.shapes import (
     decompose,
     pair_cards,
     tractors_in,
+)
+from paiju.games.tricks.structure import (
+    Structure,
+    covers,
+    is_legal_structured_follow,
+    pairs_in,
+    structure_key,
+    structure_of,
+    structured_follows,
+    tractor_cover,
 )
 
 __all__ = [

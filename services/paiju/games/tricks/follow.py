@@ -26,7 +26,6 @@ from collections.abc import Iterator, Sequence
 
 from paiju.cards import Card
 from paiju.games.tricks.order import TrumpOrder
-from paiju.games.tricks.structure import is_legal_structured_follow, structure_of, structured_follows
 from paiju.games.tricks.shapes import (
     PAIR,
     SINGLE,
@@ -36,6 +35,11 @@ from paiju.games.tricks.shapes import (
     counts_of,
     pair_cards,
     tractors_in,
+)
+from paiju.games.tricks.structure import (
+    is_legal_structured_follow,
+    structure_of,
+    structured_follows,
 )
 
 Play = tuple[Card, ...]

@@ -65,25 +65,35 @@ class Structure:
 def structure_of(cards: Sequence[Card], order: TrumpOrder) -> Structure:
     """The greedy reading of ``cards`` (one suit class) as a structure."""
     parts = decompose(cards, order)
-    tractors = tuple(sorted((part.shape.pairs for part in parts if part.shape.kind == TRACTOR), reverse=True))
+    tractors = tuple(
+        sorted((part.shape.pairs for part in parts if part.shape.kind == TRACTOR), reverse=True)
+    )
     pairs = sum(1 for part in parts if part.shape.kind == PAIR)
     singles = len(cards) - 2 * (sum(tractors) + pairs)
     return Structure(parts[0].shape.suit_class, tractors, pairs, singles)
 
 
-def tractor_cover(counts: Counter[Card] | dict[Card, int], lengths: Sequence[int], order: TrumpOrder, suit_class: str) -> int:
+def tractor_cover(
+    counts: Counter[Card] | dict[Card, int],
+    lengths: Sequence[int],
+    order: TrumpOrder,
+    suit_class: str,
+) -> int:
     """The most pairs of led tractors (``lengths``) the held ``counts`` can match, each led
     tractor by a distinct tractor of the same length (a sub-run of a longer one counts)."""
     if not lengths:
         return 0
-    pool = {card: count for card, count in counts.items() if count >= 2 and order.suit_class[card] == suit_class}
+    pool = {
+        card: count
+        for card, count in counts.items()
+        if count >= 2 and order.suit_class[card] == suit_class
+    }
     total = sum(lengths)
     best = 0
 
     def search(index: int, taken: int) -> None:
         nonlocal best
-        if taken > best:
-            best = taken
+        best = max(best, taken)
         if index == len(lengths) or best == total:
             return
         if taken + sum(lengths[index:]) <= best:
@@ -151,7 +161,9 @@ def is_legal_structured_follow(
         return False
     if held_total <= lead.size:
         return True
-    if tractor_cover(played, lead.tractors, order, suit_class) != tractor_cover(held, lead.tractors, order, suit_class):
+    if tractor_cover(played, lead.tractors, order, suit_class) != tractor_cover(
+        held, lead.tractors, order, suit_class
+    ):
         return False
     wanted = min(lead.all_pairs, pairs_in(held, order, suit_class))
     return min(lead.all_pairs, pairs_in(played, order, suit_class)) == wanted
@@ -169,7 +181,9 @@ def structured_follows(
     if len(hand) < size:
         raise ValueError(f"a hand of {len(hand)} cards cannot follow a lead of {size}")
     suit_class = lead.suit_class
-    inside = [(card, count) for card, count in counts.items() if order.suit_class[card] == suit_class]
+    inside = [
+        (card, count) for card, count in counts.items() if order.suit_class[card] == suit_class
+    ]
     held_total = sum(count for _, count in inside)
     found: dict[tuple[Card, ...], None] = {}
 
@@ -178,7 +192,9 @@ def structured_follows(
 
     if held_total <= size:
         forced = tuple(card for card, count in inside for _ in range(count))
-        rest = [(card, count) for card, count in counts.items() if order.suit_class[card] != suit_class]
+        rest = [
+            (card, count) for card, count in counts.items() if order.suit_class[card] != suit_class
+        ]
         for extra in multiset_choices(rest, size - held_total):
             if full():
                 return list(found), False
