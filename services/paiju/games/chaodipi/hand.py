@@ -1150,6 +1150,14 @@ class Hand(SerialisedState):
                 for s in range(SEATS)
             ],
             "legal_actions": [] if seat is None else [str(a) for a in self.legal_actions(seat)],
+            # Throws (when leading) and, rarely, some follows are legal but not listed.
+            "more_plays": seat is not None
+            and seat == self.to_act
+            and self.phase is Phase.PLAYING
+            and not self.plays_listed_completely(seat),
+            "kitty_taken": format_cards(self.kitty_received)
+            if seat is not None and seat == self.kitty_holder and self.phase is Phase.BURYING
+            else None,
             "result": None if self.result is None else self.result.to_dict(),
             "reveal": self._reveal() if over else None,
         }
