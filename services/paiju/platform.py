@@ -43,7 +43,12 @@ SERVICES = ("wallet", "lobby", "table", "watchdog")
 def redis_client(settings: Settings) -> Any:
     """A bytes-returning client of ``REDIS_URL``, or of an in-process emulation without it."""
     if settings.redis_url:
-        return redis.Redis.from_url(settings.redis_url)
+        # Every open Watch stream may hold a connection in a blocking read: size the pool for
+        # all the server's threads, not redis-py's default of 100.
+        pool = redis.BlockingConnectionPool.from_url(
+            settings.redis_url, max_connections=settings.grpc_workers + 64, timeout=10
+        )
+        return redis.Redis(connection_pool=pool)
     import fakeredis
 
     return fakeredis.FakeRedis(server=fakeredis.FakeServer())
@@ -126,10 +131,33 @@ class Platform:
                 owner = RemoteTables(authorized_channel(self.settings.table_target, tokens))
             self.watchdog = Replica(self.store, self.presence, owner, lease_ms=self.settings.watchdog_lease_ms).start()
         if relay and self.wallet is not None:
-            settler = Settler(self.wallet, self.leaderboard)
-            self._every(0.5, "settlement-relay", lambda: relay_outbox(self.store, settler))
+            self._start_relay()
         if "table" in self.services:
             self._every(5.0, "table-gauges", self.sample_gauges)
+
+    def _start_relay(self) -> None:
+        """Settle each hand as soon as it is queued (and every half second as a safety net),
+        then start the table's next hand if everyone is ready."""
+        settler = Settler(self.wallet, self.leaderboard)  # type: ignore[arg-type]
+        queued = threading.Event()
+        self.tables.settlement_listeners.append(lambda _table_id: queued.set())
+
+        def loop() -> None:
+            while not self._stop.is_set():
+                queued.wait(0.5)
+                queued.clear()
+                try:
+                    report = relay_outbox(self.store, settler)
+                    for table_id in report.settled_tables:
+                        if "table" in self.services:
+                            self.tables.start_if_ready(table_id)
+                except Exception:  # a background duty must outlive one failure
+                    log.exception("settlement relay failed; trying again")
+                    self._stop.wait(1.0)
+
+        thread = threading.Thread(target=loop, name="settlement-relay", daemon=True)
+        thread.start()
+        self._threads.append(thread)
 
     def readiness(self) -> dict[str, bool]:
         """Whether each served service can reach what it needs: Redis, and the ledger's SQL."""

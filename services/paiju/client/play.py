@@ -9,6 +9,9 @@ from dataclasses import dataclass, field
 from paiju.client.bots import Bot
 from paiju.client.sdk import IllegalMove, PaijuClient, StaleView, TableWaiter
 
+SAFETY_NET_SECONDS = 3.0
+"""A waiting bot looks again after this long even if nothing woke it (a missed event)."""
+
 
 @dataclass
 class BotStats:
@@ -44,10 +47,12 @@ def play_bot(
     stats = stats if stats is not None else BotStats()
     target = stats.hands + hands
     waiter = TableWaiter(client, room_id)
-    last_hand_id = _finished_hand(client.view(room_id))  # hands before we sat do not count
+    view = client.view(room_id)
+    last_hand_id = _finished_hand(view)  # hands before we sat do not count
     try:
         while not stop.is_set() and stats.hands < target:
-            view = client.view(room_id)
+            if view is None:
+                view = client.view(room_id)
             if view["seat"] is None:
                 break  # stood up: out of coins or not ready in time
             finished = _finished_hand(view)
@@ -56,27 +61,31 @@ def play_bot(
                 last_hand_id = finished
                 continue  # perhaps that was the last hand to play: do not press start again
             hand = view["hand"]
+            waiter.my_hand_seat = None if hand is None else hand["my_hand_seat"]
             if hand is None:
                 if not view["table"]["seats"][view["seat"]]["ready"]:
                     try:
                         client.ready(room_id)
                     except IllegalMove:
                         pass  # a hand started meanwhile
+                    view = None
                     continue
-                waiter.wait(1.0)
+                view = _wait(waiter)
                 continue
             state = hand["state"]
             action = bot(state, rng) if state["legal_actions"] else None
             if action is None:
-                waiter.wait(1.0)
+                view = _wait(waiter)
                 continue
             try:
-                client.act(room_id, action, view["version"])
+                view = client.act(room_id, action, view["version"])  # the answer is the new view
                 stats.actions += 1
             except StaleView:
                 stats.stale += 1
+                view = None
             except IllegalMove as refusal:
                 stats.refused.append(f"{action}: {refusal.reason}")
+                view = None
     finally:
         waiter.stop()
     return stats
@@ -84,3 +93,8 @@ def play_bot(
 
 def _finished_hand(view: dict) -> str | None:
     return view["last_hand"]["hand_id"] if view["last_hand"] else None
+
+
+def _wait(waiter: TableWaiter) -> None:
+    """Wait until the table changes in a way that concerns us (or a while, as a safety net)."""
+    waiter.wait(SAFETY_NET_SECONDS)

@@ -193,18 +193,34 @@ class PaijuClient:
 
 
 class TableWaiter:
-    """Wakes a bot whenever its table changes, from a background Watch stream."""
+    """Wakes a bot when its table changes in a way that may concern it, from a background Watch
+    stream: its own turn, a hand starting or ending, the seats changing, a card dealt to it.
+    Other players' moves do not wake it, so a waiting player costs the server nothing."""
+
+    # Events that may change what a seated player can do, whoever they concern.
+    WAKING = frozenset({"hand_seats", "hand_settled", "hand_over", "sat", "stood", "ready",
+                        "declaring_closed", "card", "cards", "compared", "escaped", "reconnected"})
 
     def __init__(self, client: PaijuClient, table_id: str) -> None:
         self._changed = threading.Event()
         self._stopped = False
+        self.my_hand_seat: int | None = None
+        """The hand seat to wake for on a ``turn`` event; unknown (None): every turn wakes."""
         self._thread = threading.Thread(target=self._run, args=(client, table_id), daemon=True)
         self._thread.start()
 
+    def _concerns_me(self, update: TableUpdate) -> bool:
+        if update.view is not None or update.event_type in self.WAKING:
+            return True
+        if update.event_type == "turn":
+            return self.my_hand_seat is None or (update.event or {}).get("seat") == self.my_hand_seat
+        return False
+
     def _run(self, client: PaijuClient, table_id: str) -> None:
         try:
-            for _ in client.watch(table_id):
-                self._changed.set()
+            for update in client.watch(table_id):
+                if self._concerns_me(update):
+                    self._changed.set()
                 if self._stopped:
                     return
         except PaijuError:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,11 +15,14 @@ from paiju.common.errors import abort
 from paiju.common.interceptor import current_caller
 from paiju.games.engine import IllegalAction
 from paiju.proto.v1 import common_pb2, table_pb2, table_pb2_grpc
-from paiju.table.store import EventsTrimmed, StaleVersion
+from paiju.table.record import TableRecord
+from paiju.table.store import EventsTrimmed, Snapshot, StaleVersion
 from paiju.table.tables import TURN_DEADLINE, NotSeated, TableNotFound, Tables
 from paiju.watchdog.presence import PresenceBoard
 
 WATCH_POLL_MS = 1_000
+BEAT_SECONDS = 2.0
+"""How often an open stream refreshes its player's presence (far inside the quiet limit)."""
 
 
 def table_view_message(table_id: str, view: dict[str, Any]) -> table_pb2.TableView:
@@ -62,30 +66,39 @@ class TableService(table_pb2_grpc.TableServicer):
         self.presence = presence
         self.draining = draining or threading.Event()
 
-    def _viewer(self, table_id: str, context: grpc.ServicerContext) -> str | None:
-        """The account whose view the caller gets; None for an operator (public view)."""
+    def _viewer(self, table_id: str, context: grpc.ServicerContext) -> tuple[str | None, Snapshot, TableRecord]:
+        """The account whose view the caller gets (None for an operator: the public view), and
+        the table as read for that check."""
         if not table_id:
             abort(context, grpc.StatusCode.INVALID_ARGUMENT, "table_id is empty")
         caller = current_caller()
         try:
-            _, record = self.tables.load(table_id)
+            snapshot, record = self.tables.load(table_id)
         except TableNotFound as error:
             abort(context, grpc.StatusCode.NOT_FOUND, str(error))
         if record.seat_of(caller.account_id) is not None:
-            return caller.account_id
+            return caller.account_id, snapshot, record
         if caller.role is Role.OPERATOR:
-            return None
+            return None, snapshot, record
         abort(context, grpc.StatusCode.PERMISSION_DENIED, f"you do not sit at table {table_id}")
 
-    def _view(self, table_id: str, account: str | None) -> table_pb2.TableView:
-        view = self.tables.view(table_id, account)
-        deadline = self.tables.deadline(table_id, TURN_DEADLINE)
-        view["turn_due_ms"] = None if deadline is None else deadline.due_ms
+    def _view(
+        self, table_id: str, account: str | None, snapshot: Snapshot | None = None, record: TableRecord | None = None,
+        version: int | None = None, turn_due_ms: int | None = None,
+    ) -> table_pb2.TableView:
+        if record is None:
+            snapshot, record = self.tables.load(table_id)
+        last_event_id = snapshot.last_event_id if snapshot is not None else ""
+        view = self.tables.view_of(version if version is not None else snapshot.version, last_event_id, record, account)  # type: ignore[union-attr]
+        if turn_due_ms is None and record.hand is not None:
+            deadline = self.tables.deadline(table_id, TURN_DEADLINE)
+            turn_due_ms = None if deadline is None else deadline.due_ms
+        view["turn_due_ms"] = turn_due_ms
         return table_view_message(table_id, view)
 
     def GetView(self, request: table_pb2.GetViewRequest, context: grpc.ServicerContext) -> table_pb2.TableView:
-        account = self._viewer(request.table_id, context)
-        return self._view(request.table_id, account)
+        account, snapshot, record = self._viewer(request.table_id, context)
+        return self._view(request.table_id, account, snapshot, record)
 
     def Act(self, request: table_pb2.ActRequest, context: grpc.ServicerContext) -> table_pb2.ActResponse:
         if not request.table_id or not request.action.strip():
@@ -108,7 +121,10 @@ class TableService(table_pb2_grpc.TableServicer):
         except IllegalAction as error:
             code = grpc.StatusCode.INVALID_ARGUMENT if error.code == "malformed" else grpc.StatusCode.FAILED_PRECONDITION
             abort(context, code, error.reason, error_code=error.code)
-        view = self._view(request.table_id, account)
+        # The view as committed (no second read); its last_event_id is left empty, as the
+        # events of the move come back with it.
+        view = self._view(request.table_id, account, record=outcome.record, version=outcome.version,
+                          turn_due_ms=outcome.turn_due_ms)
         # The caller's own events of this move, cut to its seat, come back at once.
         seat = view.seat if view.HasField("seat") else None
         mine = [
@@ -125,34 +141,38 @@ class TableService(table_pb2_grpc.TableServicer):
     def Watch(self, request: table_pb2.WatchRequest, context: grpc.ServicerContext) -> Iterator[table_pb2.TableUpdate]:
         """An open stream is a connected player: it beats while open, and opening it brings a
         disconnected player back within the reconnect window."""
-        account = self._viewer(request.table_id, context)
+        account, _, record = self._viewer(request.table_id, context)
         self._beat(request.table_id, account)
         if account is not None:
             self.tables.reconnect(request.table_id, account)
         try:
-            yield from self._stream(request, context, account)
+            seat = None if account is None else record.seat_of(account)
+            yield from self._stream(request, context, account, seat)
         finally:
             # A draining server leaves presence alone: the player is expected back elsewhere.
             if account is not None and self.presence is not None and not self.draining.is_set():
                 self.presence.closed(request.table_id, account, self.tables.clock_ms())
 
     def _stream(
-        self, request: table_pb2.WatchRequest, context: grpc.ServicerContext, account: str | None
+        self, request: table_pb2.WatchRequest, context: grpc.ServicerContext, account: str | None, seat: int | None
     ) -> Iterator[table_pb2.TableUpdate]:
         after = request.after_event_id
         if not after:
             snapshot = self._view(request.table_id, account)
             after = snapshot.last_event_id or "0-0"
             yield table_pb2.TableUpdate(snapshot=snapshot)
+        beat_at = 0.0
         while context.is_active():
             if self.draining.is_set():
                 # Not an escape: the player reconnects through another replica and resumes.
                 abort(context, grpc.StatusCode.UNAVAILABLE,
                       f"this server is shutting down: reconnect and resume after event {after}",
                       error_code="server_draining")
-            self._beat(request.table_id, account)
+            if time.monotonic() >= beat_at:
+                self._beat(request.table_id, account)
+                beat_at = time.monotonic() + BEAT_SECONDS
             try:
-                events = self.tables.events(request.table_id, account, after_id=after, block_ms=WATCH_POLL_MS)
+                events = self.tables.store.read_events(request.table_id, after_id=after, seat=seat, block_ms=WATCH_POLL_MS)
             except EventsTrimmed:
                 snapshot = self._view(request.table_id, account)
                 after = snapshot.last_event_id or "0-0"
@@ -162,6 +182,9 @@ class TableService(table_pb2_grpc.TableServicer):
                 abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
             for event in events:
                 after = event.id
+                if event.type in ("sat", "stood") and account is not None:
+                    # The seat this stream reads for follows the player, who may sit elsewhere.
+                    seat = self.tables.load(request.table_id)[1].seat_of(account)
                 yield table_pb2.TableUpdate(event=event_message(event))
 
 

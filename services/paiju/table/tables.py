@@ -64,10 +64,13 @@ class NotSeated(PermissionError):
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What one committed change produced: the new version and the events it wrote."""
+    """What one committed change produced: the new version, the events it wrote, the record
+    as committed, and the turn timer's due time if the commit set one."""
 
     version: int
     events: list[Event]
+    record: TableRecord | None = None
+    turn_due_ms: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +125,9 @@ class Tables:
         self.seeds = seeds
         self.randbelow = randbelow
         self.directory = SeatDirectory(store.client, store.prefix)
+        self.settlement_listeners: list[Callable[[str], None]] = []
+        """Called with the table's id after a hand's settlement is queued (the in-process relay
+        uses it to settle at once instead of at its next pass)."""
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -148,10 +154,15 @@ class Tables:
     def view(self, table_id: str, account: str | None) -> dict[str, Any]:
         """What ``account`` (``None``: a spectator) may see of the table and its hand."""
         snapshot, record = self.load(table_id)
+        return self.view_of(snapshot.version, snapshot.last_event_id, record, account)
+
+    @staticmethod
+    def view_of(version: int, last_event_id: str, record: TableRecord, account: str | None) -> dict[str, Any]:
+        """The view of a record already in hand (no reading)."""
         seat = None if account is None else record.seat_of(account)
         view: dict[str, Any] = {
-            "version": snapshot.version,
-            "last_event_id": snapshot.last_event_id,
+            "version": version,
+            "last_event_id": last_event_id,
             "table": record.summary(),
             "seat": seat,
             "hand": None,
@@ -194,7 +205,11 @@ class Tables:
         for event in events:
             if event.type == "stood":
                 self.directory.release(event.data["account"], table_id)
-        return Outcome(new_version, events)
+        if outbox:
+            for listener in self.settlement_listeners:
+                listener(table_id)
+        turn_due = next((due for name, due, _ in plan.set if name == TURN_DEADLINE), None)
+        return Outcome(new_version, events, record, turn_due)
 
     def _retrying(self, table_id: str, change: Callable[[int, TableRecord], Outcome | None]) -> Outcome | None:
         """Apply a server-side change, reloading and retrying when another writer got in first."""
@@ -272,6 +287,17 @@ class Tables:
             return self._commit(table_id, version, record, events, plan)
 
         return self._retrying(table_id, change)  # type: ignore[return-value]
+
+    def start_if_ready(self, table_id: str) -> Outcome | None:
+        """Start the hand now if everyone is ready and the last settlement has landed (the
+        relay calls this right after settling, so a table does not wait for its start timer)."""
+
+        def change(version: int, record: TableRecord) -> Outcome | None:
+            if not record.can_start() or self._settling(table_id):
+                return None
+            return self._start_hand(table_id, version, record, [])
+
+        return self._retrying(table_id, change)
 
     def _settling(self, table_id: str) -> bool:
         """Whether the last hand's settlement is still on its way to the ledger.

@@ -190,6 +190,8 @@ class RelayReport:
     """Entries that are not settlements (left for their own consumer)."""
     refused: list[tuple[str, str, str]] = field(default_factory=list)
     """``(table_id, key, reason)`` of entries refused for good; they stay pending."""
+    settled_tables: list[str] = field(default_factory=list)
+    """The tables whose settlements were acknowledged (their next hand may start now)."""
 
 
 def relay_outbox(
@@ -223,6 +225,7 @@ def relay_outbox(
             report.refused.append((entry.table_id, entry.key, str(error)))
             continue
         outbox.outbox_ack(entry.table_id, entry.key)
+        report.settled_tables.append(entry.table_id)
         if settlement.replayed:
             report.replayed += 1
         else:
