@@ -593,15 +593,17 @@ def percentile(samples: list[float], fraction: float) -> float:
 
 
 def ramp_steps(target: int, step: int, floor: int) -> list[int]:
-    """Connected counts to hold in turn: multiples of ``step`` above ``floor``, then ``target``.
+    """Connected counts to hold in turn: ``floor`` (the active players alone, all seated before
+    any idle one comes), multiples of ``step`` above it, then ``target``.
 
     >>> ramp_steps(2000, 500, 60)
-    [500, 1000, 1500, 2000]
-    >>> ramp_steps(1200, 500, 60), ramp_steps(50, 500, 60)
+    [60, 500, 1000, 1500, 2000]
+    >>> ramp_steps(1200, 500, 0), ramp_steps(50, 500, 60)
     ([500, 1000, 1200], [60])
     """
-    steps = [n for n in range(step, target, step) if n > floor]
-    return steps + [max(target, floor)]
+    steps = [floor] if floor else []
+    steps += [n for n in range(step, target, step) if n > floor]
+    return steps if steps and steps[-1] >= target else steps + [target]
 
 
 # --- the ramp -----------------------------------------------------------------------------
@@ -656,8 +658,10 @@ def _stop_clients(stop: Any, clients: list[Any]) -> None:
             process.kill()
 
 
-def _step_line(args: argparse.Namespace, wanted: int, step: Tally, elapsed: float, server: dict[str, float],
+def _step_line(wanted: int, step: Tally, actions_rate: float, server: dict[str, float],
                deployment: Deployment, cpu: dict[str, float], redis_info: dict[str, Any]) -> str:
+    """One progress line: the step's RPCs (its ramp included), the held window's actions/s,
+    the servers' and Redis's readings."""
     p99s = {rpc: percentile(s, 0.99) * 1000 for rpc, s in sorted(step.samples.items())}
     readings = {p.name: read_process(p.process.pid) for p in deployment.processes}
     table = readings[deployment.table_process.name]
@@ -665,10 +669,11 @@ def _step_line(args: argparse.Namespace, wanted: int, step: Tally, elapsed: floa
     hot = ", ".join(f"{rpc} {ms:.0f}" for rpc, ms in p99s.items())
     cpus = " ".join(f"{name} {busy:.2f}" for name, busy in cpu.items())
     return (f"step {wanted:>6,}: connected {step.open_streams:>6,} (server: {server.get('watch_streams', -1):,.0f} "
-            f"Watch streams) · {step.actions / elapsed:6.0f} actions/s · errors {errors} · p99 ms: {hot} · "
+            f"Watch streams, {server.get('connected_players', -1):,.0f} seated+connected) · "
+            f"{actions_rate:6.0f} actions/s · errors {errors} · p99 ms: {hot} · "
             f"CPU cores: {cpus} · {deployment.table_process.name} RSS {table.rss_bytes / 2**20:,.0f} MiB "
             f"{table.threads:,} threads · redis {redis_info.get('connected_clients', '?')} clients "
-            f"{redis_info.get('cpu', 0.0):.2f} cores")
+            f"{redis_info.get('cpu', 0.0):.2f} cores · load average {os.getloadavg()[0]:.1f}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -765,6 +770,7 @@ def _ramp(args: argparse.Namespace, deployment: Deployment, clients: list[Any], 
     best_server = 0.0
     reason = ""
     measured_seconds = 0.0
+    measured_actions = 0
     print(f"{args.active} active players ({len([c for c in clients]) - args.idle_processes} processes) playing "
           f"{GAME} {ACTIVE_TIER}; idle players holding Watch streams in {args.idle_processes} processes, "
           f"{args.players_per_connection} per connection", flush=True)
@@ -776,7 +782,7 @@ def _ramp(args: argparse.Namespace, deployment: Deployment, clients: list[Any], 
         reach_began = time.monotonic()
         shown = reach_began
         while whole.open_streams < wanted and time.monotonic() - reach_began < args.step_timeout:
-            _drain(reports, [whole], 1.0)
+            _drain(reports, [whole, step], 1.0)
             if time.monotonic() - shown >= PROGRESS_SECONDS:
                 shown = time.monotonic()
                 print(f"  ramping to {wanted:,}: {whole.open_streams:,} open streams after "
@@ -784,19 +790,21 @@ def _ramp(args: argparse.Namespace, deployment: Deployment, clients: list[Any], 
         reach_seconds = time.monotonic() - reach_began
         before_cpu = {name: read_process(pid).cpu_seconds for name, pid in pids.items()}
         redis_cpu_before = _redis_cpu(redis_client)
-        step = Tally(connected=whole.connected)
+        actions_before = step.actions
         window_began = time.monotonic()
         _drain(reports, [whole, step], args.hold)
         elapsed = time.monotonic() - window_began
+        actions_rate = (step.actions - actions_before) / elapsed
         measured_seconds += elapsed
+        measured_actions += step.actions - actions_before
         cpu = {name: (read_process(pid).cpu_seconds - before_cpu[name]) / elapsed for name, pid in pids.items()}
         redis_info = {"connected_clients": redis_client.info("clients")["connected_clients"],
                       "cpu": (_redis_cpu(redis_client) - redis_cpu_before) / elapsed}
         server = scrape_metrics(metrics_port)
-        print(_step_line(args, wanted, step, elapsed, server, deployment, cpu, redis_info)
+        print(_step_line(wanted, step, actions_rate, server, deployment, cpu, redis_info)
               + f" · reached in {reach_seconds:.0f} s", flush=True)
         if step.open_streams >= best[0]:
-            best = (step.open_streams, step.actions / elapsed)
+            best = (step.open_streams, actions_rate)
         best_server = max(best_server, server.get("watch_streams", 0.0))
         calls, failures = step.calls(), sum(step.errors.values())
         slow = {rpc: percentile(s, 0.99) * 1000 for rpc, s in step.samples.items() if rpc not in SLOW_BY_DESIGN}
@@ -813,7 +821,7 @@ def _ramp(args: argparse.Namespace, deployment: Deployment, clients: list[Any], 
         if reason:
             print(f"saturated at step {wanted:,}: {reason}", flush=True)
             break
-    _summary(whole, best, best_server, measured_seconds, reason, deployment)
+    _summary(whole, best, best_server, measured_actions / max(measured_seconds, 1e-9), reason, deployment)
 
 
 def _redis_cpu(client: Any) -> float:
@@ -821,7 +829,7 @@ def _redis_cpu(client: Any) -> float:
     return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
-def _summary(whole: Tally, best: tuple[int, float], best_server: float, measured_seconds: float, reason: str,
+def _summary(whole: Tally, best: tuple[int, float], best_server: float, actions_rate: float, reason: str,
              deployment: Deployment) -> None:
     print("\nper RPC, timed by the clients over the whole run (setup included):")
     print(f"  {'rpc':<12} {'calls':>9} {'p50 ms':>9} {'p99 ms':>9} {'max ms':>9}")
@@ -837,7 +845,7 @@ def _summary(whole: Tally, best: tuple[int, float], best_server: float, measured
             print(f"    e.g. ({count}x sampled) {message}")
     else:
         print("errors: none")
-    print(f"throughput: {whole.actions / max(measured_seconds, 1e-9):,.0f} successful Acts/s over the held steps "
+    print(f"throughput: {actions_rate:,.0f} successful Acts/s over the held windows of the steps "
           f"({best[1]:,.0f}/s at the highest step)")
     print(f"connected players reached: {best[0]:,} open Watch streams held by the clients, "
           f"{best_server:,.0f} counted by the {deployment.table_process.name} server"
