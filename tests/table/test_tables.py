@@ -11,12 +11,12 @@ import pytest
 import redis
 
 from paiju.games.engine import IllegalAction
+from paiju.games.zhajinhua import Game
+from paiju.table.record import TableRecord
 from paiju.table.store import StaleVersion, TableStore
 from paiju.table.tables import READY_KICK_DEADLINE, TURN_DEADLINE, NotSeated, Tables, Timers
 from paiju.table.wallet_port import DirectWallet
 from paiju.wallet import Wallet
-from paiju.games.zhajinhua import Game
-from paiju.table.record import TableRecord
 from tests.games.zhajinhua_playouts import Knowledge, cards_in
 
 

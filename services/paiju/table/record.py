@@ -18,7 +18,7 @@ from __future__ import annotations
 import base64
 import json
 import zlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from paiju.games.engine import require
@@ -206,9 +206,11 @@ class TableRecord:
     # --- serialisation --------------------------------------------------------------------
 
     def to_bytes(self) -> bytes:
-        data = asdict(self)
+        # Shallow field reads: asdict() would deep-copy the last hand's view on every write.
+        data = _fields_of(self)
+        data["seats"] = [None if seat is None else _fields_of(seat) for seat in self.seats]
         if self.hand is not None:
-            data["hand"]["blob"] = base64.b64encode(self.hand.blob).decode()
+            data["hand"] = {**_fields_of(self.hand), "blob": base64.b64encode(self.hand.blob).decode()}
         text = json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
         # Hand states are repetitive JSON; compressed they keep a live table near 1 KB in Redis.
         return zlib.compress(text.encode(), 6)
@@ -224,3 +226,7 @@ class TableRecord:
             return cls(seats=seats, hand=hand, **data)
         except (zlib.error, ValueError, TypeError, KeyError) as error:
             raise ValueError(f"corrupt table record: {error!r}") from None
+
+
+def _fields_of(instance: Any) -> dict[str, Any]:
+    return {f.name: getattr(instance, f.name) for f in fields(instance)}

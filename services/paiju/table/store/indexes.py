@@ -72,6 +72,21 @@ class GlobalIndexes:
             pipe.zadd(self.keys.outbox, {table_id: entry.outbox_pending})
         pipe.execute()
 
+    def note(self, table_id: str, entry: IndexEntry) -> None:
+        """After a commit, in one round trip: what the commit's script read of the table.
+
+        The deadline index only ever moves earlier here (ZADD LT) and nothing is removed, so
+        it may run ahead of the truth but never behind it: a table listed too early is put
+        right by ``sync`` when its listing finds nothing due, and a deadline is never late.
+        """
+        pipe = self._client.pipeline(transaction=False)
+        if entry.earliest_deadline_ms is not None:
+            pipe.zadd(self.keys.deadlines, {table_id: entry.earliest_deadline_ms}, lt=True)
+        if entry.outbox_pending:
+            pipe.zadd(self.keys.outbox, {table_id: entry.outbox_pending})
+        if pipe:
+            pipe.execute()
+
     def sync(self, table_id: str) -> IndexEntry:
         """Make the index entries of ``table_id`` match its keys; returns what was written."""
         entry = self.truth(table_id)

@@ -20,7 +20,7 @@ from typing import Any
 from redis.exceptions import ResponseError
 
 from .errors import DuplicateOutboxKey, EventsTrimmed, StaleVersion, TableExists, UnknownTable
-from .indexes import GlobalIndexes
+from .indexes import GlobalIndexes, IndexEntry
 from .inputs import (
     check_bytes,
     check_int,
@@ -182,7 +182,8 @@ class TableStore:
         if status == b"duplicate":
             raise DuplicateOutboxKey(table_id, _text(reply[1]))
         if deadlines_set or deadlines_clear or outbox:
-            self.indexes.sync(table_id)
+            earliest = None if reply[3] is None else int(reply[3])  # Lua's false arrives as None
+            self.indexes.note(table_id, IndexEntry(earliest, int(reply[4])))
         return int(reply[1])
 
     def delete(self, table_id: str) -> bool:

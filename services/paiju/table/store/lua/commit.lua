@@ -5,8 +5,8 @@
 --       deadline-set count, then per deadline: name, stored value ('due_ms:version'),
 --       deadline-clear count, then names,
 --       outbox count, then per entry: key, payload
--- Reply: {'ok', new version, last event id}, {'stale', current version}, {'missing'},
---        or {'duplicate', outbox key}
+-- Reply: {'ok', new version, last event id, earliest deadline due (ms, or false), pending
+--        outbox entries}, {'stale', current version}, {'missing'}, or {'duplicate', outbox key}
 
 local state_key, events_key, deadlines_key, outbox_key, acked_key =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
@@ -104,4 +104,11 @@ if #outbox > 0 then
   redis.call('HSET', outbox_key, unpack(outbox))
 end
 
-return {'ok', version, last_id}
+-- What the global indexes must say after this commit, read here where it is exact, so the
+-- caller can note it in one round trip instead of reading the table's keys again.
+local earliest = false
+for _, stored in ipairs(redis.call('HVALS', deadlines_key)) do
+  local due = tonumber(string.match(stored, '^(%d+):'))
+  if due and (not earliest or due < earliest) then earliest = due end
+end
+return {'ok', version, last_id, earliest, redis.call('HLEN', outbox_key)}
