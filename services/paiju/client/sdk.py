@@ -198,8 +198,7 @@ class TableWaiter:
     Other players' moves do not wake it, so a waiting player costs the server nothing."""
 
     # Events that may change what a seated player can do, whoever they concern.
-    WAKING = frozenset({"hand_seats", "hand_settled", "hand_over", "sat", "stood", "ready",
-                        "declaring_closed", "card", "cards", "compared", "escaped", "reconnected"})
+    WAKING = frozenset({"hand_seats", "hand_settled", "declaring_closed", "card"})
 
     def __init__(self, client: PaijuClient, table_id: str) -> None:
         self._changed = threading.Event()
