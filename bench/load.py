@@ -450,6 +450,8 @@ def start_servers(args: argparse.Namespace, environment: dict[str, str], folder:
     stream_workers = args.grpc_workers or args.target + 2 * args.active + 256
     # redis-py pools refuse a 101st connection unless the URL says otherwise, and every open
     # Watch stream holds one (blocked in XREAD) for as long as it lasts.
+    # Celery's broker (kombu) refuses that query parameter: the worker keeps the plain URL.
+    worker_environment = environment
     environment = {**environment, "REDIS_URL": with_connections(environment["REDIS_URL"], stream_workers + 256)}
     if not args.split:
         port, metrics = free_port(), free_port()
@@ -476,7 +478,8 @@ def start_servers(args: argparse.Namespace, environment: dict[str, str], folder:
     worker = [sys.executable, "-m", "celery", "-A", "paiju.wallet.celery_app", "worker", "-B", "--pool=solo",
               "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=WARNING",
               f"--schedule={folder / 'beat-schedule'}"]
-    deployment.processes.append(_launch("celery", worker, env, folder))
+    deployment.processes.append(_launch("celery", worker, {**env, "REDIS_URL": worker_environment["REDIS_URL"]},
+                                        folder))
     return deployment
 
 
