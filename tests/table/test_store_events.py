@@ -161,7 +161,7 @@ visibility = (
 def test_paged_reads_per_seat_equal_the_model(
     batches: list[list[tuple[tuple[int, ...] | None, bytes]]], count: int
 ) -> None:
-    store = TableStore(fakeredis.FakeRedis(server=fakeredis.FakeServer()), prefix="prop")
+    store = TableStore(fakeredis.FakeRedis(server=fakeredis.FakeServer()), prefix="prop", stream_maxlen=64)  # paging, not trimming
     store.create("t1", b"s")
     for version, batch in enumerate(batches, start=1):
         store.commit("t1", version, b"s", events=[(v, "e", p) for v, p in batch])

@@ -67,8 +67,9 @@ def test_the_stream_cap_bounds_a_busy_table(backend: Backend) -> None:
 
 
 def test_dropping_events_shrinks_an_idle_table_and_sends_laggards_to_a_snapshot(
-    store: TableStore,
+    backend: Backend,
 ) -> None:
+    store = backend.store(stream_maxlen=64)  # keeps every event of the 20 bets below
     version = _bet(store, _small_table(store), 20)
     behind = store.read_events("t1", count=5)[-1].id
     up_to_date = store.load("t1").last_event_id

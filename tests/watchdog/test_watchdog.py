@@ -44,7 +44,7 @@ def world(client, tmp_path):
     clock = Clock()
     wallet = Wallet(f"sqlite:///{tmp_path}/ledger.sqlite3", password_hasher=PasswordHasher(n=2**4))
     wallet.migrate()
-    store = TableStore(client, prefix=prefix)
+    store = TableStore(client, prefix=prefix, stream_maxlen=256)  # the tests read whole logs
     tables = Tables(store, DirectWallet(wallet), Timers(turn_ms=20_000, ready_kick_ms=20_000, reconnect_ms=90_000),
                     clock_ms=clock, randbelow=lambda n: 0)
     board = PresenceBoard(client, prefix)

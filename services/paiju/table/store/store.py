@@ -48,8 +48,9 @@ from .records import (
 )
 from .scripts import StoreScripts
 
-# A lagging reader beyond this re-snapshots; 32 small events fit one 4 KB stream node.
-DEFAULT_STREAM_MAXLEN = 32
+# A lagging reader beyond this re-snapshots. Redis frees a stream's memory only by whole nodes,
+# so a live table's stream costs ~7 KB at 16 entries (~10 KB at 32): the largest part of a table.
+DEFAULT_STREAM_MAXLEN = 16
 DEFAULT_ACKED_OUTBOX_MEMORY = 64
 MAX_READ_COUNT = 10_000
 
