@@ -250,3 +250,62 @@ def test_a_disconnected_players_turn_waits_and_resumes_with_the_time_left(countd
     tables.reconnect("c1", accounts[1])
     resumed = tables.deadline("c1", TURN_DEADLINE)
     assert resumed.due_ms == clock.now + 15_000
+
+
+# --- 混战 on the table's clock: the paced deal, the declaring window, timeouts and escapes --------
+
+def hunzhan_table(tables, wallet, table_id="h1"):
+    tables.open(table_id, "hunzhan", "stake10", rules={"deal_interval": 0.25, "declare_window": 5.0})
+    accounts = [str(wallet.register(f"{table_id}h{i}", "secret password")) for i in range(4)]
+    for account in accounts:
+        tables.sit(table_id, account, account)
+    for account in accounts:
+        tables.ready(table_id, account)
+    return accounts
+
+
+def hunzhan_of(tables, table_id="h1"):
+    from paiju.games.hunzhan import Game as Hunzhan
+
+    _, record = tables.load(table_id)
+    return None if record.hand is None else Hunzhan.load(record.hand.blob)
+
+
+def test_hunzhan_deals_on_the_clock_then_timeouts_play_the_default_move_and_four_are_an_escape(world):
+    tables, _, replica, clock, wallet = world
+    accounts = hunzhan_table(tables, wallet)
+    assert hunzhan_of(tables).dealt == 0
+    clock.now += 250
+    replica.run_once()
+    assert hunzhan_of(tables).dealt == 1  # one card per 0.25 s, fired by the watchdog
+    for _ in range(200):  # deal the rest, a quarter second at a time, declaring when possible
+        hand = hunzhan_of(tables)
+        if hand.to_act is not None:
+            break
+        for seat, account in enumerate(accounts):
+            declarations = [str(a) for a in hand.legal_actions(seat) if str(a).startswith("declare")]
+            if declarations:
+                tables.act("h1", account, tables.view("h1", account)["version"], declarations[0])
+                break
+        clock.now += 5_000 if hand.dealt == 84 else 250
+        replica.run_once()
+    hand = hunzhan_of(tables)
+    assert hand.to_act is not None, "declaring never closed"
+    sleeper = hand.to_act
+    for strike in range(1, 4):  # the sleeper times out on each of its turns; the others play
+        while (hand := hunzhan_of(tables)).to_act != sleeper:
+            seat = hand.to_act
+            play = str(hand.legal_actions(seat)[0])
+            tables.act("h1", accounts[seat], tables.view("h1", accounts[seat])["version"], play)
+        clock.now += 20_000
+        replica.run_once()
+        assert hunzhan_of(tables).strikes[sleeper] == strike  # a default move was played for it
+    while (hand := hunzhan_of(tables)).to_act != sleeper:
+        seat = hand.to_act
+        tables.act("h1", accounts[seat], tables.view("h1", accounts[seat])["version"], str(hand.legal_actions(seat)[0]))
+    clock.now += 20_000
+    replica.run_once()  # the fourth: an escape, which ends the hand by the game's rules
+    assert hunzhan_of(tables) is None
+    last = tables.view("h1", accounts[0])["last_hand"]["state"]
+    assert last["result"]["details"]["how"] == "escape" and last["result"]["details"]["escaper"] == sleeper
+    assert tables.view("h1", accounts[0])["table"]["seats"][sleeper] is None  # stood up
