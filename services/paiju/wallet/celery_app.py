@@ -34,6 +34,7 @@ paiju.common.config.ConfigError: PAIJU_RELAY_SECONDS must be a number of seconds
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from collections.abc import Mapping
@@ -41,8 +42,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from celery import Celery
+from celery.signals import worker_init
 
 from paiju.common.config import ConfigError, Settings
+from paiju.common.metrics import MetricsServerError, start_metrics_server
 
 SETTLE_HAND = "paiju.wallet.settle_hand"
 RELAY_OUTBOX = "paiju.wallet.relay_outbox"
@@ -145,3 +148,14 @@ def make_celery(settings: Settings | None = None, options: WorkerOptions | None 
 options = WorkerOptions.from_env()
 app = make_celery(Settings.from_env(), options)
 """The app ``celery -A paiju.wallet.celery_app`` runs, configured from the environment."""
+
+
+@worker_init.connect
+def _serve_worker_metrics(**_: object) -> None:
+    """A worker serves its metrics (settlement lag, ledger entries, outbox depth) on
+    ``PAIJU_METRICS_PORT`` like every other process; a busy port is logged, not fatal."""
+    settings = Settings.from_env()
+    try:
+        start_metrics_server(settings.metrics_port, settings.bind_host)
+    except MetricsServerError as error:
+        logging.getLogger(__name__).warning("worker metrics not served: %s", error)
