@@ -701,7 +701,8 @@ def run(args: argparse.Namespace) -> int:
     def on_signal(signum: int, _frame: Any) -> None:
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGTERM, on_signal)
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, on_signal)
     try:
         with postgres_schema(args.postgres_url, run_id) as database_url:
             environment = {
