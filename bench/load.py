@@ -671,8 +671,10 @@ def _step_line(wanted: int, step: Tally, actions_rate: float, server: dict[str, 
     errors = sum(step.errors.values())
     hot = ", ".join(f"{rpc} {ms:.0f}" for rpc, ms in p99s.items())
     cpus = " ".join(f"{name} {busy:.2f}" for name, busy in cpu.items())
-    return (f"step {wanted:>6,}: connected {step.open_streams:>6,} (server: {server.get('watch_streams', -1):,.0f} "
-            f"Watch streams, {server.get('connected_players', -1):,.0f} seated+connected) · "
+    streams, seated = (f"{server[key]:,.0f}" if key in server else "? (metrics did not answer in 5 s)"
+                       for key in ("watch_streams", "connected_players"))
+    return (f"step {wanted:>6,}: connected {step.open_streams:>6,} (server: {streams} "
+            f"Watch streams, {seated} seated+connected) · "
             f"{actions_rate:6.0f} actions/s · errors {errors} · p99 ms: {hot} · "
             f"CPU cores: {cpus} · {deployment.table_process.name} RSS {table.rss_bytes / 2**20:,.0f} MiB "
             f"{table.threads:,} threads · redis {redis_info.get('connected_clients', '?')} clients "
