@@ -90,7 +90,7 @@ def register() -> None:
         min_players=2,
         max_players=4,
         tiers=(Tier("free", "test", 0, 10),),
-        start_hand=lambda rules, coins, dealer, seed: Countdown(len(coins), dealer),
+        start_hand=lambda rules, coins, dealer, seed, carry: Countdown(len(coins), dealer),
         load_hand=Countdown.from_bytes,
         waits_for_disconnected=True,
         strikes_to_escape=4,

@@ -82,10 +82,19 @@ def trick_bot(view: Mapping[str, Any], rng: random.Random) -> str | None:
     declarations = [action for action in legal if action.startswith("declare")]
     if declarations:
         return rng.choice(declarations) if rng.random() < 0.3 else None
-    plays = [action for action in legal if action.startswith("play")]
-    if plays and _my_turn(view):
-        return plays[0] if rng.random() < 0.7 else rng.choice(plays)
-    return random_bot(view, rng)
+    if not _my_turn(view):
+        return None
+    for kind in ("bury", "play"):
+        chosen = [action for action in legal if action.startswith(kind)]
+        if chosen:
+            return chosen[0] if kind == "bury" or rng.random() < 0.7 else rng.choice(chosen)
+    robs = [action for action in legal if action.startswith("rob")]
+    if robs and rng.random() < 0.2:
+        return rng.choice(robs)
+    if "pass" in legal:
+        return "pass"
+    others = [action for action in legal if not action.startswith("multiple")]
+    return rng.choice(others) if others else None
 
 
 BOTS: dict[str, Bot] = {"random": random_bot, "sensible": sensible_bot, "trick": trick_bot}

@@ -38,8 +38,9 @@ class GameSpec:
     min_players: int
     max_players: int
     tiers: tuple[Tier, ...]
-    start_hand: Callable[[Mapping[str, Any], list[int], int, bytes], HandState]
-    """``(rules, coins, dealer, seed)`` -> a new hand; ``rules`` holds rule options by name."""
+    start_hand: Callable[[Mapping[str, Any], list[int], int, bytes, Mapping[str, Any] | None], HandState]
+    """``(rules, coins, dealer, seed, carry)`` -> a new hand; ``rules`` holds rule options by
+    name, ``carry`` what the last hand at the same seats left for this one (炒地皮: the match)."""
     load_hand: Callable[[bytes], HandState]
     waits_for_disconnected: bool = False
     """Whether a disconnected player's turn timer stops until they are back (trick games) or
@@ -62,7 +63,7 @@ class GameSpec:
 def _zhajinhua() -> GameSpec:
     from paiju.games import zhajinhua
 
-    def start_hand(rules: Mapping[str, Any], coins: list[int], dealer: int, seed: bytes) -> HandState:
+    def start_hand(rules: Mapping[str, Any], coins: list[int], dealer: int, seed: bytes, carry: Any) -> HandState:
         return zhajinhua.Game(zhajinhua.Rules.from_dict(rules)).new_hand(coins, dealer, seed)
 
     return GameSpec(
@@ -83,7 +84,7 @@ def _zhajinhua() -> GameSpec:
 def _hunzhan() -> GameSpec:
     from paiju.games import hunzhan
 
-    def start_hand(rules: Mapping[str, Any], coins: list[int], dealer: int, seed: bytes) -> HandState:
+    def start_hand(rules: Mapping[str, Any], coins: list[int], dealer: int, seed: bytes, carry: Any) -> HandState:
         return hunzhan.Game(hunzhan.Rules.from_dict(rules)).new_hand(coins, dealer, seed)
 
     # platform.md: a tier is its coins per 5 points; sitting needs 36 × that (the worst escape).
@@ -102,7 +103,48 @@ def _hunzhan() -> GameSpec:
     )
 
 
-_FACTORIES: dict[str, Callable[[], GameSpec]] = {"zhajinhua": _zhajinhua, "hunzhan": _hunzhan}
+def _chaodipi() -> GameSpec:
+    from paiju.games import chaodipi
+
+    def start_hand(rules: Mapping[str, Any], coins: list[int], dealer: int, seed: bytes, carry: Any) -> HandState:
+        match = None if carry is None else carry.get("match")
+        return chaodipi.Game(chaodipi.Rules.from_dict(rules)).new_hand(coins, dealer, seed, match=match)
+
+    # platform.md: score channels (积分, no coins) and fortune channels of base stake X = 10, 100,
+    # 1000 needing 100 × X to sit; each for every regional variant.
+    tiers: list[Tier] = []
+    for variant in ("yancheng", "yangzhou", "yangzhong", "nantong"):
+        tiers.append(Tier(f"{variant}-score", f"{variant} 积分", 0, 0))
+        tiers += [
+            Tier(f"{variant}-fortune{stake}", f"{variant} 财富 X={stake}", chaodipi.min_coins_to_sit(stake), stake)
+            for stake in chaodipi.FORTUNE_BASE_STAKES
+        ]
+
+    def tier_rules(tier: Tier) -> Mapping[str, Any]:
+        variant, _, channel = tier.name.partition("-")
+        if channel == "score":
+            return {"variant": variant, "channel": "score_normal"}
+        return {"variant": variant, "channel": "fortune_normal", "base_stake": tier.base_stake}
+
+    return GameSpec(
+        name="chaodipi",
+        title="炒地皮",
+        min_players=4,
+        max_players=4,
+        tiers=tuple(tiers),
+        start_hand=start_hand,
+        load_hand=chaodipi.Game.load,
+        waits_for_disconnected=True,
+        tier_rules=tier_rules,
+        bot="trick",
+    )
+
+
+_FACTORIES: dict[str, Callable[[], GameSpec]] = {
+    "zhajinhua": _zhajinhua,
+    "hunzhan": _hunzhan,
+    "chaodipi": _chaodipi,
+}
 _LOADED: dict[str, GameSpec] = {}
 
 

@@ -75,6 +75,9 @@ class TableRecord:
     expiry is a no-op once that state has moved on (see :mod:`paiju.table.tables`)."""
     turn_stamp: int = 0
     seating_stamp: int = 0
+    carry: dict[str, Any] | None = None
+    """What the last hand left for the next one at the same seats (炒地皮: the match), with
+    the accounts it holds for (``carry["accounts"]``); another line-up starts afresh."""
     system_stamp: int = 0
     """The stamp of the engine's pending system step (混战: the next card, the end of declaring)."""
     turn_ms: int | None = None

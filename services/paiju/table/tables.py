@@ -317,7 +317,8 @@ class Tables:
         coins = [self.wallet.available(account) for account in accounts]
         winner = record.last_winner
         dealer = accounts.index(winner) if winner in accounts else self.randbelow(len(seats))
-        hand = spec.start_hand(record.rules, coins, dealer, self.seeds())
+        carry = record.carry if record.carry and record.carry.get("accounts") == accounts else None
+        hand = spec.start_hand(record.rules, coins, dealer, self.seeds(), carry)
         self.wallet.hold_hand(hand_id, {account: hand.max_loss(seat) for seat, account in enumerate(accounts)})
         for seat, coin in zip(seats, coins):
             record.seats[seat].coins = coin  # type: ignore[union-attr]
@@ -432,6 +433,8 @@ class Tables:
         assert hand_record is not None
         result = hand.result
         accounts = [record.seats[s].account for s in hand_record.seats]  # type: ignore[union-attr]
+        match = result.details.get("match")
+        record.carry = None if match is None else {"accounts": accounts, "match": match}
         settlement = {
             "ended_ms": self.clock_ms(),
             "hand_id": hand_record.hand_id,
@@ -468,6 +471,8 @@ class Tables:
                 plan.drop(reconnect_deadline(seat))
                 events.append(Event("stood", {"seat": seat, "account": taken.account, "reason": reason}))
         self._seating_changed(record.table_id, record, plan)
+        if not settlement["lines"]:
+            return [], events  # a score channel: no coins move, nothing for the ledger
         return [(SETTLEMENT_PREFIX + hand_record.hand_id, _payload(settlement))], events
 
     # --- deadlines ----------------------------------------------------------------------------
