@@ -94,6 +94,7 @@ def _live_line(platform, stats, actions_per_second, elapsed) -> str:  # type: ig
 BOT_TABLES = (
     ("zhajinhua", "free", 3, ("sensible", "sensible", "random")),
     ("hunzhan", "stake10", 4, ("trick",)),
+    ("chaodipi", "yangzhou-fortune10", 4, ("trick",)),
 )
 
 
