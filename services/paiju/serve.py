@@ -126,4 +126,6 @@ def _bot_forever(address, name, game, tier, room, bot, stat, stop) -> None:  # t
             play_bot(client, game, tier, bot, hands=10**9, stop=stop, rng=rng, room_id=room, stats=stat)
         except PaijuError as error:
             print(f"\n{name}: {error.reason}", file=sys.stderr)
+            if error.error_code == "not_enough_coins":
+                return  # broke: this bot has played its last hand
         stop.wait(2.0)
