@@ -24,6 +24,7 @@ from paiju.common.config import Settings
 from paiju.common.metrics import METRICS
 from paiju.common.server import ServiceBinding
 from paiju.lobby.rooms import Lobby
+from paiju.table.fanout import StreamHub
 from paiju.table.store import TableStore
 from paiju.table.tables import Tables, Timers, WalletPort
 from paiju.table.wallet_port import DirectWallet, RemoteWallet
@@ -69,6 +70,10 @@ class Platform:
     presence: PresenceBoard
     watchdog: Replica | None = None
     draining: threading.Event = field(default_factory=threading.Event)
+    hub: StreamHub = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.hub = StreamHub(self.store, self.presence.beat_many, self.tables.clock_ms)
     _threads: list[threading.Thread] = field(default_factory=list)
     _stop: threading.Event = field(default_factory=threading.Event)
 
@@ -91,7 +96,7 @@ class Platform:
                 ServiceBinding("paiju.v1.Lobby", LobbyService(self.lobby), lobby_pb2_grpc.add_LobbyServicer_to_server)
             ],
             "table": lambda: [
-                ServiceBinding("paiju.v1.Table", TableService(self.tables, self.presence, self.draining),
+                ServiceBinding("paiju.v1.Table", TableService(self.tables, self.presence, self.draining, self.hub),
                                table_pb2_grpc.add_TableServicer_to_server),
                 ServiceBinding("paiju.v1.TableInternal", TableInternalService(self.tables),
                                table_pb2_grpc.add_TableInternalServicer_to_server),
@@ -178,6 +183,7 @@ class Platform:
     def drain(self) -> None:
         """Before a shutdown: end the open Watch streams with a hint to reconnect elsewhere."""
         self.draining.set()
+        self.hub.interrupt()
 
     def sample_gauges(self) -> None:
         """Live tables, hands and connected players per game, from the rooms' records."""
@@ -197,6 +203,7 @@ class Platform:
 
     def close(self) -> None:
         self._stop.set()
+        self.hub.stop()
         if self.watchdog is not None:
             self.watchdog.stop()
         for thread in self._threads:

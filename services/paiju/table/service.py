@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
+import queue
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,14 +15,15 @@ from paiju.common.errors import abort
 from paiju.common.interceptor import current_caller
 from paiju.games.engine import IllegalAction
 from paiju.proto.v1 import common_pb2, table_pb2, table_pb2_grpc
+from paiju.table.fanout import StreamHub
+from paiju.table.fanout import after as is_after
 from paiju.table.record import TableRecord
 from paiju.table.store import EventsTrimmed, Snapshot, StaleVersion
 from paiju.table.tables import TURN_DEADLINE, NotSeated, TableNotFound, Tables
 from paiju.watchdog.presence import PresenceBoard
 
-WATCH_POLL_MS = 1_000
-BEAT_SECONDS = 2.0
-"""How often an open stream refreshes its player's presence (far inside the quiet limit)."""
+WATCH_POLL_MS = 5_000
+"""How long a stream's thread sleeps between looks at whether the server is draining."""
 
 
 def table_view_message(table_id: str, view: dict[str, Any]) -> table_pb2.TableView:
@@ -60,11 +61,14 @@ def event_message(event: Any) -> table_pb2.Event:
 
 class TableService(table_pb2_grpc.TableServicer):
     def __init__(
-        self, tables: Tables, presence: PresenceBoard | None = None, draining: threading.Event | None = None
+        self, tables: Tables, presence: PresenceBoard | None = None, draining: threading.Event | None = None,
+        hub: StreamHub | None = None,
     ) -> None:
         self.tables = tables
         self.presence = presence
         self.draining = draining or threading.Event()
+        beat = None if presence is None else presence.beat_many
+        self.hub = hub or StreamHub(tables.store, beat, tables.clock_ms)
 
     def _viewer(self, table_id: str, context: grpc.ServicerContext) -> tuple[str | None, Snapshot, TableRecord]:
         """The account whose view the caller gets (None for an operator: the public view), and
@@ -156,36 +160,49 @@ class TableService(table_pb2_grpc.TableServicer):
     def _stream(
         self, request: table_pb2.WatchRequest, context: grpc.ServicerContext, account: str | None, seat: int | None
     ) -> Iterator[table_pb2.TableUpdate]:
-        after = request.after_event_id
-        if not after:
-            snapshot = self._view(request.table_id, account)
-            after = snapshot.last_event_id or "0-0"
-            yield table_pb2.TableUpdate(snapshot=snapshot)
-        beat_at = 0.0
-        while context.is_active():
-            if self.draining.is_set():
-                # Not an escape: the player reconnects through another replica and resumes.
-                abort(context, grpc.StatusCode.UNAVAILABLE,
-                      f"this server is shutting down: reconnect and resume after event {after}",
-                      error_code="server_draining")
-            if time.monotonic() >= beat_at:
-                self._beat(request.table_id, account)
-                beat_at = time.monotonic() + BEAT_SECONDS
-            try:
-                events = self.tables.store.read_events(request.table_id, after_id=after, seat=seat, block_ms=WATCH_POLL_MS)
-            except EventsTrimmed:
-                snapshot = self._view(request.table_id, account)
+        table_id = request.table_id
+        subscription = self.hub.subscribe(table_id, account)  # first, so nothing falls between
+        try:
+            after = request.after_event_id
+            if not after:
+                snapshot = self._view(table_id, account)
                 after = snapshot.last_event_id or "0-0"
                 yield table_pb2.TableUpdate(snapshot=snapshot)
-                continue
+            try:
+                backlog = self.tables.store.read_events(table_id, after_id=after, seat="all", count=10_000)
+            except EventsTrimmed:
+                snapshot = self._view(table_id, account)
+                after = snapshot.last_event_id or "0-0"
+                backlog = []
+                yield table_pb2.TableUpdate(snapshot=snapshot)
             except ValueError as error:
                 abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
-            for event in events:
-                after = event.id
-                if event.type in ("sat", "stood") and account is not None:
-                    # The seat this stream reads for follows the player, who may sit elsewhere.
-                    seat = self.tables.load(request.table_id)[1].seat_of(account)
-                yield table_pb2.TableUpdate(event=event_message(event))
+            pending = list(backlog)
+            while context.is_active():
+                if self.draining.is_set():
+                    # Not an escape: the player reconnects through another replica and resumes.
+                    abort(context, grpc.StatusCode.UNAVAILABLE,
+                          f"this server is shutting down: reconnect and resume after event {after}",
+                          error_code="server_draining")
+                if not pending:
+                    try:
+                        pending = [subscription.events.get(timeout=WATCH_POLL_MS / 1000)]
+                    except queue.Empty:
+                        continue
+                for event in pending:
+                    if event is None:
+                        break  # woken to look at the draining flag
+                    if not is_after(event.id, after):
+                        continue  # already sent from the backlog
+                    after = event.id
+                    if event.type in ("sat", "stood") and account is not None:
+                        # The seat this stream reads for follows the player, who may sit elsewhere.
+                        seat = self.tables.load(table_id)[1].seat_of(account)
+                    if event.visible(seat):
+                        yield table_pb2.TableUpdate(event=event_message(event))
+                pending = []
+        finally:
+            self.hub.unsubscribe(subscription)
 
 
 class TableInternalService(table_pb2_grpc.TableInternalServicer):

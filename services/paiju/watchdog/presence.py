@@ -47,6 +47,10 @@ class PresenceBoard:
         """A stream of ``account`` on ``table_id`` is alive at ``now_ms``."""
         self._client.zadd(self.key, {self._member(table_id, account): now_ms})
 
+    def beat_many(self, present: list[tuple[str, str]], now_ms: int) -> None:
+        """Many streams alive at ``now_ms``, in one command (a process's whole hub)."""
+        self._client.zadd(self.key, {self._member(table_id, account): now_ms for table_id, account in present})
+
     def closed(self, table_id: str, account: str, now_ms: int) -> None:
         """A stream closed: unless another one beats, the player counts as gone since now."""
         # Only backdate a member that exists and has not been beaten since by another stream.

@@ -259,6 +259,25 @@ class TableStore:
                 return []
             cursor = parse_stream_id(entries[-1].id)
 
+    def read_many(
+        self, cursors: dict[str, str], count: int = 100, block_ms: int | None = None
+    ) -> dict[str, list[StoredEvent]]:
+        """Every event after each table's cursor, for all of them in one (blocking) read.
+
+        For a process that fans one read out to many watchers; it sees every event (the
+        watchers filter by seat) and leaves trim checks to them.
+        """
+        if not cursors:
+            return {}
+        by_key = {self.keys(table_id).events: table_id for table_id in cursors}
+        streams = {key: cursors[table_id] for key, table_id in by_key.items()}
+        reply = self._client.xread(streams, count=count, block=block_ms)
+        found: dict[str, list[StoredEvent]] = {}
+        for raw_key, entries in reply or []:
+            table_id = by_key[_text(raw_key)]
+            found[table_id] = [_stored_event(raw_id, fields) for raw_id, fields in entries]
+        return found
+
     def drop_events(self, table_id: str) -> None:
         """Drop the table's retained events, to shrink an idle table (e.g. between hands).
 

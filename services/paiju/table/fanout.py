@@ -1,0 +1,126 @@
+"""One reader per process for the event streams of every watched table.
+
+A Watch stream used to hold its own Redis connection and wake every second to read its table;
+with thousands of players that is thousands of connections and wake-ups. The hub reads all the
+watched tables' streams with one blocking read and hands each event to the watchers of its
+table, and beats the presence of every watching player in one pipeline. A watcher's thread
+sleeps until an event of its table arrives.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from paiju.table.store import StoredEvent, TableStore
+from paiju.table.store.records import parse_stream_id
+
+log = logging.getLogger(__name__)
+READ_BLOCK_MS = 200
+"""How long the hub's read waits; also the most a newly watched table waits to join it."""
+BEAT_SECONDS = 2.0
+
+
+@dataclass(eq=False)
+class Subscription:
+    """One watcher of one table: the events arrive in ``events``, oldest first."""
+
+    table_id: str
+    account: str | None
+    events: queue.SimpleQueue[StoredEvent] = field(default_factory=queue.SimpleQueue)
+
+
+class StreamHub:
+    def __init__(
+        self,
+        store: TableStore,
+        beat: Callable[[list[tuple[str, str]], int], None] | None = None,
+        clock_ms: Callable[[], int] = lambda: int(time.time() * 1000),
+    ) -> None:
+        self.store = store
+        self._beat = beat
+        self._clock_ms = clock_ms
+        self._lock = threading.Lock()
+        self._watchers: dict[str, set[Subscription]] = {}
+        self._cursors: dict[str, str] = {}
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def subscribe(self, table_id: str, account: str | None) -> Subscription:
+        """Start receiving the table's events from now on (read any backlog yourself first)."""
+        subscription = Subscription(table_id, account)
+        with self._lock:
+            if table_id not in self._watchers:
+                self._watchers[table_id] = set()
+                snapshot = self.store.load(table_id)
+                self._cursors[table_id] = (snapshot.last_event_id if snapshot else "") or "0-0"
+            self._watchers[table_id].add(subscription)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="stream-hub", daemon=True)
+                self._thread.start()
+        return subscription
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        with self._lock:
+            watchers = self._watchers.get(subscription.table_id)
+            if watchers is None:
+                return
+            watchers.discard(subscription)
+            if not watchers:
+                del self._watchers[subscription.table_id]
+                del self._cursors[subscription.table_id]
+
+    def _run(self) -> None:
+        next_beat = 0.0
+        while not self._stop.is_set():
+            with self._lock:
+                cursors = dict(self._cursors)
+            if time.monotonic() >= next_beat and self._beat is not None:
+                next_beat = time.monotonic() + BEAT_SECONDS
+                self._beat_all()
+            if not cursors:
+                self._stop.wait(READ_BLOCK_MS / 1000)
+                continue
+            try:
+                found = self.store.read_many(cursors, count=500, block_ms=READ_BLOCK_MS)
+            except Exception:  # Redis away: the watchers keep waiting; try again
+                log.exception("stream hub read failed")
+                self._stop.wait(1.0)
+                continue
+            with self._lock:
+                for table_id, events in found.items():
+                    if table_id not in self._cursors or not events:
+                        continue
+                    self._cursors[table_id] = events[-1].id
+                    for subscription in self._watchers.get(table_id, ()):
+                        for event in events:
+                            subscription.events.put(event)
+
+    def _beat_all(self) -> None:
+        with self._lock:
+            present = [(s.table_id, s.account) for watchers in self._watchers.values() for s in watchers
+                       if s.account is not None]
+        if present:
+            try:
+                self._beat(present, self._clock_ms())  # type: ignore[misc]
+            except Exception:  # a missed beat is made up two seconds later
+                log.exception("presence beat failed")
+
+    def interrupt(self) -> None:
+        """Wake every watcher (with a ``None`` in its queue), e.g. to end streams at shutdown."""
+        with self._lock:
+            for watchers in self._watchers.values():
+                for subscription in watchers:
+                    subscription.events.put(None)  # type: ignore[arg-type]
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+def after(event_id: str, cursor: str) -> bool:
+    """Whether stream id ``event_id`` comes after ``cursor``."""
+    return parse_stream_id(event_id) > parse_stream_id(cursor)
