@@ -25,9 +25,11 @@ test: $(STAMP)  ## the whole suite: unit, property, golden, random playouts
 soak: $(STAMP)  ## long randomised runs (10^5 hands); figures go on the issue
 	$(BIN)/python -m pytest -m soak -s -q tests --soak
 
-bench: $(STAMP)  ## benchmarks print comparable figures
+bench: $(STAMP)  ## benchmarks print comparable figures (bench/load.py is run by hand: it takes a while)
 	$(BIN)/python bench/engines.py
-	$(BIN)/python bench/platform.py
+	$(BIN)/python bench/tricks.py
+	$(BIN)/python bench/chaodipi.py
+	$(BIN)/python bench/platform.py --tables 200 --seconds 30
 
 lint: $(STAMP)
 	$(BIN)/ruff check services tests bench
