@@ -25,6 +25,7 @@ from paiju.common.metrics import METRICS
 from paiju.common.server import ServiceBinding
 from paiju.lobby.rooms import Lobby
 from paiju.table.fanout import StreamHub
+from paiju.table.record import TableRecord
 from paiju.table.store import TableStore
 from paiju.table.tables import Tables, Timers, WalletPort
 from paiju.table.wallet_port import DirectWallet, RemoteWallet
@@ -186,19 +187,17 @@ class Platform:
         self.hub.interrupt()
 
     def sample_gauges(self) -> None:
-        """Live tables, hands and connected players per game, from the rooms' records."""
+        """Live tables, hands and connected players per game, for the tables this process
+        streams (each replica reports its own; Prometheus sums them). Reads those tables in one
+        pipeline, not every room of every tier."""
+        watched = self.hub.watched()
         counts: dict[str, list[int]] = {}
-        for game, tier in self.lobby.tiers():
-            tables, hands, players = counts.setdefault(game, [0, 0, 0])
-            for entry in self.lobby.rooms(game, tier):
-                record = entry.record
-                seated = [s for s in record.seats if s is not None]
-                counts[game] = [
-                    counts[game][0] + bool(seated),
-                    counts[game][1] + (record.hand is not None),
-                    counts[game][2] + sum(s.connected for s in seated),
-                ]
-        for game, (tables, hands, players) in counts.items():
+        for table_id, snapshot in self.store.load_many(sorted(watched)).items():
+            record = TableRecord.from_bytes(snapshot.state)
+            tables, hands, players = counts.setdefault(record.game, [0, 0, 0])
+            counts[record.game] = [tables + 1, hands + (record.hand is not None), players + len(watched[table_id])]
+        for game in self.lobby.games:
+            tables, hands, players = counts.get(game, (0, 0, 0))
             METRICS.set_table_counts(game, tables=tables, hands=hands, players=players)
 
     def close(self) -> None:

@@ -110,6 +110,14 @@ class StreamHub:
             except Exception:  # a missed beat is made up two seconds later
                 log.exception("presence beat failed")
 
+    def watched(self) -> dict[str, set[str]]:
+        """The tables this process streams, and the players watching each."""
+        with self._lock:
+            return {
+                table_id: {s.account for s in watchers if s.account is not None}
+                for table_id, watchers in self._watchers.items()
+            }
+
     def interrupt(self) -> None:
         """Wake every watcher (with a ``None`` in its queue), e.g. to end streams at shutdown."""
         with self._lock:

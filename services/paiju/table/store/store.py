@@ -130,6 +130,17 @@ class TableStore:
             return None
         return Snapshot(version=int(version), state=state, last_event_id=_text(last_event_id))
 
+    def load_many(self, table_ids: list[str]) -> dict[str, Snapshot]:
+        """Many tables at once (one pipeline); tables that do not exist are left out."""
+        pipe = self._client.pipeline(transaction=False)
+        for table_id in table_ids:
+            pipe.hmget(self.keys(table_id).state, "v", "s", "e")
+        found = {}
+        for table_id, (version, state, last_event_id) in zip(table_ids, pipe.execute(), strict=True):
+            if version is not None:
+                found[table_id] = Snapshot(int(version), state, _text(last_event_id))
+        return found
+
     def meta(self, table_id: str) -> dict[str, str]:
         """The meta given to ``create``. Raises ``UnknownTable``."""
         stored = self._client.hgetall(self.keys(table_id).state)
