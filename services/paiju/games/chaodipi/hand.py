@@ -71,7 +71,14 @@ from paiju.games.chaodipi.scoring import (
     saved_red_fives,
 )
 from paiju.games.chaodipi.variants import Declaration
-from paiju.games.engine import Event, IllegalAction, SerialisedState, Settlement, require
+from paiju.games.engine import (
+    Event,
+    IllegalAction,
+    SerialisedState,
+    Settlement,
+    replay_moves,
+    require,
+)
 
 SYSTEM = -1
 """The ``seat`` of system steps in ``history``."""
@@ -153,17 +160,7 @@ class Game:
         match: MatchState | Mapping[str, Any] | None = None,
     ) -> Hand:
         """The hand rebuilt from its start and its move log (``hand.history``), exactly."""
-        hand = self.new_hand(coins, dealer, seed, deck, match)
-        for seat, move in history:
-            if move == "system":
-                hand.system_step()
-            elif move == "timeout":
-                hand.timeout()
-            elif move == "leave":
-                hand.leave(seat)
-            else:
-                hand.apply(seat, move)
-        return hand
+        return replay_moves(self.new_hand(coins, dealer, seed, deck, match), history)
 
     @staticmethod
     def load(blob: bytes) -> Hand:
