@@ -153,7 +153,7 @@ class Platform:
                 queued.wait(0.5)
                 queued.clear()
                 try:
-                    report = relay_outbox(self.store, settler)
+                    report = relay_outbox(self.store, settler, record_scores=settler.record_scores)
                     for table_id in report.settled_tables:
                         if "table" in self.services:
                             self.tables.start_if_ready(table_id)

@@ -44,7 +44,13 @@ def test_four_bots_play_chaodipi_and_every_coin_is_accounted_for(deployment, tie
     balances = [c.balance() for c in clients]
     assert sum(b.total for b in balances) == 4 * 20_000
     if tier.endswith("score"):
-        assert all(b.total == 20_000 for b in balances)  # 积分: no coins move
+        assert all(b.total == 20_000 for b in balances)  # 积分: no coins move …
+        # … the points are kept per account, each hand once.
+        last = record.last_hand
+        seats = last["seats"]
+        expected = {int(record.seats[seats[s]].account): p for s, p in enumerate(last["state"]["result"]["scores"])}
+        assert any(expected.values()) and wallet.hand_scores(last["hand_id"]) == expected
+        assert any(wallet.score(int(c.account_id), "chaodipi") for c in clients)
     assert wallet.total_coins() == wallet.grants_total()
     for client in clients:
         client.stand(table_id)

@@ -250,3 +250,31 @@ class _EmptyOutbox:
 
     def outbox_ack(self, table_id: str, key: str) -> bool:
         raise AssertionError("nothing to acknowledge")
+
+
+def test_score_channel_points_are_recorded_once_and_acknowledged(tmp_path) -> None:
+    import fakeredis
+
+    from paiju.table.store import TableStore
+    from paiju.wallet import PasswordHasher, Wallet
+    from paiju.wallet.relay import Settler, relay_outbox
+
+    wallet = Wallet(f"sqlite:///{tmp_path}/scores.sqlite3", password_hasher=PasswordHasher(n=2**4))
+    wallet.migrate()
+    ann, bo = wallet.register("ann", "password1"), wallet.register("bo", "password1")
+    store = TableStore(fakeredis.FakeRedis(server=fakeredis.FakeServer()))
+    store.create("t1", b"s")
+    payload = json.dumps({"hand_id": "t1-1", "table_id": "t1", "game": "chaodipi",
+                          "scores": {str(ann): 4, str(bo): -4}}).encode()
+    store.commit("t1", 1, b"s", outbox=[("score:t1-1", payload)])
+    settler = Settler(wallet)
+    for _ in range(2):  # a second pass finds nothing pending and records nothing again
+        relay_outbox(store, settler, record_scores=settler.record_scores)
+    assert store.outbox_pending() == []
+    assert (wallet.score(ann, "chaodipi"), wallet.score(bo, "chaodipi")) == (4, -4)
+    assert wallet.record_scores("t1-1", "chaodipi", {ann: 4, bo: -4}) is False  # redelivered
+    with pytest.raises(ValueError):
+        wallet.record_scores("t1-1", "chaodipi", {ann: 5, bo: -5})
+    assert [row.account for row in wallet.score_top("chaodipi")] == [ann, bo]
+    assert wallet.balance(ann) == wallet.balance(bo) == 20_000  # no coins moved
+    wallet.close()

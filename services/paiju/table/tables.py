@@ -38,6 +38,7 @@ SYSTEM_DEADLINE = "system"
 RECONNECT_PREFIX = "reconnect:"
 START_RETRY_MS = 250
 SETTLEMENT_PREFIX = "settle:"
+SCORE_PREFIX = "score:"
 
 
 class WalletPort(Protocol):
@@ -471,9 +472,15 @@ class Tables:
                 plan.drop(reconnect_deadline(seat))
                 events.append(Event("stood", {"seat": seat, "account": taken.account, "reason": reason}))
         self._seating_changed(record.table_id, record, plan)
-        if not settlement["lines"]:
-            return [], events  # a score channel: no coins move, nothing for the ledger
-        return [(SETTLEMENT_PREFIX + hand_record.hand_id, _payload(settlement))], events
+        outbox = []
+        if settlement["lines"]:
+            outbox.append((SETTLEMENT_PREFIX + hand_record.hand_id, _payload(settlement)))
+        elif result.scores is not None and any(result.scores):
+            # A score channel: no coins move; its points (积分) are kept per account instead.
+            points = {"hand_id": hand_record.hand_id, "table_id": record.table_id, "game": record.game,
+                      "scores": dict(zip(accounts, result.scores))}
+            outbox.append((SCORE_PREFIX + hand_record.hand_id, _payload(points)))
+        return outbox, events
 
     # --- deadlines ----------------------------------------------------------------------------
 

@@ -116,9 +116,27 @@ def _create_house_account(conn: Connection) -> None:
     )
 
 
+def _create_score_table(conn: Connection) -> None:
+    # Score points (积分) of hands in score channels: no coins, no balance floor, one row per
+    # (hand, account) so that a repeated delivery records nothing twice.
+    step = sa.MetaData()
+    sa.Table("wallet_accounts", step, sa.Column("id", sa.Integer, primary_key=True))
+    sa.Table(
+        "wallet_scores",
+        step,
+        sa.Column("hand_id", sa.String(64), primary_key=True),
+        sa.Column("account_id", sa.Integer, sa.ForeignKey("wallet_accounts.id"), primary_key=True),
+        sa.Column("game", sa.String(32), nullable=False),
+        sa.Column("points", sa.BigInteger, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    step.tables["wallet_scores"].create(conn)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "ledger tables", _create_ledger_tables),
     Migration(2, "house account", _create_house_account),
+    Migration(3, "score points", _create_score_table),
 )
 """Every step, oldest first; append new ones, never edit released ones."""
 

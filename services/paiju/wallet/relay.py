@@ -144,6 +144,27 @@ def _reason(reason: str) -> Reason:
         raise MalformedSettlement(f"{reason!r} is not a ledger reason") from None
 
 
+SCORE_KEY_PREFIX = "score:"
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreOrder:
+    """A score-channel hand's points (积分) as the table queued them: ``{account: points}``."""
+
+    hand_id: str
+    game: str
+    points: dict[int, int]
+
+    @classmethod
+    def from_json(cls, payload: bytes | str) -> ScoreOrder:
+        try:
+            document = json.loads(payload)
+            points = {int(account): int(value) for account, value in document["scores"].items()}
+            return cls(str(document["hand_id"]), str(document["game"]), points)
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            raise MalformedSettlement(f"a score payload names hand_id, game and scores: {error}") from None
+
+
 class Settler:
     """Applies settlement orders to the ledger and counts them on the leaderboard."""
 
@@ -166,6 +187,10 @@ class Settler:
         if self.leaderboard is not None:
             self.leaderboard.record(settlement, self.wallet.house)
         return settlement
+
+    def record_scores(self, order: ScoreOrder) -> bool:
+        """Record a score-channel hand's points once (a repeat changes nothing)."""
+        return self.wallet.record_scores(order.hand_id, order.game, order.points)
 
 
 class Outbox(Protocol):
@@ -198,6 +223,7 @@ def relay_outbox(
     outbox: Outbox,
     settle: Callable[[SettlementOrder], Settlement],
     limit: int = DEFAULT_BATCH,
+    record_scores: Callable[[ScoreOrder], bool] | None = None,
 ) -> RelayReport:
     """Apply up to ``limit`` pending settlements and acknowledge each one after it is applied.
 
@@ -209,6 +235,15 @@ def relay_outbox(
     pending = outbox.outbox_pending(limit)
     METRICS.set_outbox_depth(len(pending))
     for entry in pending:
+        if entry.key.startswith(SCORE_KEY_PREFIX) and record_scores is not None:
+            try:
+                record_scores(ScoreOrder.from_json(entry.payload))
+            except PERMANENT_ERRORS as error:
+                log.error("scores %s of table %s refused: %s", entry.key, entry.table_id, error)
+                report.refused.append((entry.table_id, entry.key, str(error)))
+                continue
+            outbox.outbox_ack(entry.table_id, entry.key)
+            continue
         if not entry.key.startswith(SETTLEMENT_KEY_PREFIX):
             report.skipped += 1
             continue

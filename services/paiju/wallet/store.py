@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import URL, Connection
 
 from paiju.games.zhajinhua import level_for
-from paiju.wallet import accounts, ledger, queries
+from paiju.wallet import accounts, ledger, queries, scores
 from paiju.wallet.database import Database
 from paiju.wallet.holds import abandon_hand, hand_holds, place_holds
 from paiju.wallet.migrations import migrate
@@ -294,6 +294,30 @@ class Wallet:
         check_game(game)
         check_positive(n, "a leaderboard size")
         return self._read(queries.top, game, n)
+
+    # -- score points (score channels) ------------------------------------------------------
+
+    def record_scores(self, hand_id: str, game: str, points: Mapping[int, int]) -> bool:
+        """Record a score-channel hand's points once; False if it was recorded before."""
+        check_hand_id(hand_id)
+        check_game(game)
+        return self._write_racing_keys(
+            lambda conn: scores.record_scores(conn, hand_id, game, points, self.clock())
+        )
+
+    def hand_scores(self, hand_id: str) -> dict[int, int]:
+        """The points recorded for one score-channel hand: account → points."""
+        check_hand_id(hand_id)
+        return self._read(scores.hand_scores, hand_id)
+
+    def score(self, account: int, game: str) -> int:
+        """An account's score points in ``game`` (score channels), the sum of its hands."""
+        return self._read(scores.score_of, account, game)
+
+    def score_top(self, game: str, n: int = 10) -> list[LeaderboardRow]:
+        check_game(game)
+        check_positive(n, "a leaderboard size")
+        return self._read(scores.score_top, game, n)
 
     # -- transactions ------------------------------------------------------------------------
 

@@ -73,3 +73,14 @@ settlements = sa.Table(
     sa.Column("account_id", sa.Integer, sa.ForeignKey("wallet_accounts.id"), primary_key=True),
     sa.Column("net", sa.BigInteger, nullable=False),
 )
+
+scores = sa.Table(
+    "wallet_scores",
+    metadata,
+    sa.Column("hand_id", sa.String(64), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("wallet_accounts.id"), primary_key=True),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("points", sa.BigInteger, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""Score points (积分) per hand and account, for score channels; totals are their sums."""

@@ -127,7 +127,7 @@ def relay_outbox_task(limit: int = 100) -> dict[str, int]:
     working = resources()
     if working.outbox is None:
         return {"applied": 0, "replayed": 0, "refused": 0}
-    report = relay_outbox(working.outbox, working.settler, limit)
+    report = relay_outbox(working.outbox, working.settler, limit, record_scores=working.settler.record_scores)
     if report.applied or report.replayed or report.refused:
         log.info(
             "relay: %d applied, %d repeats, %d refused",
