@@ -397,3 +397,14 @@ def test_levels_follow_the_balance(harness: Harness) -> None:
         got = refusal(lambda f=fields: harness.public.Level(  # type: ignore[misc]
             wallet_pb2.LevelRequest(**f), metadata=token, timeout=TIMEOUT))
         assert got[0] == code, fields
+
+
+def test_chaodipi_levels_are_the_fortune_medals_of_the_balance(harness: Harness) -> None:
+    from paiju.games.chaodipi import medal_for, medal_threshold
+
+    alice, bob = harness.register("medal-alice"), harness.register("medal-bob")
+    harness.settle("medal-h1", int(alice.account_id), int(bob.account_id), 2_000)
+    medal = harness.public.Level(wallet_pb2.LevelRequest(game="chaodipi"),
+                                 metadata=bearer_metadata(bob.token), timeout=TIMEOUT)
+    assert (medal.value, medal.level, medal.max_level) == (7_000, medal_for(7_000), 100)
+    assert medal_threshold(medal.level) <= 7_000 < medal.next_level_at == medal_threshold(medal.level + 1)

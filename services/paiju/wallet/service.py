@@ -29,6 +29,7 @@ from paiju.common.config import Settings
 from paiju.common.errors import abort
 from paiju.common.interceptor import current_caller
 from paiju.common.server import ServiceBinding
+from paiju.games.chaodipi.medals import MEDAL_LEVELS, medal_for, medal_threshold
 from paiju.games.zhajinhua.rooms import LEVEL_THRESHOLDS, LEVEL_TITLES
 from paiju.proto.v1 import wallet_pb2, wallet_pb2_grpc
 from paiju.wallet.errors import (
@@ -323,7 +324,7 @@ class WalletServicer(wallet_pb2_grpc.WalletServicer):
         self, request: wallet_pb2.LevelRequest, context: grpc.ServicerContext
     ) -> wallet_pb2.LevelResponse:
         caller = current_caller()
-        if request.game != "zhajinhua":
+        if request.game not in ("zhajinhua", "chaodipi"):
             kept = "is not kept yet" if request.game in GAMES else "does not exist"
             abort(
                 context,
@@ -339,6 +340,8 @@ class WalletServicer(wallet_pb2_grpc.WalletServicer):
             _no_account(context, request.account_id)
         with _answering(context):
             coins = self.wallet.balance(account)
+            if request.game == "chaodipi":
+                return _fortune_medal(request.game, account, coins)
             level, title = self.wallet.level(account)
         return wallet_pb2.LevelResponse(
             game=request.game,
@@ -431,6 +434,20 @@ class WalletInternalServicer(wallet_pb2_grpc.WalletInternalServicer):
                     _no_account(context, account_id)
                 balances.append(_balance(self.wallet, account))
             return wallet_pb2.GetBalancesResponse(balances=balances)
+
+
+def _fortune_medal(game: str, account: int, coins: int) -> wallet_pb2.LevelResponse:
+    """炒地皮's 100 fortune medals (财富勋章), read from the balance like 炸金花's levels."""
+    medal = medal_for(coins)
+    return wallet_pb2.LevelResponse(
+        game=game,
+        account_id=str(account),
+        level=medal,
+        title=f"财富勋章 {medal}",
+        value=coins,
+        next_level_at=medal_threshold(medal + 1) if medal < MEDAL_LEVELS else 0,
+        max_level=MEDAL_LEVELS,
+    )
 
 
 def _no_account(context: grpc.ServicerContext, account_id: str) -> NoReturn:
