@@ -408,3 +408,13 @@ def test_chaodipi_levels_are_the_fortune_medals_of_the_balance(harness: Harness)
                                  metadata=bearer_metadata(bob.token), timeout=TIMEOUT)
     assert (medal.value, medal.level, medal.max_level) == (7_000, medal_for(7_000), 100)
     assert medal_threshold(medal.level) <= 7_000 < medal.next_level_at == medal_threshold(medal.level + 1)
+
+
+def test_a_score_board_ranks_the_score_channels_points(harness: Harness) -> None:
+    alice, bob = harness.register("score-alice"), harness.register("score-bob")
+    harness.wallet.record_scores("score-h1", "chaodipi", {int(alice.account_id): -3, int(bob.account_id): 3})
+    board = harness.public.Leaderboard(wallet_pb2.LeaderboardRequest(game="chaodipi:score"),
+                                       metadata=bearer_metadata(alice.token), timeout=TIMEOUT)
+    assert [(row.rank, row.account_id, row.value) for row in board.rows] == [
+        (1, bob.account_id, 3), (2, alice.account_id, -3)]
+    assert board.own.account_id == alice.account_id and board.own.value == -3

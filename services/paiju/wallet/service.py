@@ -46,6 +46,8 @@ from paiju.wallet.model import Entry, Reason
 from paiju.wallet.store import Wallet
 
 GAMES: tuple[str, ...] = ("zhajinhua", "hunzhan", "chaodipi")
+SCORE_BOARD_SUFFIX = ":score"
+"""``Leaderboard(game="chaodipi:score")``: the board of score-channel points instead of coins."""
 """The games the API names (``common.proto``); a leaderboard of any other is NOT_FOUND."""
 HISTORY_DEFAULT, HISTORY_MAX = 50, 200
 LEADERBOARD_DEFAULT, LEADERBOARD_MAX = 20, 100
@@ -292,6 +294,8 @@ class WalletServicer(wallet_pb2_grpc.WalletServicer):
         self, request: wallet_pb2.LeaderboardRequest, context: grpc.ServicerContext
     ) -> wallet_pb2.LeaderboardResponse:
         account = _account_of(current_caller(), context)
+        if request.game.endswith(SCORE_BOARD_SUFFIX) and request.game.removesuffix(SCORE_BOARD_SUFFIX) in GAMES:
+            return self._score_board(request, account, context)
         if request.game not in GAMES:
             abort(
                 context,
@@ -318,6 +322,27 @@ class WalletServicer(wallet_pb2_grpc.WalletServicer):
             standing = self.leaderboard.standing(request.game, account)
             if standing is not None:
                 reply.own.CopyFrom(self._row(standing[0], account, standing[1]))
+            return reply
+
+    def _score_board(
+        self, request: wallet_pb2.LeaderboardRequest, account: int, context: grpc.ServicerContext
+    ) -> wallet_pb2.LeaderboardResponse:
+        """``<game>:score``: the score channels' points (积分), summed from their entries."""
+        game = request.game.removesuffix(SCORE_BOARD_SUFFIX)
+        if not 0 <= request.limit <= LEADERBOARD_MAX:
+            abort(context, grpc.StatusCode.INVALID_ARGUMENT,
+                  f"a leaderboard shows 1 to {LEADERBOARD_MAX} rows (0 for {LEADERBOARD_DEFAULT})",
+                  error_code="invalid_argument")
+        with _answering(context):
+            best = self.wallet.score_top(game, request.limit or LEADERBOARD_DEFAULT)
+            rows: list[wallet_pb2.LeaderboardRow] = []
+            for place, row in enumerate(best, start=1):
+                rank = rows[-1].rank if rows and rows[-1].value == row.net else place
+                rows.append(self._row(rank, row.account, row.net))
+            reply = wallet_pb2.LeaderboardResponse(game=request.game, rows=rows)
+            mine = next((r for r in rows if r.account_id == str(account)), None)
+            if mine is not None:
+                reply.own.CopyFrom(mine)
             return reply
 
     def Level(
