@@ -50,7 +50,6 @@ def test_four_bots_play_chaodipi_and_every_coin_is_accounted_for(deployment, tie
         seats = last["seats"]
         expected = {int(record.seats[seats[s]].account): p for s, p in enumerate(last["state"]["result"]["scores"])}
         assert any(expected.values()) and wallet.hand_scores(last["hand_id"]) == expected
-        assert any(wallet.score(int(c.account_id), "chaodipi") for c in clients)
     assert wallet.total_coins() == wallet.grants_total()
     for client in clients:
         client.stand(table_id)
