@@ -51,11 +51,13 @@ class Lobby:
     def rooms(self, game: str, tier: str) -> list[RoomEntry]:
         """The rooms of one game and tier, in number order."""
         game_spec(game).tier(tier)  # unknown names are refused with a reason
-        entries = []
-        for number in range(1, self.rooms_per_tier + 1):
-            snapshot, record = self.tables.load(room_id(game, tier, number))
-            entries.append(RoomEntry(snapshot.version, record))
-        return entries
+        ids = [room_id(game, tier, number) for number in range(1, self.rooms_per_tier + 1)]
+        found = self.tables.store.load_many(ids)  # one round trip: WatchRooms polls this
+        return [
+            RoomEntry(found[table_id].version, TableRecord.from_bytes(found[table_id].state))
+            for table_id in ids
+            if table_id in found
+        ]
 
     def quick_match(self, game: str, tier: str, account: str, name: str) -> tuple[str, Outcome]:
         """Seat the player in the fullest waiting room with a free seat, else an idle one."""

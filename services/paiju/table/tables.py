@@ -181,12 +181,6 @@ class Tables:
             }
         return view
 
-    def events(self, table_id: str, account: str | None, after_id: str = "0-0", block_ms: int | None = None) -> list[Any]:
-        """The stored events after ``after_id`` that ``account``'s seat may see."""
-        _, record = self.load(table_id)
-        seat = None if account is None else record.seat_of(account)
-        return self.store.read_events(table_id, after_id=after_id, seat=seat, block_ms=block_ms)
-
     # --- committing -------------------------------------------------------------------------
 
     def _commit(
