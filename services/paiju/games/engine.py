@@ -9,7 +9,7 @@ shape and nothing else, so they hold no game rules.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
@@ -51,17 +51,6 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.type, **self.data}
-
-
-def events_for(events: Iterable[Event], seat: int | None) -> list[Event]:
-    """The events that ``seat`` may see, in order."""
-    return [event for event in events if event.visible(seat)]
-
-
-LINE_REASONS = frozenset({"stake", "pot", "bonus", "fee", "escape_penalty"})
-"""The words a settlement line may give as its reason, the ledger's own vocabulary: ``stake``
-(coins lost in the hand), ``pot`` (coins won), ``bonus``, ``fee`` (paid to the house),
-``escape_penalty``. A game maps its own terms onto these so that every hand can be booked."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,8 +222,3 @@ def require(condition: bool, reason: str, code: str = "illegal") -> None:
     """Raise :class:`IllegalAction` with ``reason`` unless ``condition`` holds."""
     if not condition:
         raise IllegalAction(reason, code)
-
-
-def seats_in_order(start: int, count: int) -> Sequence[int]:
-    """Seats ``start, start+1, …`` round a table of ``count`` seats, each once."""
-    return [(start + offset) % count for offset in range(count)]
