@@ -53,6 +53,12 @@ class Event:
         return {"type": self.type, **self.data}
 
 
+LINE_REASONS = frozenset({"stake", "pot", "bonus", "fee", "escape_penalty"})
+"""The words a settlement line may give as its reason, the ledger's own vocabulary: ``stake``
+(coins lost in the hand), ``pot`` (coins won), ``bonus``, ``fee`` (paid to the house),
+``escape_penalty``. A game maps its own terms onto these so that every hand can be booked."""
+
+
 @dataclass(frozen=True, slots=True)
 class LedgerLine:
     """One reason a seat's coins changed in a hand (``amount`` negative when paid)."""
