@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Sequence
 from datetime import datetime
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from paiju.wallet.errors import HandAlreadySettled, HoldConflict
-from paiju.wallet.ledger import lock_accounts, require_available
+from paiju.wallet.ledger import lock_accounts, require_all_available
 from paiju.wallet.model import Hold
 from paiju.wallet.tables import hands, holds
+
+# Built once, like the ledger's statements (see paiju.wallet.ledger).
+_IS_SETTLED = sa.select(hands.c.hand_id).where(hands.c.hand_id == sa.bindparam("hand_id"))
+_HOLDS_OF_HANDS = sa.select(holds.c.hand_id, holds.c.account_id, holds.c.amount).where(
+    holds.c.hand_id.in_(sa.bindparam("hand_ids", expanding=True))
+)
+_RELEASE_HANDS = holds.delete().where(holds.c.hand_id.in_(sa.bindparam("hand_ids", expanding=True)))
+_INSERT_HOLD = holds.insert()
 
 
 def place_holds(
@@ -30,11 +40,10 @@ def place_holds(
         if account in existing and existing[account] != amount:
             raise HoldConflict(hand_id, account, existing[account], amount)
     new = {account: amount for account, amount in amounts.items() if account not in existing}
-    for account, amount in sorted(new.items()):
-        require_available(conn, account, balances[account], amount)
     if new:
+        require_all_available(conn, new, balances)
         conn.execute(
-            holds.insert(),
+            _INSERT_HOLD,
             [
                 {"hand_id": hand_id, "account_id": account, "amount": amount, "created_at": at}
                 for account, amount in new.items()
@@ -45,27 +54,31 @@ def place_holds(
 
 def is_settled(conn: Connection, hand_id: str) -> bool:
     """Whether a settlement of ``hand_id`` has been applied."""
-    found = conn.execute(sa.select(hands.c.hand_id).where(hands.c.hand_id == hand_id)).first()
-    return found is not None
+    return conn.execute(_IS_SETTLED, {"hand_id": hand_id}).first() is not None
 
 
 def hand_holds(conn: Connection, hand_id: str) -> dict[int, int]:
     """The open holds of ``hand_id`` by account."""
-    rows = conn.execute(
-        sa.select(holds.c.account_id, holds.c.amount).where(holds.c.hand_id == hand_id)
-    ).all()
-    return {row.account_id: row.amount for row in rows}
+    return holds_of_hands(conn, [hand_id]).get(hand_id, {})
+
+
+def holds_of_hands(conn: Connection, hand_ids: Sequence[str]) -> dict[str, dict[int, int]]:
+    """The open holds of each of ``hand_ids`` that has any: hand → account → coins."""
+    found: dict[str, dict[int, int]] = defaultdict(dict)
+    for row in conn.execute(_HOLDS_OF_HANDS, {"hand_ids": list(hand_ids)}):
+        found[row.hand_id][row.account_id] = row.amount
+    return dict(found)
 
 
 def abandon_hand(conn: Connection, hand_id: str) -> int:
     """Release the holds of a hand that will not be settled; the coins they held."""
     if is_settled(conn, hand_id):
         raise HandAlreadySettled(hand_id)
-    return release_holds(conn, hand_id)
-
-
-def release_holds(conn: Connection, hand_id: str) -> int:
-    """Drop the holds of ``hand_id``; the coins they held."""
     released = sum(hand_holds(conn, hand_id).values())
-    conn.execute(holds.delete().where(holds.c.hand_id == hand_id))
+    release_holds(conn, [hand_id])
     return released
+
+
+def release_holds(conn: Connection, hand_ids: Sequence[str]) -> None:
+    """Drop the holds of ``hand_ids``."""
+    conn.execute(_RELEASE_HANDS, {"hand_ids": list(hand_ids)})

@@ -8,7 +8,8 @@ verifies it).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -29,6 +30,27 @@ def coin_sum(column: sa.ColumnElement[int]) -> sa.ColumnElement[int]:
     return sa.cast(sa.func.coalesce(sa.func.sum(column), 0), sa.BigInteger)
 
 
+# The per-hand statements are built once: building one (and its cache key) per call cost more
+# CPU than running it. Lists of ids go through expanding parameters.
+_LOCK_ACCOUNTS = (
+    sa.select(accounts.c.id, accounts.c.balance)
+    .where(accounts.c.id.in_(sa.bindparam("ids", expanding=True)))
+    .order_by(accounts.c.id)
+    .with_for_update()
+)
+_HELD_BY_ACCOUNT = (
+    sa.select(holds.c.account_id, coin_sum(holds.c.amount).label("held"))
+    .where(holds.c.account_id.in_(sa.bindparam("ids", expanding=True)))
+    .group_by(holds.c.account_id)
+)
+_MOVE_BALANCE = (
+    accounts.update()
+    .where(accounts.c.id == sa.bindparam("account"))
+    .values(balance=accounts.c.balance + sa.bindparam("delta"))
+)
+_INSERT_ENTRY = entries.insert()
+
+
 def lock_accounts(conn: Connection, account_ids: Iterable[int]) -> dict[int, int]:
     """The balances of ``account_ids``, their rows locked until the transaction ends.
 
@@ -36,13 +58,7 @@ def lock_accounts(conn: Connection, account_ids: Iterable[int]) -> dict[int, int
     circle. An id with no account raises :class:`UnknownAccount`.
     """
     wanted = sorted(set(account_ids))
-    rows = conn.execute(
-        sa.select(accounts.c.id, accounts.c.balance)
-        .where(accounts.c.id.in_(wanted))
-        .order_by(accounts.c.id)
-        .with_for_update()
-    ).all()
-    balances = {row.id: row.balance for row in rows}
+    balances = {row.id: row.balance for row in conn.execute(_LOCK_ACCOUNTS, {"ids": wanted})}
     for account in wanted:
         if account not in balances:
             raise UnknownAccount(account)
@@ -51,18 +67,32 @@ def lock_accounts(conn: Connection, account_ids: Iterable[int]) -> dict[int, int
 
 def held(conn: Connection, account: int) -> int:
     """The coins of ``account`` under open holds."""
-    return conn.execute(
-        sa.select(coin_sum(holds.c.amount)).where(
-            holds.c.account_id == account
-        )
-    ).scalar_one()
+    return held_by_account(conn, [account])[account]
+
+
+def held_by_account(conn: Connection, account_ids: Iterable[int]) -> dict[int, int]:
+    """The coins under open holds of each of ``account_ids`` (0 for an account without any),
+    in one query."""
+    wanted = sorted(set(account_ids))
+    found = {row.account_id: row.held for row in conn.execute(_HELD_BY_ACCOUNT, {"ids": wanted})}
+    return {account: found.get(account, 0) for account in wanted}
 
 
 def require_available(conn: Connection, account: int, balance: int, needed: int) -> None:
     """Raise :class:`InsufficientFunds` unless ``account`` has ``needed`` coins beyond its holds."""
-    available = balance - held(conn, account)
-    if needed > available:
-        raise InsufficientFunds(account, needed, available)
+    require_all_available(conn, {account: needed}, {account: balance})
+
+
+def require_all_available(
+    conn: Connection, needed: Mapping[int, int], balances: Mapping[int, int]
+) -> None:
+    """Raise :class:`InsufficientFunds` for the first account (by id) of ``needed`` that has
+    fewer coins beyond its holds than it needs; ``balances`` are the locked balances."""
+    held_now = held_by_account(conn, needed)
+    for account in sorted(needed):
+        available = balances[account] - held_now[account]
+        if needed[account] > available:
+            raise InsufficientFunds(account, needed[account], available)
 
 
 def post(
@@ -103,6 +133,25 @@ def post(
         )
     )
     return int(balance_after)
+
+
+def post_many(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Write many entries and move the cached balances by them, one statement for each table.
+
+    ``rows`` are complete ``wallet_entries`` rows, ``balance_after`` included: the caller has
+    locked the accounts and counted each line's running balance from the locked balances,
+    which is what :func:`post` would have returned line by line.
+    """
+    if not rows:
+        return
+    deltas: dict[int, int] = defaultdict(int)
+    for row in rows:
+        deltas[row["account_id"]] += row["amount"]
+    conn.execute(_INSERT_ENTRY, list(rows))
+    conn.execute(
+        _MOVE_BALANCE,
+        [{"account": account, "delta": delta} for account, delta in sorted(deltas.items())],
+    )
 
 
 def entry_from_row(row: Mapping[str, Any] | sa.Row[Any]) -> Entry:

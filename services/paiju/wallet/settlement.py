@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from datetime import datetime
+from typing import NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -22,8 +23,8 @@ from paiju.wallet.errors import (
     SettlementConflict,
     UnbalancedSettlement,
 )
-from paiju.wallet.holds import hand_holds, release_holds
-from paiju.wallet.ledger import lock_accounts, post
+from paiju.wallet.holds import holds_of_hands, release_holds
+from paiju.wallet.ledger import lock_accounts, post_many
 from paiju.wallet.model import Line, Reason, Settlement
 from paiju.wallet.tables import entries, hands, settlements
 
@@ -49,22 +50,50 @@ def check_settlement(hand_id: str, lines: Sequence[Line], house: int) -> dict[in
     return dict(nets)
 
 
+class HandLines(NamedTuple):
+    """One hand's settlement as delivered: its id, its game and its lines."""
+
+    hand_id: str
+    game: str
+    lines: tuple[Line, ...]
+
+
+_GAMES_OF_HANDS = sa.select(hands.c.hand_id, hands.c.game).where(
+    hands.c.hand_id.in_(sa.bindparam("hand_ids", expanding=True))
+)
+_LINES_OF_HANDS = (
+    sa.select(entries.c.hand_id, entries.c.account_id, entries.c.amount, entries.c.reason,
+              entries.c.detail)
+    .where(entries.c.hand_id.in_(sa.bindparam("hand_ids", expanding=True)))
+    .order_by(entries.c.id)
+)
+_INSERT_HAND = hands.insert()
+_INSERT_SETTLEMENT = settlements.insert()
+
+
 def applied_settlement(conn: Connection, hand_id: str) -> Settlement | None:
     """The settlement already applied for ``hand_id``, if any, its lines in their order."""
-    game = conn.execute(
-        sa.select(hands.c.game).where(hands.c.hand_id == hand_id)
-    ).scalar_one_or_none()
-    if game is None:
-        return None
-    rows = conn.execute(
-        sa.select(entries.c.account_id, entries.c.amount, entries.c.reason, entries.c.detail)
-        .where(entries.c.hand_id == hand_id)
-        .order_by(entries.c.id)
-    ).all()
-    lines = tuple(
-        Line(row.account_id, row.amount, Reason(row.reason), row.detail or "") for row in rows
-    )
-    return Settlement(hand_id, game, lines, replayed=True)
+    return applied_settlements(conn, [hand_id]).get(hand_id)
+
+
+def applied_settlements(conn: Connection, hand_ids: Sequence[str]) -> dict[str, Settlement]:
+    """The settlements already applied for those of ``hand_ids`` that have one, in two queries
+    (one when none has)."""
+    games = {
+        row.hand_id: row.game
+        for row in conn.execute(_GAMES_OF_HANDS, {"hand_ids": sorted(set(hand_ids))})
+    }
+    if not games:
+        return {}
+    lines: dict[str, list[Line]] = defaultdict(list)
+    for row in conn.execute(_LINES_OF_HANDS, {"hand_ids": sorted(games)}):
+        lines[row.hand_id].append(
+            Line(row.account_id, row.amount, Reason(row.reason), row.detail or "")
+        )
+    return {
+        hand_id: Settlement(hand_id, game, tuple(lines[hand_id]), replayed=True)
+        for hand_id, game in games.items()
+    }
 
 
 def same_settlement(applied: Settlement, game: str, lines: Sequence[Line]) -> bool:
@@ -86,37 +115,100 @@ def apply_settlement(
     delivery makes the insert of the hand fail with ``IntegrityError``: the caller retries and
     then finds the applied result.
     """
-    nets = check_settlement(hand_id, lines, house)
-    applied = applied_settlement(conn, hand_id)
-    if applied is not None:
-        if not same_settlement(applied, game, lines):
-            raise SettlementConflict(hand_id)
-        return applied
-    conn.execute(hands.insert().values(hand_id=hand_id, game=game, settled_at=at))
-    balances = lock_accounts(conn, nets)
-    held = hand_holds(conn, hand_id)
-    for account, net in sorted(nets.items()):
-        if account != house and -net > held.get(account, 0):
-            raise LossExceedsHold(hand_id, account, -net, held.get(account, 0))
-        if balances[account] + net < 0:
-            raise InsufficientFunds(account, -net, balances[account])
-    release_holds(conn, hand_id)
+    return apply_settlements(conn, [HandLines(hand_id, game, lines)], house, at)[0]
+
+
+def apply_settlements(
+    conn: Connection, deliveries: Sequence[HandLines], house: int, at: datetime
+) -> list[Settlement]:
+    """Apply several hands' settlements in this one transaction, all or none; a settlement for
+    each delivery, in their order.
+
+    Each hand is applied once: a hand applied before, or earlier in ``deliveries``, comes back
+    with ``replayed=True`` (or raises :class:`SettlementConflict` if its lines differ). Any
+    refusal raises and leaves the whole transaction to be rolled back. The statements are per
+    batch, not per line: the entries' running balances are counted here from the locked
+    balances, which is what posting them one by one would have read back.
+    """
+    nets = [check_settlement(hand_id, lines, house) for hand_id, _game, lines in deliveries]
+    applied = applied_settlements(conn, [delivery.hand_id for delivery in deliveries])
+    results: list[Settlement] = []
+    fresh: list[tuple[HandLines, dict[int, int]]] = []
+    for delivery, hand_nets in zip(deliveries, nets, strict=True):
+        hand_id, game, lines = delivery
+        earlier = applied.get(hand_id)
+        if earlier is not None:
+            if not same_settlement(earlier, game, lines):
+                raise SettlementConflict(hand_id)
+            results.append(earlier)
+            continue
+        applied[hand_id] = Settlement(hand_id, game, lines, replayed=True)  # a repeat in the batch
+        fresh.append((delivery, hand_nets))
+        results.append(Settlement(hand_id, game, lines, replayed=False))
+    if fresh:
+        _apply_fresh(conn, fresh, house, at)
+    return results
+
+
+def _apply_fresh(
+    conn: Connection, fresh: list[tuple[HandLines, dict[int, int]]], house: int, at: datetime
+) -> None:
+    """Record, check and post hands that no transaction has applied yet."""
+    # Hands are recorded in id order, so two batches sharing hands cannot wait for each other.
     conn.execute(
-        settlements.insert(),
-        [{"hand_id": hand_id, "account_id": account, "net": net} for account, net in nets.items()],
+        _INSERT_HAND,
+        sorted(
+            ({"hand_id": delivery.hand_id, "game": delivery.game, "settled_at": at}
+             for delivery, _nets in fresh),
+            key=lambda row: row["hand_id"],
+        ),
     )
-    line_numbers: dict[int, int] = defaultdict(int)
-    for line in lines:
-        line_numbers[line.account] += 1
-        post(
-            conn,
-            account=line.account,
-            amount=line.amount,
-            reason=line.reason,
-            key=f"hand:{hand_id}/{line.account}/{line_numbers[line.account]}",
-            at=at,
-            hand_id=hand_id,
-            game=game,
-            detail=line.detail,
-        )
-    return Settlement(hand_id, game, lines, replayed=False)
+    balances = lock_accounts(conn, (account for _, nets in fresh for account in nets))
+    held = holds_of_hands(conn, [delivery.hand_id for delivery, _nets in fresh])
+    running = dict(balances)  # each hand is checked against the balances the earlier ones left
+    for delivery, nets in fresh:
+        hand_held = held.get(delivery.hand_id, {})
+        for account, net in sorted(nets.items()):
+            if account != house and -net > hand_held.get(account, 0):
+                raise LossExceedsHold(delivery.hand_id, account, -net, hand_held.get(account, 0))
+            if running[account] + net < 0:
+                raise InsufficientFunds(account, -net, running[account])
+        for account, net in nets.items():
+            running[account] += net
+    release_holds(conn, [delivery.hand_id for delivery, _nets in fresh])
+    conn.execute(
+        _INSERT_SETTLEMENT,
+        [
+            {"hand_id": delivery.hand_id, "account_id": account, "net": net}
+            for delivery, nets in fresh
+            for account, net in nets.items()
+        ],
+    )
+    post_many(conn, _entry_rows(fresh, balances, at))
+
+
+def _entry_rows(
+    fresh: list[tuple[HandLines, dict[int, int]]], balances_before: dict[int, int], at: datetime
+) -> list[dict[str, object]]:
+    """The ledger rows of ``fresh``'s lines, each with its account's balance after the line,
+    counted on from ``balances_before`` (the locked balances) in the lines' order."""
+    running = dict(balances_before)
+    rows: list[dict[str, object]] = []
+    for delivery, _nets in fresh:
+        hand_id, game, lines = delivery
+        line_numbers: dict[int, int] = defaultdict(int)
+        for line in lines:
+            line_numbers[line.account] += 1
+            running[line.account] += line.amount
+            rows.append({
+                "account_id": line.account,
+                "amount": line.amount,
+                "reason": line.reason.value,
+                "idempotency_key": f"hand:{hand_id}/{line.account}/{line_numbers[line.account]}",
+                "hand_id": hand_id,
+                "game": game,
+                "detail": line.detail or None,
+                "balance_after": running[line.account],
+                "created_at": at,
+            })
+    return rows
