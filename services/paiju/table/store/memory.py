@@ -2,8 +2,9 @@
 
 The figures follow Redis 7 with its default settings: a key costs its name plus about 60 bytes
 of bookkeeping; each element of a compact (listpack) hash or sorted set its bytes plus a few
-bytes of header, of a hash table about 48 bytes more; a stream its whole preallocated nodes. Tests compare the estimate with a real
-server's ``MEMORY USAGE`` so it cannot drift far.
+bytes of header, of a hash table about 48 bytes more; a stream its entries (the store keeps its
+nodes at their exact size, see ``commit.lua``) plus the stream's own structures. Tests compare
+the estimate with a real server's ``MEMORY USAGE`` so it cannot drift far.
 """
 
 from __future__ import annotations
@@ -14,9 +15,7 @@ KEY_OVERHEAD = 60
 ELEMENT_OVERHEAD = 4
 HASHTABLE_FIELD_OVERHEAD = 48
 COMPACT_VALUE_LIMIT = 64
-STREAM_OVERHEAD = 640
-STREAM_NODE_BYTES = 4096
-STREAM_NODE_ENTRIES = 100
+STREAM_OVERHEAD = 560
 STREAM_ENTRY_OVERHEAD = 12
 
 
@@ -41,16 +40,10 @@ def estimate_key_bytes(client: Any, key: str) -> int:
         for member, _ in client.zscan_iter(key):
             size += len(member) + 3 * ELEMENT_OVERHEAD
     elif kind == "stream":
-        # Redis 7 preallocates each stream node (up to 100 entries) at stream-node-max-bytes
-        # (4096 by default), so a stream costs whole nodes, not just its entries.
-        entry_bytes = [
+        size += STREAM_OVERHEAD + sum(
             STREAM_ENTRY_OVERHEAD + sum(len(value) + ELEMENT_OVERHEAD for value in fields.values())
             for _, fields in client.xrange(key)
-        ]
-        nodes = max(
-            -(-len(entry_bytes) // STREAM_NODE_ENTRIES), -(-sum(entry_bytes) // STREAM_NODE_BYTES)
         )
-        size += STREAM_OVERHEAD + nodes * STREAM_NODE_BYTES
     else:
         size += len(client.dump(key) or b"")
     return size

@@ -48,8 +48,8 @@ from .records import (
 )
 from .scripts import StoreScripts
 
-# A lagging reader beyond this re-snapshots. Redis frees a stream's memory only by whole nodes,
-# so a live table's stream costs ~7 KB at 16 entries (~10 KB at 32): the largest part of a table.
+# A reader lagging by more than this many events may have to re-snapshot. The stream is trimmed
+# in batches (see commit.lua), so it holds up to half as many again: ~100 bytes each.
 DEFAULT_STREAM_MAXLEN = 16
 DEFAULT_ACKED_OUTBOX_MEMORY = 64
 MAX_READ_COUNT = 10_000
@@ -66,6 +66,10 @@ class TableStore:
     and payloads are opaque bytes. ``stream_maxlen`` caps each table's event stream;
     ``acked_outbox_memory`` is how many acknowledged outbox keys a table remembers to refuse
     them a second time.
+
+    The event stream keeps at least the newest ``stream_maxlen`` events; it grows to half as
+    many again before it is trimmed back, so that trimming (a rewrite of the stream, which
+    frees the memory of what it drops) happens once per batch of events, not on every commit.
 
     >>> import fakeredis
     >>> store = TableStore(fakeredis.FakeRedis(server=fakeredis.FakeServer()), prefix="doc")
@@ -96,6 +100,7 @@ class TableStore:
         self._client = redis_client
         self.prefix = check_prefix(prefix)
         self.stream_maxlen = check_int(stream_maxlen, "stream_maxlen", minimum=1)
+        self.stream_trimmed_above = self.stream_maxlen + max(1, self.stream_maxlen // 2)
         self.acked_outbox_memory = check_int(acked_outbox_memory, "acked_outbox_memory", minimum=1)
         self._scripts = StoreScripts.register(redis_client)
         self.indexes = GlobalIndexes(redis_client, self.prefix)
@@ -181,6 +186,7 @@ class TableStore:
             str(expected_version),
             check_bytes(state, "state"),
             self.stream_maxlen,
+            self.stream_trimmed_above,
             *encode_events(events),
             *encode_deadline_changes(deadlines_set, deadlines_clear),
             *outbox_args,
@@ -233,7 +239,7 @@ class TableStore:
         a visible event; the result is empty when none came.
 
         Raises ``EventsTrimmed`` when events after ``after_id`` were trimmed (the reader is
-        more than the stream cap behind): load a snapshot and resume from its
+        more than ``stream_maxlen`` events behind): load a snapshot and resume from its
         ``last_event_id``. Raises ``UnknownTable`` for a table that does not exist.
         """
         keys = self.keys(table_id)

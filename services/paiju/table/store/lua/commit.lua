@@ -1,6 +1,7 @@
 -- Commit one action: compare-and-set of the table state, all or nothing.
 -- KEYS: state, events, deadlines, outbox, outbox-acked (all with the table's hash tag)
--- ARGV: expected version, new state bytes, stream max length,
+-- ARGV: expected version, new state bytes, how many events the stream keeps at least, how
+--       many it may hold before it is trimmed down to that,
 --       event count, then per event: visibility, type, payload,
 --       deadline-set count, then per deadline: name, stored value ('due_ms:version'),
 --       deadline-clear count, then names,
@@ -25,8 +26,8 @@ if current ~= ARGV[1] then
   return {'stale', current}
 end
 
-local new_state, max_length = ARGV[2], tonumber(ARGV[3])
-local at = 4
+local new_state, keep_length, max_length = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+local at = 5
 
 local events = {}
 for _ = 1, tonumber(ARGV[at]) do
@@ -71,6 +72,15 @@ end
 local version = redis.call('HINCRBY', state_key, 'v', 1)
 redis.call('HSET', state_key, 's', new_state)
 
+-- Redis gives every new stream node a whole node's room up front (4 KB under the default
+-- stream-node-max-bytes) and frees trimmed entries only with their whole node: left alone, a
+-- table's few events would cost two such nodes. A stream loaded by RESTORE holds its nodes at
+-- their exact size and grows them only as entries come.
+local function shrink_stream()
+  redis.call('RESTORE', events_key, 0, redis.call('DUMP', events_key), 'REPLACE')
+end
+
+local stream_was_empty = #events > 0 and redis.call('XLEN', events_key) == 0
 local last_id = false
 for _, event in ipairs(events) do
   -- The version rides with each event so a reader can line events up with snapshots.
@@ -79,14 +89,22 @@ for _, event in ipairs(events) do
 end
 if last_id then
   redis.call('HSET', state_key, 'e', last_id)
-  -- Trim exactly, remembering the last trimmed id: a reader resuming from an older id
-  -- would silently miss events, so read_events compares against this mark and tells the
-  -- reader to take a fresh snapshot instead.
-  local excess = redis.call('XLEN', events_key) - max_length
-  if excess > 0 then
-    local trimmed = redis.call('XRANGE', events_key, '-', '+', 'COUNT', excess)
-    redis.call('XTRIM', events_key, 'MAXLEN', max_length)
-    redis.call('HSET', state_key, 'x', trimmed[#trimmed][1])
+  if redis.call('XLEN', events_key) > max_length then
+    -- Rewrite the stream with its newest keep_length entries (same ids), so the trimmed ones
+    -- free their memory at once, instead of staying marked deleted inside their node. Only
+    -- every (max_length - keep_length) entries, since the rewrite costs a few XADDs. The
+    -- last trimmed id is remembered: a reader resuming from an older id would silently
+    -- miss events, so read_events compares against this mark and tells the reader to take
+    -- a fresh snapshot instead.
+    local newest = redis.call('XREVRANGE', events_key, '+', '-', 'COUNT', keep_length + 1)
+    redis.call('DEL', events_key)
+    for i = keep_length, 1, -1 do
+      redis.call('XADD', events_key, newest[i][1], unpack(newest[i][2]))
+    end
+    shrink_stream()
+    redis.call('HSET', state_key, 'x', newest[keep_length + 1][1])
+  elseif stream_was_empty then
+    shrink_stream()
   end
 else
   last_id = redis.call('HGET', state_key, 'e')
