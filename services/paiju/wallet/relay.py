@@ -31,7 +31,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from paiju.common.metrics import METRICS
 from paiju.wallet.errors import WalletError
@@ -180,13 +180,28 @@ class Settler:
         """
         lines = order.ledger_lines(self.wallet.house)
         settlement = self.wallet.settle(order.hand_id, order.game, lines)
+        self._count(order, settlement, len(lines))
+        return settlement
+
+    def settle_many(self, orders: list[SettlementOrder]) -> list[Settlement]:
+        """Apply ``orders`` in one ledger transaction, all or none (see
+        :meth:`Wallet.settle_many`); each is then counted as :meth:`__call__` counts one."""
+        house = self.wallet.house
+        lines = [order.ledger_lines(house) for order in orders]
+        settlements = self.wallet.settle_many(
+            (order.hand_id, order.game, hand_lines) for order, hand_lines in zip(orders, lines)
+        )
+        for order, hand_lines, settlement in zip(orders, lines, settlements, strict=True):
+            self._count(order, settlement, len(hand_lines))
+        return settlements
+
+    def _count(self, order: SettlementOrder, settlement: Settlement, lines: int) -> None:
         if not settlement.replayed:
-            METRICS.ledger_entries_written("settlement", len(lines))
+            METRICS.ledger_entries_written("settlement", lines)
             if order.ended_ms is not None:
                 METRICS.observe_settlement_lag(max(0.0, time.time() - order.ended_ms / 1000))
         if self.leaderboard is not None:
             self.leaderboard.record(settlement, self.wallet.house)
-        return settlement
 
     def record_scores(self, order: ScoreOrder) -> bool:
         """Record a score-channel hand's points once (a repeat changes nothing)."""
@@ -219,6 +234,15 @@ class RelayReport:
     """The tables whose settlements were acknowledged (their next hand may start now)."""
 
 
+@runtime_checkable
+class SettlesInBatches(Protocol):
+    """A settle function that can also apply many orders in one transaction (:class:`Settler`)."""
+
+    def __call__(self, order: SettlementOrder) -> Settlement: ...
+
+    def settle_many(self, orders: list[SettlementOrder]) -> list[Settlement]: ...
+
+
 def relay_outbox(
     outbox: Outbox,
     settle: Callable[[SettlementOrder], Settlement],
@@ -227,6 +251,9 @@ def relay_outbox(
 ) -> RelayReport:
     """Apply up to ``limit`` pending settlements and acknowledge each one after it is applied.
 
+    When ``settle`` can settle in batches (a :class:`Settler`), the pass's settlements are
+    applied in one ledger transaction and acknowledged once it has committed; if the batch is
+    refused, they are settled one by one, so that one bad entry holds up none of the others.
     A refused entry (malformed, unbalanced, conflicting…) is logged, reported and left pending.
     A database failure ends the pass with its exception; what was applied before it is
     acknowledged, the rest is tried again next time.
@@ -234,13 +261,13 @@ def relay_outbox(
     report = RelayReport()
     pending = outbox.outbox_pending(limit)
     METRICS.set_outbox_depth(len(pending))
+    orders: list[tuple[Any, SettlementOrder]] = []
     for entry in pending:
         if entry.key.startswith(SCORE_KEY_PREFIX) and record_scores is not None:
             try:
                 record_scores(ScoreOrder.from_json(entry.payload))
             except PERMANENT_ERRORS as error:
-                log.error("scores %s of table %s refused: %s", entry.key, entry.table_id, error)
-                report.refused.append((entry.table_id, entry.key, str(error)))
+                _refuse(report, "scores", entry, error)
                 continue
             outbox.outbox_ack(entry.table_id, entry.key)
             continue
@@ -248,24 +275,53 @@ def relay_outbox(
             report.skipped += 1
             continue
         try:
-            order = SettlementOrder.from_json(entry.payload)
-            if (order.table_id, order.outbox_key) != (entry.table_id, entry.key):
-                raise MalformedSettlement(
-                    f"the payload is hand {order.hand_id!r} of table {order.table_id!r}, "
-                    f"not what its place in the outbox says"
-                )
+            orders.append((entry, _settlement_order(entry)))
+        except PERMANENT_ERRORS as error:
+            _refuse(report, "settlement", entry, error)
+    if len(orders) > 1 and isinstance(settle, SettlesInBatches):
+        try:
+            settlements = settle.settle_many([order for _entry, order in orders])
+        except PERMANENT_ERRORS as error:
+            log.warning("a batch of %d settlements was refused (%s); settling them one by one",
+                        len(orders), error)
+        else:
+            for (entry, _order), settlement in zip(orders, settlements, strict=True):
+                _acknowledge(outbox, report, entry, settlement)
+            return report
+    for entry, order in orders:
+        try:
             settlement = settle(order)
         except PERMANENT_ERRORS as error:
-            log.error("settlement %s of table %s refused: %s", entry.key, entry.table_id, error)
-            report.refused.append((entry.table_id, entry.key, str(error)))
+            _refuse(report, "settlement", entry, error)
             continue
-        outbox.outbox_ack(entry.table_id, entry.key)
-        report.settled_tables.append(entry.table_id)
-        if settlement.replayed:
-            report.replayed += 1
-        else:
-            report.applied += 1
+        _acknowledge(outbox, report, entry, settlement)
     return report
+
+
+def _settlement_order(entry: Any) -> SettlementOrder:
+    """The settlement an outbox entry carries, checked against the entry's place."""
+    order = SettlementOrder.from_json(entry.payload)
+    if (order.table_id, order.outbox_key) != (entry.table_id, entry.key):
+        raise MalformedSettlement(
+            f"the payload is hand {order.hand_id!r} of table {order.table_id!r}, "
+            f"not what its place in the outbox says"
+        )
+    return order
+
+
+def _refuse(report: RelayReport, kind: str, entry: Any, error: Exception) -> None:
+    log.error("%s %s of table %s refused: %s", kind, entry.key, entry.table_id, error)
+    report.refused.append((entry.table_id, entry.key, str(error)))
+
+
+def _acknowledge(outbox: Outbox, report: RelayReport, entry: Any, settlement: Settlement) -> None:
+    """Acknowledge an entry whose settlement the ledger has committed."""
+    outbox.outbox_ack(entry.table_id, entry.key)
+    report.settled_tables.append(entry.table_id)
+    if settlement.replayed:
+        report.replayed += 1
+    else:
+        report.applied += 1
 
 
 class RelayLoop:

@@ -21,7 +21,12 @@ from paiju.wallet.migrations import migrate
 from paiju.wallet.model import BalanceMismatch, Entry, Hold, LeaderboardRow, Line, Settlement
 from paiju.wallet.passwords import PasswordHasher
 from paiju.wallet.payments import apply_grant, apply_transfer
-from paiju.wallet.settlement import applied_settlement, apply_settlement
+from paiju.wallet.settlement import (
+    HandLines,
+    applied_settlement,
+    apply_settlement,
+    apply_settlements,
+)
 from paiju.wallet.validation import (
     check_game,
     check_hand_id,
@@ -233,6 +238,29 @@ class Wallet:
             lambda conn: apply_settlement(conn, hand_id, game, checked, house, self.clock())
         )
 
+    def settle_many(
+        self, hands: Iterable[tuple[str, str, Iterable[Line | tuple[int, int, str]]]]
+    ) -> list[Settlement]:
+        """Apply several hands' settlements ``(hand_id, game, lines)`` in one transaction, all or
+        none; their settlements, in order.
+
+        Each hand is applied exactly once, as by :meth:`settle`: a hand settled before (or
+        earlier in ``hands``) comes back with ``replayed=True``. The refusals are those of
+        :meth:`settle`, and one refused hand leaves every hand of the call unsettled: settle
+        them one by one to find it. Far cheaper per hand than :meth:`settle` for a relay that
+        finds many hands waiting (one commit and a few statements for the whole batch).
+        """
+        house = self.house
+        deliveries = [
+            HandLines(check_hand_id(hand_id), check_game(game), check_lines(lines))
+            for hand_id, game, lines in hands
+        ]
+        if not deliveries:
+            return []
+        return self._write_racing_keys(
+            lambda conn: apply_settlements(conn, deliveries, house, self.clock())
+        )
+
     def settlement(self, hand_id: str) -> Settlement | None:
         """The settlement applied for ``hand_id``, if any."""
         check_hand_id(hand_id)
@@ -248,6 +276,15 @@ class Wallet:
     def available(self, account: int) -> int:
         """The coins of ``account`` that no hold sets aside."""
         return self._read(queries.available, check_int(account, "an account id"))
+
+    def available_many(self, account_ids: Iterable[int]) -> dict[int, int]:
+        """The available coins of each of ``account_ids`` (account → coins), read together in
+        one query: what a table asks before a hand instead of one :meth:`available` per
+        player. An unknown id raises :class:`~paiju.wallet.errors.UnknownAccount`."""
+        wanted = [check_int(account, "an account id") for account in account_ids]
+        if not wanted:
+            return {}
+        return self._read(queries.available_many, wanted)
 
     def held(self, account: int) -> int:
         """The coins of ``account`` set aside by holds of hands in progress."""
