@@ -116,6 +116,11 @@ def bench_backend(url: str, hands: int, batch: int) -> None:
                 wallet.available(account)
         return hands
 
+    def ask_available_many() -> int:
+        for number in range(hands):
+            wallet.available_many(hand_players(accounts, number))
+        return hands
+
     def hold() -> int:
         for number, hand_id in enumerate(hand_ids):
             wallet.hold_hand(hand_id, {player: STAKE for player in hand_players(accounts, number)})
@@ -140,6 +145,8 @@ def bench_backend(url: str, hands: int, batch: int) -> None:
         return hands
 
     print(measure(ask_available).line(f"available ×{PLAYERS_PER_HAND} (one per player)"))
+    if hasattr(wallet, "available_many"):  # absent before the wallet had it
+        print(measure(ask_available_many).line(f"available_many of {PLAYERS_PER_HAND}"))
     print(measure(hold).line("hold_hand"))
     print(measure(settle_single).line("settle, one relay pass per hand"))
     print(measure(settle_batched).line(f"settle, relay passes of {batch}"))
