@@ -181,4 +181,5 @@ def test_the_rpcs_asked_for_exist() -> None:
     assert watch.server_streaming and [f.name for f in watch.input_type.fields] == [
         "table_id",
         "after_event_id",
+        "follow_view",
     ]

@@ -84,7 +84,7 @@ def deployment(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
         environment["DATABASE_URL"] = sa.make_url(database_url).update_query_dict(
             {"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
     settings = Settings.from_env(environment)
-    platform = build(settings, rooms_per_tier=4, options=WorkerOptions.from_env(environment))
+    platform = build(settings, rooms_per_tier=5, options=WorkerOptions.from_env(environment))
     server = start_from_settings(settings, platform.bindings(), port=0)
     log = None
     if request.param == "real":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import secrets
 import threading
@@ -32,6 +33,24 @@ def wait_for(what: str, done: Callable[[], bool], deployment=None) -> None:
 def new_clients(deployment, count: int) -> list[PaijuClient]:
     tag = secrets.token_hex(3)
     return [PaijuClient.connect(deployment.address, f"p{tag}{i}", "a long enough password") for i in range(count)]
+
+
+def seated_clients(deployment, room: str, count: int = 3) -> tuple[list[PaijuClient], dict[str, int]]:
+    """``count`` new players sat at ``room``, and their seats by account."""
+    clients = new_clients(deployment, count)
+    for client in clients:
+        client.sit(room)
+    return clients, {c.account_id: c.view(room)["seat"] for c in clients}
+
+
+def move_at_random(clients: list[PaijuClient], seats: dict[str, int], room: str, seat: int, rng: random.Random) -> None:
+    """The player at ``seat`` makes a random legal move (someone moving first is no failure)."""
+    actor = next(c for c in clients if seats[c.account_id] == seat)
+    theirs = actor.view(room)
+    try:
+        actor.act(room, rng.choice(theirs["hand"]["state"]["legal_actions"]), theirs["version"])
+    except StaleView:
+        pass
 
 
 def everyone_settled(deployment) -> Callable[[], bool]:
@@ -177,11 +196,8 @@ def finish_hand(clients, room):
 
 
 def test_no_stream_carries_a_card_its_seat_may_not_see(deployment):
-    clients = new_clients(deployment, 3)
     room = "zhajinhua-free-04"
-    for client in clients:
-        client.sit(room)
-    seats = {c.account_id: c.view(room)["seat"] for c in clients}
+    clients, seats = seated_clients(deployment, room)
     received: dict[int, list] = {seat: [] for seat in seats.values()}
     streams = []
     for client in clients:
@@ -202,13 +218,7 @@ def test_no_stream_carries_a_card_its_seat_may_not_see(deployment):
         view = clients[0].view(room)
         if view["hand"] is None:
             break
-        seat = view["hand"]["seats"][view["hand"]["state"]["to_act"]]
-        actor = next(c for c in clients if seats[c.account_id] == seat)
-        mine = actor.view(room)
-        try:
-            actor.act(room, rng.choice(mine["hand"]["state"]["legal_actions"]), mine["version"])
-        except StaleView:
-            continue
+        move_at_random(clients, seats, room, view["hand"]["seats"][view["hand"]["state"]["to_act"]], rng)
     last = clients[0].view(room)["last_hand"]
     time.sleep(0.5)  # let the streams deliver the end of the hand
     hand_seats = last["seats"]
@@ -320,3 +330,50 @@ def test_a_dropped_stream_holds_the_seat_and_a_new_stream_brings_the_player_back
     watcher.stand(room)
     for client in (player, watcher):
         client.close()
+
+
+def test_a_stream_that_follows_views_brings_the_view_of_each_turn_and_of_the_hand_end(deployment):
+    room = "zhajinhua-free-05"
+    clients, seats = seated_clients(deployment, room)
+    follower = clients[0]
+    my_seat = seats[follower.account_id]
+    updates: list = []
+    stream = follower.watch(room, follow_view=True)
+    threading.Thread(target=lambda: updates.extend(stream), daemon=True).start()
+    wait_for("the first snapshot", lambda: bool(updates))
+
+    def pushed(done: Callable[[dict], bool]) -> Callable[[], bool]:
+        return lambda: any(u.view is not None and done(u.view) for u in list(updates))
+
+    rng = random.Random(5)
+    turns_checked = 0
+    for _ in range(5):  # a hand may end before my turn comes; the next one brings it
+        wait_for("the last settlement of the room", everyone_settled(deployment), deployment)
+        for client in clients:
+            client.ready(room)
+        while (view := follower.view(room))["hand"] is not None:
+            state = view["hand"]["state"]
+            seat = view["hand"]["seats"][state["to_act"]]
+            if seat == my_seat:
+                # My turn: the stream brings what GetView says, without my asking.
+                wait_for("my turn's view on the stream", pushed(lambda v, at=view["version"]: v["version"] == at))
+                mine = next(u.view for u in list(updates) if u.view is not None and u.view["version"] == view["version"])
+                assert mine["hand"]["state"]["legal_actions"] == state["legal_actions"]
+                assert mine["hand"]["my_hand_seat"] == view["hand"]["my_hand_seat"]
+                turns_checked += 1
+            move_at_random(clients, seats, room, seat, rng)
+        wait_for("the view of the hand's end",
+                 pushed(lambda v, at=view["version"]: v["version"] >= at and v["hand"] is None))
+        if turns_checked:
+            break
+    assert turns_checked >= 1, "five hands ended without my turn"
+    views = [u.view for u in list(updates) if u.view is not None]
+    assert all(v["seat"] == my_seat for v in views)
+    # A view comes only when what the seat may do changed, never twice the same.
+    keys = [(None if v["hand"] is None else (v["hand"]["hand_id"], tuple(v["hand"]["state"]["legal_actions"])),
+             v["table"]["seats"][my_seat]["ready"], v["last_hand"] and v["last_hand"]["hand_id"]) for v in views]
+    assert all(a != b for a, b in itertools.pairwise(keys)), keys
+    assert [v["version"] for v in views] == sorted(v["version"] for v in views)
+    for client in clients:
+        client.close()
+    wait_for("the settlement", everyone_settled(deployment), deployment)

@@ -61,14 +61,14 @@ def play_bot(
                 last_hand_id = finished
                 continue  # perhaps that was the last hand to play: do not press start again
             hand = view["hand"]
-            waiter.my_hand_seat = None if hand is None else hand["my_hand_seat"]
             if hand is None:
                 if not view["table"]["seats"][view["seat"]]["ready"]:
                     try:
                         client.ready(room_id)
                     except IllegalMove:
                         pass  # a hand started meanwhile
-                    view = None
+                    waiter.forget_view()  # held since before I pressed start: it shows me not ready
+                    view = _wait(waiter)  # my readiness, or the hand it started, comes as a view
                     continue
                 view = _wait(waiter)
                 continue
@@ -79,6 +79,7 @@ def play_bot(
                 continue
             try:
                 view = client.act(room_id, action, view["version"])  # the answer is the new view
+                waiter.forget_view()
                 stats.actions += 1
             except StaleView:
                 stats.stale += 1
@@ -95,6 +96,7 @@ def _finished_hand(view: dict) -> str | None:
     return view["last_hand"]["hand_id"] if view["last_hand"] else None
 
 
-def _wait(waiter: TableWaiter) -> None:
-    """Wait until the table changes in a way that concerns us (or a while, as a safety net)."""
-    waiter.wait(SAFETY_NET_SECONDS)
+def _wait(waiter: TableWaiter) -> dict | None:
+    """Wait until the table changes in a way that concerns us (or a while, as a safety net); the
+    view the server pushed meanwhile, or None (the caller then asks for one)."""
+    return waiter.wait(SAFETY_NET_SECONDS)

@@ -167,9 +167,11 @@ class PaijuClient:
         request = table_pb2.ActRequest(table_id=table_id, expected_version=expected_version, action=action)
         return json.loads(self._call(self.table.Act, request).view.view_json)
 
-    def watch(self, table_id: str, after_event_id: str = "") -> Iterator[TableUpdate]:
-        """My live stream of the table, until the caller stops iterating or the server ends."""
-        stream = self.table.Watch(table_pb2.WatchRequest(table_id=table_id, after_event_id=after_event_id))
+    def watch(self, table_id: str, after_event_id: str = "", follow_view: bool = False) -> Iterator[TableUpdate]:
+        """My live stream of the table, until the caller stops iterating or the server ends;
+        with ``follow_view``, a fresh view comes too whenever what I may do changed."""
+        request = table_pb2.WatchRequest(table_id=table_id, after_event_id=after_event_id, follow_view=follow_view)
+        stream = self.table.Watch(request)
         self._streams.append(stream)
         try:
             for update in stream:
@@ -193,41 +195,44 @@ class PaijuClient:
 
 
 class TableWaiter:
-    """Wakes a bot when its table changes in a way that may concern it, from a background Watch
-    stream: its own turn, a hand starting or ending, the seats changing, a card dealt to it.
-    Other players' moves do not wake it, so a waiting player costs the server nothing."""
-
-    # Events that may change what a seated player can do, whoever they concern.
-    WAKING = frozenset({"hand_seats", "hand_settled", "declaring_closed", "card"})
+    """Wakes a bot when what it may do changed, from a background Watch stream that follows
+    views: the server sends the bot's fresh view on its turn, when a hand starts or ends, when
+    its seat or readiness changes, and the view comes with the wake-up, so the bot need not ask
+    for it. Other players' moves do not wake it: a waiting player costs the server nothing."""
 
     def __init__(self, client: PaijuClient, table_id: str) -> None:
         self._changed = threading.Event()
+        self._lock = threading.Lock()
+        self._view: dict[str, Any] | None = None
         self._stopped = False
-        self.my_hand_seat: int | None = None
-        """The hand seat to wake for on a ``turn`` event; unknown (None): every turn wakes."""
         self._thread = threading.Thread(target=self._run, args=(client, table_id), daemon=True)
         self._thread.start()
 
-    def _concerns_me(self, update: TableUpdate) -> bool:
-        if update.view is not None or update.event_type in self.WAKING:
-            return True
-        if update.event_type == "turn":
-            return self.my_hand_seat is None or (update.event or {}).get("seat") == self.my_hand_seat
-        return False
-
     def _run(self, client: PaijuClient, table_id: str) -> None:
         try:
-            for update in client.watch(table_id):
-                if self._concerns_me(update):
+            for update in client.watch(table_id, follow_view=True):
+                if update.view is not None:
+                    with self._lock:
+                        self._view = update.view
                     self._changed.set()
                 if self._stopped:
                     return
         except PaijuError:
             self._changed.set()
 
-    def wait(self, timeout: float) -> None:
+    def wait(self, timeout: float) -> dict[str, Any] | None:
+        """Wait until something concerns me (at most ``timeout`` seconds); the newest view the
+        server sent since the last wait, if any (else look yourself)."""
         self._changed.wait(timeout)
         self._changed.clear()
+        with self._lock:
+            view, self._view = self._view, None
+        return view
+
+    def forget_view(self) -> None:
+        """Drop a view received but not yet taken: the caller knows newer (e.g. from ``act``)."""
+        with self._lock:
+            self._view = None
 
     def stop(self) -> None:
         self._stopped = True

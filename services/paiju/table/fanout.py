@@ -15,8 +15,9 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-from paiju.table.store import StoredEvent, TableStore
+from paiju.table.store import TableStore
 from paiju.table.store.records import parse_stream_id
 
 log = logging.getLogger(__name__)
@@ -27,11 +28,17 @@ BEAT_SECONDS = 2.0
 
 @dataclass(eq=False)
 class Subscription:
-    """One watcher of one table: the events arrive in ``events``, oldest first."""
+    """One watcher of one table: the events arrive in ``events``, oldest first.
+
+    A watcher that gives ``read_state`` also gets, after each batch of its table's events, what
+    ``read_state(table_id)`` returned: read once per batch for all such watchers of the table,
+    so that a stream can follow the table's state without a read of its own.
+    """
 
     table_id: str
     account: str | None
-    events: queue.SimpleQueue[StoredEvent] = field(default_factory=queue.SimpleQueue)
+    read_state: Callable[[str], Any] | None = None
+    events: queue.SimpleQueue[Any] = field(default_factory=queue.SimpleQueue)
 
 
 class StreamHub:
@@ -50,9 +57,11 @@ class StreamHub:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def subscribe(self, table_id: str, account: str | None) -> Subscription:
+    def subscribe(
+        self, table_id: str, account: str | None, read_state: Callable[[str], Any] | None = None
+    ) -> Subscription:
         """Start receiving the table's events from now on (read any backlog yourself first)."""
-        subscription = Subscription(table_id, account)
+        subscription = Subscription(table_id, account, read_state)
         with self._lock:
             if table_id not in self._watchers:
                 self._watchers[table_id] = set()
@@ -92,13 +101,30 @@ class StreamHub:
                 self._stop.wait(1.0)
                 continue
             with self._lock:
+                stateful: list[tuple[str, list[Subscription]]] = []
                 for table_id, events in found.items():
                     if table_id not in self._cursors or not events:
                         continue
                     self._cursors[table_id] = events[-1].id
-                    for subscription in self._watchers.get(table_id, ()):
+                    watchers = self._watchers.get(table_id, ())
+                    for subscription in watchers:
                         for event in events:
                             subscription.events.put(event)
+                    wanting = [s for s in watchers if s.read_state is not None]
+                    if wanting:
+                        stateful.append((table_id, wanting))
+            for table_id, wanting in stateful:
+                self._hand_out_state(table_id, wanting)
+
+    @staticmethod
+    def _hand_out_state(table_id: str, wanting: list[Subscription]) -> None:
+        try:
+            state = wanting[0].read_state(table_id)  # type: ignore[misc]
+        except Exception:  # the watchers still have the events; they catch up on the next batch
+            log.exception("reading table %s after its events failed", table_id)
+            return
+        for subscription in wanting:
+            subscription.events.put(state)
 
     def _beat_all(self) -> None:
         with self._lock:

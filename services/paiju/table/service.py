@@ -26,6 +26,30 @@ WATCH_POLL_MS = 5_000
 """How long a stream's thread sleeps between looks at whether the server is draining."""
 
 
+class TableAfterEvents:
+    """A table as read once after a batch of its events, shared by every stream that follows
+    views: the record is parsed and the hand loaded once, whatever the number of watchers."""
+
+    __slots__ = ("hand", "record", "snapshot", "turn_due_ms")
+
+    def __init__(self, snapshot: Snapshot, record: TableRecord, turn_due_ms: int | None) -> None:
+        self.snapshot = snapshot
+        self.record = record
+        self.hand = None if record.hand is None else record.spec.load_hand(record.hand.blob)
+        self.turn_due_ms = turn_due_ms
+
+
+def view_key(view: dict[str, Any]) -> tuple[Any, ...]:
+    """What of a view decides whether a stream that follows views sends it again: what the seat
+    may do, the hand, the seat and its readiness (not every chip moved by someone else)."""
+    hand, seat = view["hand"], view["seat"]
+    ready = None if seat is None else view["table"]["seats"][seat]["ready"]
+    last = view["last_hand"]["hand_id"] if view["last_hand"] else None
+    if hand is None:
+        return None, (), seat, ready, last
+    return hand["hand_id"], tuple(hand["state"].get("legal_actions", ())), seat, ready, last
+
+
 def table_view_message(table_id: str, view: dict[str, Any]) -> table_pb2.TableView:
     """The wire form of a view from :meth:`Tables.view`."""
     hand = view["hand"]
@@ -95,10 +119,17 @@ class TableService(table_pb2_grpc.TableServicer):
         last_event_id = snapshot.last_event_id if snapshot is not None else ""
         view = self.tables.view_of(version if version is not None else snapshot.version, last_event_id, record, account)  # type: ignore[union-attr]
         if turn_due_ms is None and record.hand is not None:
-            deadline = self.tables.deadline(table_id, TURN_DEADLINE)
-            turn_due_ms = None if deadline is None else deadline.due_ms
+            turn_due_ms = self._turn_due_ms(table_id)
         view["turn_due_ms"] = turn_due_ms
         return table_view_message(table_id, view)
+
+    def _turn_due_ms(self, table_id: str) -> int | None:
+        deadline = self.tables.deadline(table_id, TURN_DEADLINE)
+        return None if deadline is None else deadline.due_ms
+
+    def _read_after_events(self, table_id: str) -> TableAfterEvents:
+        snapshot, record = self.tables.load(table_id)
+        return TableAfterEvents(snapshot, record, None if record.hand is None else self._turn_due_ms(table_id))
 
     def GetView(self, request: table_pb2.GetViewRequest, context: grpc.ServicerContext) -> table_pb2.TableView:
         account, snapshot, record = self._viewer(request.table_id, context)
@@ -161,12 +192,16 @@ class TableService(table_pb2_grpc.TableServicer):
         self, request: table_pb2.WatchRequest, context: grpc.ServicerContext, account: str | None, seat: int | None
     ) -> Iterator[table_pb2.TableUpdate]:
         table_id = request.table_id
-        subscription = self.hub.subscribe(table_id, account)  # first, so nothing falls between
+        follow_view = request.follow_view and account is not None
+        # First, so nothing falls between the snapshot or backlog and the live events.
+        subscription = self.hub.subscribe(table_id, account, self._read_after_events if follow_view else None)
+        sent_key: tuple[Any, ...] | None = None
         try:
             after = request.after_event_id
             if not after:
                 snapshot = self._view(table_id, account)
                 after = snapshot.last_event_id or "0-0"
+                sent_key = view_key(json.loads(snapshot.view_json)) if follow_view else None
                 yield table_pb2.TableUpdate(snapshot=snapshot)
             try:
                 backlog = self.tables.store.read_events(table_id, after_id=after, seat="all", count=10_000)
@@ -192,6 +227,13 @@ class TableService(table_pb2_grpc.TableServicer):
                 for event in pending:
                     if event is None:
                         break  # woken to look at the draining flag
+                    if isinstance(event, TableAfterEvents):
+                        fresh = self._fresh_view(table_id, account, event, after, sent_key)
+                        if fresh is not None:
+                            message, sent_key = fresh
+                            after = message.last_event_id or after
+                            yield table_pb2.TableUpdate(snapshot=message)
+                        continue
                     if not is_after(event.id, after):
                         continue  # already sent from the backlog
                     after = event.id
@@ -203,6 +245,22 @@ class TableService(table_pb2_grpc.TableServicer):
                 pending = []
         finally:
             self.hub.unsubscribe(subscription)
+
+
+    def _fresh_view(
+        self, table_id: str, account: str | None, table: TableAfterEvents, after: str, sent_key: tuple[Any, ...] | None
+    ) -> tuple[table_pb2.TableView, tuple[Any, ...]] | None:
+        """The view to send a stream that follows views, with its key; None when what the seat
+        may do did not change, or the table read is older than what the stream already sent."""
+        snapshot = table.snapshot
+        if snapshot.last_event_id and not is_after(snapshot.last_event_id, after) and snapshot.last_event_id != after:
+            return None
+        view = self.tables.view_of(snapshot.version, snapshot.last_event_id, table.record, account, hand=table.hand)
+        key = view_key(view)
+        if key == sent_key:
+            return None
+        view["turn_due_ms"] = table.turn_due_ms
+        return table_view_message(table_id, view), key
 
 
 class TableInternalService(table_pb2_grpc.TableInternalServicer):

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from paiju.common.logs import log_context
 from paiju.common.metrics import METRICS
-from paiju.games.engine import Event, IllegalAction, require
+from paiju.games.engine import Event, HandState, IllegalAction, require
 from paiju.table.record import HandRecord, SeatRecord, TableRecord
 from paiju.table.seating import SeatDirectory
 from paiju.table.store import Deadline, Snapshot, StaleVersion, TableExists, TableStore
@@ -158,8 +158,11 @@ class Tables:
         return self.view_of(snapshot.version, snapshot.last_event_id, record, account)
 
     @staticmethod
-    def view_of(version: int, last_event_id: str, record: TableRecord, account: str | None) -> dict[str, Any]:
-        """The view of a record already in hand (no reading)."""
+    def view_of(
+        version: int, last_event_id: str, record: TableRecord, account: str | None, hand: HandState | None = None
+    ) -> dict[str, Any]:
+        """The view of a record already in hand (no reading); ``hand``, the record's hand
+        already loaded, spares loading it again."""
         seat = None if account is None else record.seat_of(account)
         view: dict[str, Any] = {
             "version": version,
@@ -170,7 +173,8 @@ class Tables:
             "last_hand": record.last_hand,
         }
         if record.hand is not None:
-            hand = record.spec.load_hand(record.hand.blob)
+            if hand is None:
+                hand = record.spec.load_hand(record.hand.blob)
             hand_seat = None if seat is None else record.hand.hand_seat(seat)
             view["hand"] = {
                 "hand_id": record.hand.hand_id,
