@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -19,7 +20,11 @@ _IS_SETTLED = sa.select(hands.c.hand_id).where(hands.c.hand_id == sa.bindparam("
 _HOLDS_OF_HANDS = sa.select(holds.c.hand_id, holds.c.account_id, holds.c.amount).where(
     holds.c.hand_id.in_(sa.bindparam("hand_ids", expanding=True))
 )
-_RELEASE_HANDS = holds.delete().where(holds.c.hand_id.in_(sa.bindparam("hand_ids", expanding=True)))
+_TAKE_HOLDS = (
+    holds.delete()
+    .where(holds.c.hand_id.in_(sa.bindparam("hand_ids", expanding=True)))
+    .returning(holds.c.hand_id, holds.c.account_id, holds.c.amount)
+)
 _INSERT_HOLD = holds.insert()
 
 
@@ -64,21 +69,24 @@ def hand_holds(conn: Connection, hand_id: str) -> dict[int, int]:
 
 def holds_of_hands(conn: Connection, hand_ids: Sequence[str]) -> dict[str, dict[int, int]]:
     """The open holds of each of ``hand_ids`` that has any: hand → account → coins."""
-    found: dict[str, dict[int, int]] = defaultdict(dict)
-    for row in conn.execute(_HOLDS_OF_HANDS, {"hand_ids": list(hand_ids)}):
-        found[row.hand_id][row.account_id] = row.amount
-    return dict(found)
+    return _by_hand(conn.execute(_HOLDS_OF_HANDS, {"hand_ids": list(hand_ids)}))
 
 
 def abandon_hand(conn: Connection, hand_id: str) -> int:
     """Release the holds of a hand that will not be settled; the coins they held."""
     if is_settled(conn, hand_id):
         raise HandAlreadySettled(hand_id)
-    released = sum(hand_holds(conn, hand_id).values())
-    release_holds(conn, [hand_id])
-    return released
+    return sum(take_holds(conn, [hand_id]).get(hand_id, {}).values())
 
 
-def release_holds(conn: Connection, hand_ids: Sequence[str]) -> None:
-    """Drop the holds of ``hand_ids``."""
-    conn.execute(_RELEASE_HANDS, {"hand_ids": list(hand_ids)})
+def take_holds(conn: Connection, hand_ids: Sequence[str]) -> dict[str, dict[int, int]]:
+    """Drop the holds of ``hand_ids``; what they held, as :func:`holds_of_hands` says it (one
+    statement: a settlement that then refuses the hand rolls the drop back with it)."""
+    return _by_hand(conn.execute(_TAKE_HOLDS, {"hand_ids": list(hand_ids)}))
+
+
+def _by_hand(rows: Iterable[sa.Row[Any]]) -> dict[str, dict[int, int]]:
+    found: dict[str, dict[int, int]] = defaultdict(dict)
+    for row in rows:
+        found[row.hand_id][row.account_id] = row.amount
+    return dict(found)

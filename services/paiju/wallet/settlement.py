@@ -23,7 +23,7 @@ from paiju.wallet.errors import (
     SettlementConflict,
     UnbalancedSettlement,
 )
-from paiju.wallet.holds import holds_of_hands, release_holds
+from paiju.wallet.holds import take_holds
 from paiju.wallet.ledger import lock_accounts, post_many
 from paiju.wallet.model import Line, Reason, Settlement
 from paiju.wallet.tables import entries, hands, settlements
@@ -164,7 +164,7 @@ def _apply_fresh(
         ),
     )
     balances = lock_accounts(conn, (account for _, nets in fresh for account in nets))
-    held = holds_of_hands(conn, [delivery.hand_id for delivery, _nets in fresh])
+    held = take_holds(conn, [delivery.hand_id for delivery, _nets in fresh])
     running = dict(balances)  # each hand is checked against the balances the earlier ones left
     for delivery, nets in fresh:
         hand_held = held.get(delivery.hand_id, {})
@@ -175,7 +175,6 @@ def _apply_fresh(
                 raise InsufficientFunds(account, -net, running[account])
         for account, net in nets.items():
             running[account] += net
-    release_holds(conn, [delivery.hand_id for delivery, _nets in fresh])
     conn.execute(
         _INSERT_SETTLEMENT,
         [
