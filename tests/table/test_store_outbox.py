@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from paiju.table.store import DuplicateOutboxKey, OutboxEntry, TableStore
+from paiju.table.store.records import acked_outbox_member
 
 from .conftest import Backend
 
@@ -48,9 +49,36 @@ def test_only_the_latest_acknowledged_keys_are_remembered(backend: Backend) -> N
         version = store.commit("t1", version, b"s", outbox=[(f"hand-{hand}", b"x")])
         store.outbox_ack("t1", f"hand-{hand}")
     acked = backend.new_client().zrange(store.keys("t1").outbox_acked, 0, -1)
-    assert acked == [b"hand-2", b"hand-3", b"hand-4"]
+    assert acked == [acked_outbox_member(f"hand-{hand}") for hand in (2, 3, 4)]
     with pytest.raises(DuplicateOutboxKey):
         store.commit("t1", version, b"s", outbox=[("hand-4", b"x")])
+    # Forgotten: hand-1 may be queued again.
+    store.commit("t1", version, b"s", outbox=[("hand-1", b"x")])
+
+
+def test_keys_remembered_before_hashes_still_refuse_a_second_queueing(backend: Backend) -> None:
+    store = backend.store()
+    store.create("t1", b"s")
+    # What an older store left: the acknowledged key itself.
+    backend.new_client().zadd(store.keys("t1").outbox_acked, {"hand-1": 1})
+    with pytest.raises(DuplicateOutboxKey):
+        store.commit("t1", 1, b"s", outbox=[("hand-1", b"x")])
+    assert store.commit("t1", 1, b"s", outbox=[("hand-2", b"x")]) == 2
+    assert store.outbox_ack("t1", "hand-2") is True
+    with pytest.raises(DuplicateOutboxKey):
+        store.commit("t1", 2, b"s", outbox=[("hand-2", b"x")])
+
+
+def test_a_long_lived_tables_acknowledged_keys_stay_small(backend: Backend) -> None:
+    store = backend.store()
+    store.create("t1", b"s")
+    version = 1
+    for hand in range(100):
+        key = f"settle:zhajinhua-free-05-{hand}-0a1b2c3d"
+        version = store.commit("t1", version, b"s", outbox=[(key, b"x")])
+        store.outbox_ack("t1", key)
+    # 64 remembered keys; as themselves they would take ~3.1 KB.
+    assert store.memory_usage("t1").by_key[store.keys("t1").outbox_acked] <= 1_100
 
 
 def test_pending_entries_outlive_a_deleted_table(backend: Backend) -> None:

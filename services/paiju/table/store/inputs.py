@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .records import encode_deadline, encode_visibility
+from .records import acked_outbox_member, encode_deadline, encode_visibility
 
 _MAX_NAME = 128
 
@@ -103,7 +103,8 @@ def encode_deadline_changes(deadlines_set: object, deadlines_clear: object) -> l
 
 
 def encode_outbox(outbox: object) -> tuple[list[bytes | str], str | None]:
-    """The flat ARGV of ``outbox`` entries ``(key, payload)``, and a key given twice if any."""
+    """The flat ARGV of ``outbox`` entries ``(key, payload)`` with the member each key's
+    acknowledgement will leave (``acked_outbox_member``), and a key given twice if any."""
     flat: list[bytes | str] = []
     seen: set[str] = set()
     repeated: str | None = None
@@ -113,8 +114,8 @@ def encode_outbox(outbox: object) -> tuple[list[bytes | str], str | None]:
         if key in seen and repeated is None:
             repeated = key
         seen.add(key)
-        flat += [key, check_bytes(payload, "an outbox payload")]
-    return [str(len(flat) // 2), *flat], repeated
+        flat += [key, check_bytes(payload, "an outbox payload"), acked_outbox_member(key)]
+    return [str(len(flat) // 3), *flat], repeated
 
 
 def encode_meta(meta: object) -> list[str]:

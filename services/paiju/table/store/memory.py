@@ -15,6 +15,7 @@ KEY_OVERHEAD = 60
 ELEMENT_OVERHEAD = 4
 HASHTABLE_FIELD_OVERHEAD = 48
 COMPACT_VALUE_LIMIT = 64
+ZSET_ELEMENT_OVERHEAD = 6
 STREAM_OVERHEAD = 560
 STREAM_ENTRY_OVERHEAD = 12
 
@@ -38,7 +39,7 @@ def estimate_key_bytes(client: Any, key: str) -> int:
             size += len(field) + len(value) + per_field
     elif kind == "zset":
         for member, _ in client.zscan_iter(key):
-            size += len(member) + 3 * ELEMENT_OVERHEAD
+            size += len(member) + ZSET_ELEMENT_OVERHEAD  # the member, its score, two headers
     elif kind == "stream":
         size += STREAM_OVERHEAD + sum(
             STREAM_ENTRY_OVERHEAD + sum(len(value) + ELEMENT_OVERHEAD for value in fields.values())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -162,3 +163,16 @@ def decode_deadline(name: str, stored: str) -> Deadline:
     """The inverse of ``encode_deadline``."""
     due, _, version = stored.partition(":")
     return Deadline(name=name, due_ms=int(due), version_set_for=int(version))
+
+
+def acked_outbox_member(key: str) -> bytes:
+    """What the acknowledged-keys set holds for outbox ``key``: 8 bytes of its hash.
+
+    A table remembers its latest 64 acknowledged keys; as themselves (a settlement key is ~40
+    bytes) they would be a table's largest key after 64 hands, as 8 bytes they take ~1 KB. Two
+    keys of one table share a member with odds of about 2**-58, which would refuse a commit.
+
+    >>> acked_outbox_member("settle:t1-1-0a1b2c3d").hex()
+    '864348d39fd06b5c'
+    """
+    return hashlib.blake2b(key.encode(), digest_size=8).digest()

@@ -6,7 +6,7 @@ Keys of table ``t42`` under prefix ``paiju`` (one Redis Cluster slot, thanks to 
 ``paiju:{t42}:events``        stream: one entry per event (version, visibility, type, payload)
 ``paiju:{t42}:deadlines``     hash: deadline name -> ``due_ms:version_set_for``
 ``paiju:{t42}:outbox``        hash: outbox key -> payload, while pending
-``paiju:{t42}:outbox-acked``  sorted set: the latest acknowledged outbox keys
+``paiju:{t42}:outbox-acked``  sorted set: the latest acknowledged outbox keys (8-byte hashes)
 
 plus the global indexes ``paiju:index:deadlines`` and ``paiju:index:outbox`` (see
 ``indexes.py``), which a repair scan can always rebuild from the keys above.
@@ -42,6 +42,7 @@ from .records import (
     SeatFilter,
     Snapshot,
     StoredEvent,
+    acked_outbox_member,
     decode_deadline,
     decode_visibility,
     parse_stream_id,
@@ -410,7 +411,11 @@ class TableStore:
         keys = self.keys(table_id)
         acked = self._scripts.ack_outbox(
             keys=[keys.state, keys.outbox, keys.outbox_acked],
-            args=[check_name(key, "an outbox key"), self.acked_outbox_memory],
+            args=[
+                check_name(key, "an outbox key"),
+                acked_outbox_member(key),
+                self.acked_outbox_memory,
+            ],
         )
         if acked:
             self.indexes.sync(table_id)

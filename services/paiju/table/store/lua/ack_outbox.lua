@@ -1,10 +1,11 @@
 -- Acknowledge (remove) one outbox entry after it was delivered.
 -- KEYS: state, outbox, outbox-acked (all with the table's hash tag)
--- ARGV: key, how many acknowledged keys to remember
+-- ARGV: key, the member that remembers it (8 bytes of its hash), how many acknowledged keys
+--       to remember
 -- Reply: 1 if the entry was pending, 0 otherwise
 
 local state_key, outbox_key, acked_key = KEYS[1], KEYS[2], KEYS[3]
-local key, remember = ARGV[1], tonumber(ARGV[2])
+local key, member, remember = ARGV[1], ARGV[2], tonumber(ARGV[3])
 
 -- A repeated acknowledgement (delivery retried) is harmless and changes nothing.
 if redis.call('HDEL', outbox_key, key) == 0 then
@@ -24,6 +25,6 @@ local sequence = 1
 if newest[2] then
   sequence = tonumber(newest[2]) + 1
 end
-redis.call('ZADD', acked_key, sequence, key)
+redis.call('ZADD', acked_key, sequence, member)
 redis.call('ZREMRANGEBYRANK', acked_key, 0, -(remember + 1))
 return 1

@@ -5,7 +5,8 @@
 --       event count, then per event: visibility, type, payload,
 --       deadline-set count, then per deadline: name, stored value ('due_ms:version'),
 --       deadline-clear count, then names,
---       outbox count, then per entry: key, payload
+--       outbox count, then per entry: key, payload, the member its acknowledgement leaves in
+--       outbox-acked (8 bytes of the key's hash)
 -- Reply: {'ok', new version, last event id, earliest deadline due (ms, or false), pending
 --        outbox entries}, {'stale', current version}, {'missing'}, or {'duplicate', outbox key}
 
@@ -52,19 +53,25 @@ end
 at = at + 1
 
 local outbox = {}
+local acked_members = {}
 for _ = 1, tonumber(ARGV[at]) do
   outbox[#outbox + 1] = ARGV[at + 1]
   outbox[#outbox + 1] = ARGV[at + 2]
-  at = at + 2
+  acked_members[#acked_members + 1] = ARGV[at + 3]
+  at = at + 3
 end
 
 -- Every refusal comes before the first write: Redis does not undo a script's earlier writes
 -- when it stops later, so checking as we write would leave half a commit behind.
 -- An outbox key may be queued once: not while pending, nor again after it was acknowledged
 -- (within the remembered window), so a settlement is never delivered twice from here.
+-- Sets written before the store remembered hashes hold the keys themselves, hence the second
+-- ZSCORE (such a key leaves the set after acked_outbox_memory newer acknowledgements).
 for i = 1, #outbox, 2 do
   local key = outbox[i]
-  if redis.call('HEXISTS', outbox_key, key) == 1 or redis.call('ZSCORE', acked_key, key) then
+  if redis.call('HEXISTS', outbox_key, key) == 1
+      or redis.call('ZSCORE', acked_key, acked_members[(i + 1) / 2])
+      or redis.call('ZSCORE', acked_key, key) then
     return {'duplicate', key}
   end
 end
