@@ -49,9 +49,11 @@ from .records import (
 )
 from .scripts import StoreScripts
 
-# A reader lagging by more than this many events may have to re-snapshot. The stream is trimmed
-# in batches (see commit.lua), so it holds up to half as many again: ~100 bytes each.
-DEFAULT_STREAM_MAXLEN = 16
+# A reader lagging by more than this many events may have to re-snapshot (two or three commits
+# of a hand's end; the stream hub reads within milliseconds). The stream is trimmed in batches
+# (see commit.lua), so it holds up to half as many again, ~85 bytes each in a 炸金花 hand: with
+# the stream's own ~600 bytes, the largest part of a live table.
+DEFAULT_STREAM_MAXLEN = 12
 DEFAULT_ACKED_OUTBOX_MEMORY = 64
 MAX_READ_COUNT = 10_000
 
