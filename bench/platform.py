@@ -267,10 +267,8 @@ def table_records(platform: Any, rooms: list[str]) -> list[Any]:
     """The records of ``rooms``, read in one round trip (the server is busy; be brief)."""
     from paiju.table.record import TableRecord
 
-    pipe = platform.redis.pipeline(transaction=False)
-    for room in rooms:
-        pipe.hget(platform.store.keys(room).state, "s")
-    return [TableRecord.from_bytes(state) for state in pipe.execute()]
+    snapshots = platform.store.load_many(rooms)
+    return [TableRecord.from_bytes(snapshots[room].state) for room in rooms if room in snapshots]
 
 
 def hands_played(platform: Any, rooms: list[str]) -> int:

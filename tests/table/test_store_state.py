@@ -9,6 +9,8 @@ import pytest
 from paiju.table.store import (
     ALL_SEATS,
     DuplicateOutboxKey,
+    EventsTrimmed,
+    Snapshot,
     StaleVersion,
     TableExists,
     TableStore,
@@ -155,3 +157,57 @@ def test_racing_writers_win_exactly_once_per_version(backend: Backend, threads: 
         f"{winners_by_version[v]}@{v}".encode() for v in range(1, rounds + 1)
     ]
     assert final.state == events[-1].payload
+
+
+def test_meta_holds_any_text(store: TableStore) -> None:
+    meta = {"game": "炸金花", "note": "a:b\n7:x", "empty": ""}
+    store.create("t1", b"\n0 0-0 0-0 0\n", meta)
+    assert store.meta("t1") == meta
+    assert store.load("t1").state == b"\n0 0-0 0-0 0\n"
+    assert store.commit("t1", 1, b"s2", events=[(None, "bet", b"1")]) == 2
+    assert store.meta("t1") == meta
+
+
+def _legacy_table(backend: Backend, store: TableStore) -> str:
+    """A table as an older store left it: its state key a hash, one event written."""
+    client = backend.new_client()
+    event_id = client.xadd(store.keys("t1").events, {"n": 2, "v": "*", "t": "bet", "p": b"10"}).decode()
+    client.hset(store.keys("t1").state, mapping={
+        "v": 2, "s": b"old state", "e": event_id, "x": "0-0", "m:game": "zhajinhua", "m:tier": "free",
+    })
+    return event_id
+
+
+def test_a_table_an_older_store_wrote_reads_as_before(backend: Backend) -> None:
+    store = backend.store()
+    event_id = _legacy_table(backend, store)
+    assert store.load("t1") == Snapshot(version=2, state=b"old state", last_event_id=event_id)
+    assert store.load_many(["t1", "t2"]) == {"t1": store.load("t1")}
+    assert store.meta("t1") == {"game": "zhajinhua", "tier": "free"}
+    assert [e.payload for e in store.read_events("t1")] == [b"10"]
+    with pytest.raises(TableExists, match="version 2"):
+        store.create("t1", b"new")
+
+
+def test_the_next_commit_rewrites_an_older_tables_state_key(backend: Backend) -> None:
+    store = backend.store()
+    event_id = _legacy_table(backend, store)
+    with pytest.raises(StaleVersion):
+        store.commit("t1", 1, b"late")
+    assert store.commit("t1", 2, b"new state", events=[(None, "bet", b"20")]) == 3
+    assert backend.new_client().type(store.keys("t1").state) == b"string"
+    snapshot = store.load("t1")
+    assert (snapshot.version, snapshot.state) == (3, b"new state")
+    assert [e.payload for e in store.read_events("t1", after_id=event_id)] == [b"20"]
+    assert store.meta("t1") == {"game": "zhajinhua", "tier": "free"}
+
+
+def test_dropping_an_older_tables_events_keeps_readers_honest(backend: Backend) -> None:
+    store = backend.store()
+    event_id = _legacy_table(backend, store)
+    store.drop_events("t1")
+    with pytest.raises(EventsTrimmed):
+        store.read_events("t1", after_id="0-0")
+    assert store.read_events("t1", after_id=event_id) == []
+    assert store.delete("t1") is True
+    assert store.load("t1") is None

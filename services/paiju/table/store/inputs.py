@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .records import acked_outbox_member, encode_deadline, encode_visibility
+from .records import acked_outbox_member, encode_deadline, encode_netstrings, encode_visibility
 
 _MAX_NAME = 128
 
@@ -118,10 +118,10 @@ def encode_outbox(outbox: object) -> tuple[list[bytes | str], str | None]:
     return [str(len(flat) // 3), *flat], repeated
 
 
-def encode_meta(meta: object) -> list[str]:
-    """The flat ARGV of a table's meta (``dict[str, str]``)."""
+def encode_meta(meta: object) -> bytes:
+    """A table's meta (``dict[str, str]``) as stored: netstrings of each name and value."""
     if meta is None:
-        return []
+        return b""
     if not isinstance(meta, Mapping):
         raise TypeError(f"meta must be a dict of str to str, not {type(meta).__name__}")
     flat: list[str] = []
@@ -130,4 +130,4 @@ def encode_meta(meta: object) -> list[str]:
         if not isinstance(value, str):
             raise TypeError(f"meta value of {name!r} must be a str, not {type(value).__name__}")
         flat.append(value)
-    return flat
+    return encode_netstrings(flat)

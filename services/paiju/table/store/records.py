@@ -176,3 +176,62 @@ def acked_outbox_member(key: str) -> bytes:
     '864348d39fd06b5c'
     """
     return hashlib.blake2b(key.encode(), digest_size=8).digest()
+
+
+TABLE_STATE_HEADER_BYTES: Final = 128
+"""The header line of a stored table state fits in this many bytes (four numbers, two ids)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTableState:
+    """What a table's state key holds (written by ``lua/table_state.lua``)."""
+
+    version: int
+    last_event_id: str
+    trim_mark: str
+    meta: dict[str, str]
+    state: bytes
+
+
+def encode_netstrings(values: list[str]) -> bytes:
+    """Values one after another, each as ``length:bytes``: any text, no escaping.
+
+    >>> encode_netstrings(["game", "zhajinhua", "note", "a:b"])
+    b'4:game9:zhajinhua4:note3:a:b'
+    """
+    return b"".join(b"%d:%s" % (len(raw), raw) for raw in (value.encode() for value in values))
+
+
+def decode_netstrings(stored: bytes) -> list[str]:
+    """The inverse of ``encode_netstrings``."""
+    values, at = [], 0
+    while at < len(stored):
+        colon = stored.index(b":", at)
+        end = colon + 1 + int(stored[at:colon])
+        values.append(stored[colon + 1 : end].decode())
+        at = end
+    return values
+
+
+def parse_table_state_header(stored: bytes) -> tuple[int, str, str, int, int]:
+    """Version, last event id, trim mark, meta length and where the meta starts."""
+    header_end = stored.index(b"\n")
+    version, last_event_id, trim_mark, meta_length = stored[:header_end].decode().split(" ")
+    return int(version), last_event_id, trim_mark, int(meta_length), header_end + 1
+
+
+def decode_table_state(stored: bytes) -> StoredTableState:
+    """A state key's string (see ``lua/table_state.lua``) read back.
+
+    >>> decode_table_state(b"7 1-0 0-0 12\\n4:game4:freeSTATE")
+    StoredTableState(version=7, last_event_id='1-0', trim_mark='0-0', meta={'game': 'free'}, state=b'STATE')
+    """
+    version, last_event_id, trim_mark, meta_length, meta_at = parse_table_state_header(stored)
+    flat = decode_netstrings(stored[meta_at : meta_at + meta_length])
+    return StoredTableState(
+        version=version,
+        last_event_id=last_event_id,
+        trim_mark=trim_mark,
+        meta=dict(zip(flat[::2], flat[1::2], strict=True)),
+        state=stored[meta_at + meta_length :],
+    )

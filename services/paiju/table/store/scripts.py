@@ -14,14 +14,23 @@ from typing import Any
 from redis.commands.core import Script
 
 SCRIPT_NAMES = ("create", "commit", "claim_deadline", "ack_outbox", "delete", "drop_events")
+READING_TABLE_STATE = ("create", "commit", "drop_events")
+"""The scripts that read or write the state key: ``lua/table_state.lua`` is prepended to them."""
+
+
+def _lua(name: str) -> str:
+    return files(__package__).joinpath("lua", f"{name}.lua").read_text(encoding="utf-8")
 
 
 @cache
 def script_source(name: str) -> str:
-    """The text of ``lua/<name>.lua`` (read once per process)."""
+    """The text of ``lua/<name>.lua``, with the state key's functions where it needs them
+    (read once per process)."""
     if name not in SCRIPT_NAMES:
         raise ValueError(f"no table-store script named {name!r}")
-    return files(__package__).joinpath("lua", f"{name}.lua").read_text(encoding="utf-8")
+    if name in READING_TABLE_STATE:
+        return _lua("table_state") + "\n" + _lua(name)
+    return _lua(name)
 
 
 @dataclass(frozen=True, slots=True)

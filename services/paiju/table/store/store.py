@@ -2,7 +2,7 @@
 
 Keys of table ``t42`` under prefix ``paiju`` (one Redis Cluster slot, thanks to ``{t42}``):
 
-``paiju:{t42}:state``         hash: version, state bytes, last event id, trim mark, meta
+``paiju:{t42}:state``         string: version, last event id, trim mark, meta, state bytes
 ``paiju:{t42}:events``        stream: one entry per event (version, visibility, type, payload)
 ``paiju:{t42}:deadlines``     hash: deadline name -> ``due_ms:version_set_for``
 ``paiju:{t42}:outbox``        hash: outbox key -> payload, while pending
@@ -35,6 +35,7 @@ from .keys import TableKeys, check_prefix, check_table_id
 from .memory import estimate_key_bytes
 from .records import (
     ALL_SEATS,
+    TABLE_STATE_HEADER_BYTES,
     Deadline,
     DueDeadline,
     MemoryUsage,
@@ -42,10 +43,13 @@ from .records import (
     SeatFilter,
     Snapshot,
     StoredEvent,
+    StoredTableState,
     acked_outbox_member,
     decode_deadline,
+    decode_table_state,
     decode_visibility,
     parse_stream_id,
+    parse_table_state_header,
 )
 from .scripts import StoreScripts
 
@@ -56,6 +60,7 @@ from .scripts import StoreScripts
 DEFAULT_STREAM_MAXLEN = 12
 DEFAULT_ACKED_OUTBOX_MEMORY = 64
 MAX_READ_COUNT = 10_000
+_UNREAD = object()
 
 
 def _text(raw: bytes | str) -> str:
@@ -125,7 +130,7 @@ class TableStore:
         Raises ``TableExists`` if the table is live.
         """
         keys = self.keys(table_id)
-        args = [check_bytes(state, "state"), *encode_meta(meta)]
+        args = [check_bytes(state, "state"), encode_meta(meta)]
         reply = self._scripts.create(keys=keys.all(), args=args)
         if reply[0] == b"exists":
             raise TableExists(table_id, int(reply[1]))
@@ -133,32 +138,54 @@ class TableStore:
 
     def load(self, table_id: str) -> Snapshot | None:
         """The table's current version, state and last event id, read at once; None if none."""
-        version, state, last_event_id = self._client.hmget(self.keys(table_id).state, "v", "s", "e")
-        if version is None:
-            return None
-        return Snapshot(version=int(version), state=state, last_event_id=_text(last_event_id))
+        stored = self._stored_state(self.keys(table_id).state)
+        return None if stored is None else _snapshot(stored)
 
     def load_many(self, table_ids: list[str]) -> dict[str, Snapshot]:
         """Many tables at once (one pipeline); tables that do not exist are left out."""
+        keys = [self.keys(table_id).state for table_id in table_ids]
         pipe = self._client.pipeline(transaction=False)
-        for table_id in table_ids:
-            pipe.hmget(self.keys(table_id).state, "v", "s", "e")
+        for key in keys:
+            pipe.get(key)
         found = {}
-        for table_id, (version, state, last_event_id) in zip(table_ids, pipe.execute(), strict=True):
-            if version is not None:
-                found[table_id] = Snapshot(int(version), state, _text(last_event_id))
+        for table_id, key, raw in zip(table_ids, keys, pipe.execute(raise_on_error=False), strict=True):
+            stored = self._stored_state(key, raw)
+            if stored is not None:
+                found[table_id] = _snapshot(stored)
         return found
 
     def meta(self, table_id: str) -> dict[str, str]:
         """The meta given to ``create``. Raises ``UnknownTable``."""
-        stored = self._client.hgetall(self.keys(table_id).state)
-        if not stored:
+        stored = self._stored_state(self.keys(table_id).state)
+        if stored is None:
             raise UnknownTable(table_id)
-        return {
-            _text(name)[2:]: _text(value)
-            for name, value in stored.items()
-            if _text(name).startswith("m:")
-        }
+        return stored.meta
+
+    def _stored_state(self, key: str, raw: Any = _UNREAD) -> StoredTableState | None:
+        """What the state key holds (``raw``: its GET reply when read already), or None.
+
+        A table last written by an older store holds a hash instead (fields ``v``, ``s``,
+        ``e``, ``x``, ``m:<name>``) until its next commit rewrites it: read that as it is.
+        """
+        if raw is _UNREAD:
+            try:
+                raw = self._client.get(key)
+            except ResponseError as error:
+                raw = error
+        if isinstance(raw, ResponseError):
+            if not str(raw).startswith("WRONGTYPE"):
+                raise raw
+            fields = {_text(name): value for name, value in self._client.hgetall(key).items()}
+            if not fields:
+                return None
+            return StoredTableState(
+                version=int(fields["v"]),
+                last_event_id=_text(fields["e"]),
+                trim_mark=_text(fields["x"]),
+                meta={name[2:]: _text(value) for name, value in fields.items() if name.startswith("m:")},
+                state=fields["s"],
+            )
+        return None if raw is None else decode_table_state(raw)
 
     def commit(
         self,
@@ -220,10 +247,18 @@ class TableStore:
     # --- events ------------------------------------------------------------------------
 
     def _trim_mark(self, table_id: str, keys: TableKeys) -> tuple[int, int]:
-        mark = self._client.hget(keys.state, "x")
-        if mark is None:
+        try:
+            header = self._client.getrange(keys.state, 0, TABLE_STATE_HEADER_BYTES - 1)
+        except ResponseError as error:  # a hash an older store wrote
+            if not str(error).startswith("WRONGTYPE"):
+                raise
+            stored = self._stored_state(keys.state, error)
+            header = None if stored is None else stored.trim_mark
+        else:
+            header = parse_table_state_header(header)[2] if header else None
+        if header is None:
             raise UnknownTable(table_id)
-        return parse_stream_id(_text(mark))
+        return parse_stream_id(header)
 
     def read_events(
         self,
@@ -446,6 +481,10 @@ class TableStore:
                     exact = False
             by_key[key] = used if used is not None else estimate_key_bytes(self._client, key)
         return MemoryUsage(total_bytes=sum(by_key.values()), exact=exact, by_key=by_key)
+
+
+def _snapshot(stored: StoredTableState) -> Snapshot:
+    return Snapshot(version=stored.version, state=stored.state, last_event_id=stored.last_event_id)
 
 
 def _stored_event(raw_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:

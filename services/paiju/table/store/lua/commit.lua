@@ -15,10 +15,11 @@ local state_key, events_key, deadlines_key, outbox_key, acked_key =
 
 -- A commit never brings a table into being: only create() does, so a deleted table stays
 -- deleted even if a late writer still holds its old version.
-local current = redis.call('HGET', state_key, 'v')
-if not current then
+local table_state = read_table_state(state_key)
+if not table_state then
   return {'missing'}
 end
+local current = table_state.version
 
 -- The compare of compare-and-set: a writer that loaded an older version lost the race and
 -- must reload. Versions are stored and passed as canonical decimal strings, so comparing
@@ -76,8 +77,9 @@ for i = 1, #outbox, 2 do
   end
 end
 
-local version = redis.call('HINCRBY', state_key, 'v', 1)
-redis.call('HSET', state_key, 's', new_state)
+local version = string.format('%d', tonumber(current) + 1)
+table_state.version = version
+table_state.state = new_state
 
 -- Redis gives every new stream node a whole node's room up front (4 KB under the default
 -- stream-node-max-bytes) and frees trimmed entries only with their whole node: left alone, a
@@ -95,7 +97,7 @@ for _, event in ipairs(events) do
     'n', version, 'v', event[1], 't', event[2], 'p', event[3])
 end
 if last_id then
-  redis.call('HSET', state_key, 'e', last_id)
+  table_state.last_id = last_id
   if redis.call('XLEN', events_key) > max_length then
     -- Rewrite the stream with its newest keep_length entries (same ids), so the trimmed ones
     -- free their memory at once, instead of staying marked deleted inside their node. Only
@@ -109,13 +111,14 @@ if last_id then
       redis.call('XADD', events_key, newest[i][1], unpack(newest[i][2]))
     end
     shrink_stream()
-    redis.call('HSET', state_key, 'x', newest[keep_length + 1][1])
+    table_state.trim_mark = newest[keep_length + 1][1]
   elseif stream_was_empty then
     shrink_stream()
   end
 else
-  last_id = redis.call('HGET', state_key, 'e')
+  last_id = table_state.last_id
 end
+write_table_state(state_key, table_state)
 
 -- Clears before sets, so a name that is replaced ends up set (the client refuses a name
 -- in both lists anyway).

@@ -1,15 +1,15 @@
 -- Create a table at version 1.
 -- KEYS: state, events, deadlines, outbox, outbox-acked (all with the table's hash tag)
--- ARGV: state bytes, then meta field/value pairs
+-- ARGV: state bytes, meta (netstrings of name and value, see table_state.lua)
 -- Reply: {'ok', 1} or {'exists', current version}
 
 local state_key, events_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3]
 
 -- Refuse an existing table: two servers opening the same id must not overwrite each
 -- other's hand; only the first one wins.
-local current = redis.call('HGET', state_key, 'v')
+local current = read_table_state(state_key)
 if current then
-  return {'exists', current}
+  return {'exists', current.version}
 end
 
 -- Events and deadlines left by an earlier table of this id (e.g. a state key removed by an
@@ -18,12 +18,8 @@ end
 -- settlement being queued twice.
 redis.call('DEL', events_key, deadlines_key)
 
--- v: version, s: state bytes, e: id of the last event written, x: id of the last event
--- trimmed from the stream ('0-0': none), m:<name>: meta.
-local fields = {'v', 1, 's', ARGV[1], 'e', '0-0', 'x', '0-0'}
-for i = 2, #ARGV, 2 do
-  fields[#fields + 1] = 'm:' .. ARGV[i]
-  fields[#fields + 1] = ARGV[i + 1]
-end
-redis.call('HSET', state_key, unpack(fields))
+-- The last event written and the last one trimmed are '0-0': none yet.
+write_table_state(state_key, {
+  version = 1, last_id = '0-0', trim_mark = '0-0', meta = ARGV[2], state = ARGV[1],
+})
 return {'ok', 1}

@@ -1,0 +1,59 @@
+-- (Prepended to the scripts that read or write a table's state key; see scripts.py.)
+-- The state key is one string: a header line 'version last_event_id trim_mark meta_length',
+-- then the meta (meta_length bytes: netstrings 'length:name', 'length:value'), then the state
+-- bytes. A string of a few hundred bytes costs far less than the same fields in a hash, which
+-- Redis keeps as a full hash table as soon as one value (the state) passes 64 bytes.
+
+local function parse_table_state(stored)
+  local header_end = string.find(stored, '\n', 1, true)
+  local version, last_id, trim_mark, meta_length =
+    string.match(string.sub(stored, 1, header_end - 1), '^(%d+) (%S+) (%S+) (%d+)$')
+  local meta_end = header_end + tonumber(meta_length)
+  return {
+    version = version,
+    last_id = last_id,
+    trim_mark = trim_mark,
+    meta = string.sub(stored, header_end + 1, meta_end),
+    state = string.sub(stored, meta_end + 1),
+  }
+end
+
+local function write_table_state(key, table_state)
+  redis.call('SET', key, table.concat({
+    table_state.version, ' ', table_state.last_id, ' ', table_state.trim_mark, ' ',
+    #table_state.meta, '\n', table_state.meta, table_state.state,
+  }))
+end
+
+local function netstring(text)
+  return #text .. ':' .. text
+end
+
+-- The table's state, or nil if there is no table. A table written by an older store is a hash
+-- (v, s, e, x, m:<name>): it is rewritten here in the string form, once.
+local function read_table_state(key)
+  local kind = redis.call('TYPE', key)['ok']
+  if kind == 'none' then
+    return nil
+  end
+  if kind == 'string' then
+    return parse_table_state(redis.call('GET', key))
+  end
+  local fields = redis.call('HGETALL', key)
+  local found, meta = {}, {}
+  for i = 1, #fields, 2 do
+    local name = fields[i]
+    if string.sub(name, 1, 2) == 'm:' then
+      meta[#meta + 1] = netstring(string.sub(name, 3)) .. netstring(fields[i + 1])
+    else
+      found[name] = fields[i + 1]
+    end
+  end
+  local table_state = {
+    version = found['v'], last_id = found['e'], trim_mark = found['x'],
+    meta = table.concat(meta), state = found['s'],
+  }
+  redis.call('DEL', key)
+  write_table_state(key, table_state)
+  return table_state
+end
