@@ -108,7 +108,7 @@ def test_resuming_from_a_trimmed_id_asks_for_a_fresh_snapshot(backend: Backend) 
         assert trimmed.value.after_id == stale_id
     retained = store.read_events("t1", after_id=trimmed.value.trimmed_through, seat=ALL_SEATS)
     # At least the newest five, and everything after the trim mark: nothing falls in between.
-    # (Trimming goes in batches: 12 commits at 5 to 7 retained leave 6..11.)
+    # (Trimming goes in batches: 12 commits at 5 to 6 retained leave 6..11.)
     assert [e.payload for e in retained] == [str(n).encode() for n in range(6, 12)]
     snapshot = store.load("t1")
     assert store.read_events("t1", after_id=snapshot.last_event_id) == []
@@ -116,16 +116,16 @@ def test_resuming_from_a_trimmed_id_asks_for_a_fresh_snapshot(backend: Backend) 
 
 
 def test_trimming_rewrites_the_stream_with_the_same_ids(backend: Backend) -> None:
-    store = backend.store(stream_maxlen=4)  # holds 4 to 6 events
+    store = backend.store(stream_maxlen=6)  # holds 6 to 8 events
     store.create("t1", b"s")
     version = 1
-    for n in range(6):
+    for n in range(8):
         version = store.commit("t1", version, b"s", events=[(None, "bet", str(n).encode())])
     before = store.read_events("t1", seat=ALL_SEATS)
     version = store.commit("t1", version, b"s", events=[((2,), "cards", b"AS KS QS")])
-    after = store.read_events("t1", after_id=before[2].id, seat=ALL_SEATS)
-    assert after[:3] == before[3:]
-    assert (after[3].type, after[3].visible_to, after[3].version) == ("cards", (2,), version)
+    after = store.read_events("t1", after_id=before[3].id, seat=ALL_SEATS)
+    assert after[:4] == before[4:]
+    assert (after[4].type, after[4].visible_to, after[4].version) == ("cards", (2,), version)
     with pytest.raises(EventsTrimmed) as trimmed:
         store.read_events("t1", after_id=before[1].id)
     assert trimmed.value.trimmed_through == before[2].id
@@ -135,7 +135,7 @@ def test_trimming_rewrites_the_stream_with_the_same_ids(backend: Backend) -> Non
 
 
 def test_a_blocked_reader_wakes_for_events_that_trimming_rewrote(backend: Backend) -> None:
-    store = backend.store(stream_maxlen=2)  # holds 2 to 3 events
+    store = backend.store(stream_maxlen=2)  # holds 2 or 3 events
     store.create("t1", b"s")
     version = store.commit("t1", 1, b"s", events=[(None, "bet", b"0"), (None, "bet", b"1")])
     cursor = store.load("t1").last_event_id

@@ -78,7 +78,7 @@ def test_a_long_lived_tables_acknowledged_keys_stay_small(backend: Backend) -> N
         version = store.commit("t1", version, b"s", outbox=[(key, b"x")])
         store.outbox_ack("t1", key)
     # 64 remembered keys; as themselves they would take ~3.1 KB.
-    assert store.memory_usage("t1").by_key[store.keys("t1").outbox_acked] <= 1_100
+    assert store.memory_usage("t1").by_key[store.keys("t1").outbox_acked] <= 960
 
 
 def test_pending_entries_outlive_a_deleted_table(backend: Backend) -> None:

@@ -6,7 +6,7 @@ Keys of table ``t42`` under prefix ``paiju`` (one Redis Cluster slot, thanks to 
 ``paiju:{t42}:events``        stream: one entry per event (version, visibility, type, payload)
 ``paiju:{t42}:deadlines``     hash: deadline name -> ``due_ms:version_set_for``
 ``paiju:{t42}:outbox``        hash: outbox key -> payload, while pending
-``paiju:{t42}:outbox-acked``  sorted set: the latest acknowledged outbox keys (8-byte hashes)
+``paiju:{t42}:outbox-acked``  sorted set: the latest acknowledged outbox keys (6-byte hashes)
 
 plus the global indexes ``paiju:index:deadlines`` and ``paiju:index:outbox`` (see
 ``indexes.py``), which a repair scan can always rebuild from the keys above.
@@ -55,7 +55,7 @@ from .scripts import StoreScripts
 
 # A reader lagging by more than this many events may have to re-snapshot (two or three commits
 # of a hand's end; the stream hub reads within milliseconds). The stream is trimmed in batches
-# (see commit.lua), so it holds up to half as many again, ~85 bytes each in a 炸金花 hand: with
+# (see commit.lua), so it holds up to a third more, ~85 bytes each in a 炸金花 hand: with
 # the stream's own ~600 bytes, the largest part of a live table.
 DEFAULT_STREAM_MAXLEN = 12
 DEFAULT_ACKED_OUTBOX_MEMORY = 64
@@ -75,9 +75,9 @@ class TableStore:
     ``acked_outbox_memory`` is how many acknowledged outbox keys a table remembers to refuse
     them a second time.
 
-    The event stream keeps at least the newest ``stream_maxlen`` events; it grows to half as
-    many again before it is trimmed back, so that trimming (a rewrite of the stream, which
-    frees the memory of what it drops) happens once per batch of events, not on every commit.
+    The event stream keeps at least the newest ``stream_maxlen`` events; it grows by a third
+    before it is trimmed back, so that trimming (a rewrite of the stream, which frees the
+    memory of what it drops) happens once per batch of events, not on every commit.
 
     >>> import fakeredis
     >>> store = TableStore(fakeredis.FakeRedis(server=fakeredis.FakeServer()), prefix="doc")
@@ -108,7 +108,7 @@ class TableStore:
         self._client = redis_client
         self.prefix = check_prefix(prefix)
         self.stream_maxlen = check_int(stream_maxlen, "stream_maxlen", minimum=1)
-        self.stream_trimmed_above = self.stream_maxlen + max(1, self.stream_maxlen // 2)
+        self.stream_trimmed_above = self.stream_maxlen + max(1, self.stream_maxlen // 3)
         self.acked_outbox_memory = check_int(acked_outbox_memory, "acked_outbox_memory", minimum=1)
         self._scripts = StoreScripts.register(redis_client)
         self.indexes = GlobalIndexes(redis_client, self.prefix)

@@ -1,6 +1,6 @@
 -- Acknowledge (remove) one outbox entry after it was delivered.
 -- KEYS: state, outbox, outbox-acked (all with the table's hash tag)
--- ARGV: key, the member that remembers it (8 bytes of its hash), how many acknowledged keys
+-- ARGV: key, the member that remembers it (6 bytes of its hash), how many acknowledged keys
 --       to remember
 -- Reply: 1 if the entry was pending, 0 otherwise
 

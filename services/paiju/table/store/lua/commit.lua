@@ -6,7 +6,7 @@
 --       deadline-set count, then per deadline: name, stored value ('due_ms:version'),
 --       deadline-clear count, then names,
 --       outbox count, then per entry: key, payload, the member its acknowledgement leaves in
---       outbox-acked (8 bytes of the key's hash)
+--       outbox-acked (6 bytes of the key's hash)
 -- Reply: {'ok', new version, last event id, earliest deadline due (ms, or false), pending
 --        outbox entries}, {'stale', current version}, {'missing'}, or {'duplicate', outbox key}
 
