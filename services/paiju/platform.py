@@ -98,9 +98,9 @@ class Platform:
             ],
             "table": lambda: [
                 ServiceBinding("paiju.v1.Table", TableService(self.tables, self.presence, self.draining, self.hub),
-                               table_pb2_grpc.add_TableServicer_to_server),
+                               table_pb2_grpc.add_TableServicer_to_server, TableService.NON_BLOCKING),
                 ServiceBinding("paiju.v1.TableInternal", TableInternalService(self.tables),
-                               table_pb2_grpc.add_TableInternalServicer_to_server),
+                               table_pb2_grpc.add_TableInternalServicer_to_server, TableInternalService.NON_BLOCKING),
             ],
             "watchdog": lambda: [
                 ServiceBinding("paiju.v1.Watchdog", WatchdogService(self.tables, self.presence),

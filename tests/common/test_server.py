@@ -113,10 +113,13 @@ def table() -> FakeTable:
     return FakeTable()
 
 
-@pytest.fixture(scope="module")
-def address(table: FakeTable) -> Iterator[str]:
+@pytest.fixture(scope="module", params=["event loop", "threads"])
+def address(request: pytest.FixtureRequest, table: FakeTable) -> Iterator[str]:
+    """Every test here runs against both servers: the event loop's (the unary table methods on
+    the loop itself, the rest in threads) and grpc's thread pool."""
     bindings = [
-        ServiceBinding("paiju.v1.Table", table, table_pb2_grpc.add_TableServicer_to_server),
+        ServiceBinding("paiju.v1.Table", table, table_pb2_grpc.add_TableServicer_to_server,
+                       inline=frozenset({"GetView", "Act"})),
         ServiceBinding(
             "paiju.v1.Wallet", FakeWallet(), wallet_pb2_grpc.add_WalletServicer_to_server
         ),
@@ -126,7 +129,8 @@ def address(table: FakeTable) -> Iterator[str]:
             wallet_pb2_grpc.add_WalletInternalServicer_to_server,
         ),
     ]
-    with start_server(bindings, signer=TokenSigner(SECRET), max_workers=16) as running:
+    with start_server(bindings, signer=TokenSigner(SECRET), max_workers=16,
+                      event_loop=request.param == "event loop") as running:
         assert running.host == "127.0.0.1" and running.port > 0
         yield running.address
 

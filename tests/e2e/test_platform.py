@@ -58,8 +58,10 @@ def everyone_settled(deployment) -> Callable[[], bool]:
 
 
 def test_bots_play_whole_hands_and_every_coin_is_accounted_for(deployment):
-    clients = new_clients(deployment, 3)
     room = "zhajinhua-free-01"
+    # All seated before any bot presses start: two ready players start a hand, and nobody may
+    # sit down while one is being played.
+    clients, _ = seated_clients(deployment, room)
     stop = threading.Event()
     results, errors = [], []
 

@@ -24,7 +24,8 @@ variable                       default                      meaning
 ``PAIJU_LOBBY_TARGET``         ``127.0.0.1:50053``          where the other services reach the lobby
 ``PAIJU_TABLE_TARGET``         ``127.0.0.1:50054``          where the other services reach the table
 ``PAIJU_WATCHDOG_TARGET``      ``127.0.0.1:50055``          where the other services reach the watchdog
-``PAIJU_GRPC_WORKERS``         ``64``                       threads per server (each stream holds one)
+``PAIJU_GRPC_SERVER``          ``loop``                     ``loop``: calls served from one asyncio loop (slow ones in threads); ``threads``: grpc's thread-pool server
+``PAIJU_GRPC_WORKERS``         ``64``                       threads per server (for ``threads``, each stream holds one)
 ``PAIJU_TURN_SECONDS``         ``20``                       turn timer
 ``PAIJU_RECONNECT_SECONDS``    ``90``                       how long a disconnected seat is held
 ``PAIJU_READY_KICK_SECONDS``   ``20``                       ready kick: the last unready player's time
@@ -82,6 +83,8 @@ class Settings:
     lobby_target: str
     table_target: str
     watchdog_target: str
+    grpc_server: str
+    """``loop`` (an asyncio server; see :mod:`paiju.common.aio_bridge`) or ``threads``."""
     grpc_workers: int
     turn_seconds: int
     reconnect_seconds: int
@@ -133,6 +136,7 @@ class Settings:
             lobby_target=env.text("PAIJU_LOBBY_TARGET") or "127.0.0.1:50053",
             table_target=env.text("PAIJU_TABLE_TARGET") or "127.0.0.1:50054",
             watchdog_target=env.text("PAIJU_WATCHDOG_TARGET") or "127.0.0.1:50055",
+            grpc_server=env.choice("PAIJU_GRPC_SERVER", ("loop", "threads"), "loop"),
             grpc_workers=env.integer("PAIJU_GRPC_WORKERS", 64, minimum=1),
             turn_seconds=env.integer("PAIJU_TURN_SECONDS", 20, minimum=1),
             reconnect_seconds=env.integer("PAIJU_RECONNECT_SECONDS", 90, minimum=1),
@@ -170,3 +174,9 @@ class _Environment:
 
     def port(self, name: str, default: int) -> int:
         return self.integer(name, default, minimum=0, maximum=MAX_PORT)
+
+    def choice(self, name: str, choices: tuple[str, ...], default: str) -> str:
+        value = (self.text(name) or default).lower()
+        if value not in choices:
+            raise ConfigError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+        return value

@@ -60,6 +60,8 @@ from prometheus_client import (
     start_http_server,
 )
 
+from paiju.common.aio_bridge import WAITING
+
 RPC_BUCKETS: tuple[float, ...] = (
     0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
     300.0, 1800.0, 7200.0,
@@ -281,7 +283,8 @@ class _Timing:
             try:
                 for response in behaviour(request, context):
                     yield response
-                    sent.inc()
+                    if response is not WAITING:  # a stream waiting on the event loop sent nothing
+                        sent.inc()
                 code = _code_of(context, default=grpc.StatusCode.OK)
             except GeneratorExit:
                 code = grpc.StatusCode.CANCELLED  # the client went away mid-stream

@@ -27,6 +27,7 @@ from google.protobuf import descriptor_pool
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from paiju.common.aio_bridge import BridgeHandler, HandlerCollector, LoopServer
 from paiju.common.auth import TokenSigner
 from paiju.common.config import Settings
 from paiju.common.interceptor import AuthInterceptor
@@ -51,13 +52,16 @@ class ServiceBinding:
     name: str
     servicer: Any
     add_to_server: Callable[[Any, grpc.Server], None]
+    inline: frozenset[str] = frozenset()
+    """Methods (short names, e.g. ``"Act"``) that never wait long (Redis only, no SQL, no other
+    service): the event-loop server runs them on its loop; every other method runs in a thread."""
 
 
 @dataclass(slots=True)
 class RunningServer:
     """A started server: where it listens, and how to stop it."""
 
-    server: grpc.Server
+    server: grpc.Server | LoopServer
     host: str
     port: int
     health: health.HealthServicer
@@ -110,43 +114,72 @@ def start_server(
     port: int = 0,
     max_workers: int = 64,
     extra_interceptors: Sequence[grpc.ServerInterceptor] = (),
+    event_loop: bool = True,
 ) -> RunningServer:
     """Build, bind and start a server for ``bindings``; ``port=0`` picks a free port.
 
-    Each streaming call holds one of the ``max_workers`` threads while it is open.
+    With ``event_loop`` (the default) the calls are served from one asyncio loop
+    (:mod:`paiju.common.aio_bridge`): a binding's ``inline`` methods run on the loop, the others
+    in a pool of ``max_workers`` threads. Without, grpc's thread-pool server serves them, each
+    streaming call holding one of the ``max_workers`` threads while it is open.
     """
     if not bindings:
         raise ServerStartError("a server needs at least one service")
     names = tuple(binding.name for binding in bindings)
     _check_service_names(names)
-    server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="paiju-grpc"),
-        # Metrics first, so that calls refused by the auth check are counted too.
-        interceptors=(MetricsInterceptor(), AuthInterceptor(signer), *extra_interceptors),
-        options=(
-            # Without this, Linux lets a second server share a busy port silently.
-            ("grpc.so_reuseport", 0),
-            # Ping idle connections so that a peer that vanished (no FIN: a dead phone, a cut
-            # cable) is noticed within ~30 s and its Watch streams end, which ends its presence.
-            ("grpc.keepalive_time_ms", 20_000),
-            ("grpc.keepalive_timeout_ms", 10_000),
-            ("grpc.keepalive_permit_without_calls", 1),
-            ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
-            ("grpc.http2.max_pings_without_data", 0),
-        ),
-    )
-    for binding in bindings:
-        binding.add_to_server(binding.servicer, server)
+    # Metrics first, so that calls refused by the auth check are counted too.
+    interceptors = (MetricsInterceptor(), AuthInterceptor(signer), *extra_interceptors)
     health_servicer = health.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    if event_loop:
+        server: grpc.Server | LoopServer = LoopServer(SERVER_OPTIONS, max_workers)
+        collector = HandlerCollector()
+        for binding in bindings:
+            binding.add_to_server(binding.servicer, collector)  # type: ignore[arg-type]
+        health_pb2_grpc.add_HealthServicer_to_server(health_servicer, collector)  # type: ignore[arg-type]
+        inline = {f"/{b.name}/{method}" for b in bindings for method in b.inline}
+        inline.add(f"/{HEALTH_SERVICE_NAME}/Check")
+        server.server.add_generic_rpc_handlers((
+            BridgeHandler(collector.handlers, interceptors, frozenset(inline), server.pool, server.loop),
+        ))
+        reflection.enable_server_reflection((*names, HEALTH_SERVICE_NAME, reflection.SERVICE_NAME), server.server)
+    else:
+        server = _threads_server(bindings, interceptors, health_servicer, max_workers)
+        reflection.enable_server_reflection((*names, HEALTH_SERVICE_NAME, reflection.SERVICE_NAME), server)
     for name in ("", *names):
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    reflection.enable_server_reflection(
-        (*names, HEALTH_SERVICE_NAME, reflection.SERVICE_NAME), server
-    )
     bound_port = _bind(server, host, port)
     server.start()
     return RunningServer(server, host, bound_port, health_servicer, names)
+
+
+SERVER_OPTIONS = (
+    # Without this, Linux lets a second server share a busy port silently.
+    ("grpc.so_reuseport", 0),
+    # Ping idle connections so that a peer that vanished (no FIN: a dead phone, a cut cable) is
+    # noticed within ~30 s and its Watch streams end, which ends its presence.
+    ("grpc.keepalive_time_ms", 20_000),
+    ("grpc.keepalive_timeout_ms", 10_000),
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+    ("grpc.http2.max_pings_without_data", 0),
+)
+
+
+def _threads_server(
+    bindings: Sequence[ServiceBinding],
+    interceptors: Sequence[grpc.ServerInterceptor],
+    health_servicer: health.HealthServicer,
+    max_workers: int,
+) -> grpc.Server:
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="paiju-grpc"),
+        interceptors=interceptors,
+        options=SERVER_OPTIONS,
+    )
+    for binding in bindings:
+        binding.add_to_server(binding.servicer, server)
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    return server
 
 
 def start_from_settings(
@@ -159,6 +192,7 @@ def start_from_settings(
         host=settings.bind_host,
         port=port,
         max_workers=settings.grpc_workers,
+        event_loop=settings.grpc_server == "loop",
     )
 
 
@@ -175,7 +209,7 @@ def _check_service_names(names: Sequence[str]) -> None:
             ) from None
 
 
-def _bind(server: grpc.Server, host: str, port: int) -> int:
+def _bind(server: grpc.Server | LoopServer, host: str, port: int) -> int:
     address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     try:
         bound = server.add_insecure_port(address)

@@ -39,6 +39,23 @@ class Subscription:
     account: str | None
     read_state: Callable[[str], Any] | None = None
     events: queue.SimpleQueue[Any] = field(default_factory=queue.SimpleQueue)
+    notify: Callable[[], None] | None = None
+    """Called (from the hub's thread) after something was put in ``events``: how a watcher that
+    does not block on the queue, a stream served from an event loop, learns of it."""
+
+    def put(self, item: Any) -> None:
+        self.events.put(item)
+        if self.notify is not None:
+            self.notify()
+
+    def take_all(self) -> list[Any]:
+        """Everything queued so far, without waiting."""
+        taken = []
+        while True:
+            try:
+                taken.append(self.events.get_nowait())
+            except queue.Empty:
+                return taken
 
 
 class StreamHub:
@@ -107,10 +124,12 @@ class StreamHub:
                         continue
                     self._cursors[table_id] = events[-1].id
                     watchers = self._watchers.get(table_id, ())
+                    wanting = [s for s in watchers if s.read_state is not None]
                     for subscription in watchers:
                         for event in events:
                             subscription.events.put(event)
-                    wanting = [s for s in watchers if s.read_state is not None]
+                        if subscription.read_state is None and subscription.notify is not None:
+                            subscription.notify()  # the others are woken by the state after
                     if wanting:
                         stateful.append((table_id, wanting))
             for table_id, wanting in stateful:
@@ -120,11 +139,14 @@ class StreamHub:
     def _hand_out_state(table_id: str, wanting: list[Subscription]) -> None:
         try:
             state = wanting[0].read_state(table_id)  # type: ignore[misc]
-        except Exception:  # the watchers still have the events; they catch up on the next batch
+        except Exception:  # the watchers still have the events; the view follows a later batch
             log.exception("reading table %s after its events failed", table_id)
+            for subscription in wanting:
+                if subscription.notify is not None:
+                    subscription.notify()
             return
         for subscription in wanting:
-            subscription.events.put(state)
+            subscription.put(state)
 
     def _beat_all(self) -> None:
         with self._lock:
@@ -149,7 +171,7 @@ class StreamHub:
         with self._lock:
             for watchers in self._watchers.values():
                 for subscription in watchers:
-                    subscription.events.put(None)  # type: ignore[arg-type]
+                    subscription.put(None)
 
     def stop(self) -> None:
         self._stop.set()

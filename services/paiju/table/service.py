@@ -10,6 +10,7 @@ from typing import Any
 
 import grpc
 
+from paiju.common.aio_bridge import WAITING
 from paiju.common.auth import Role
 from paiju.common.errors import abort
 from paiju.common.interceptor import current_caller
@@ -84,6 +85,10 @@ def event_message(event: Any) -> table_pb2.Event:
 
 
 class TableService(table_pb2_grpc.TableServicer):
+    NON_BLOCKING = frozenset({"GetView", "Act", "Watch"})
+    """Methods that touch Redis only, never the ledger or another service (a hand's start and
+    its holds come from Lobby.Ready and the deadlines), so an event loop may run them itself."""
+
     def __init__(
         self, tables: Tables, presence: PresenceBoard | None = None, draining: threading.Event | None = None,
         hub: StreamHub | None = None,
@@ -195,6 +200,9 @@ class TableService(table_pb2_grpc.TableServicer):
         follow_view = request.follow_view and account is not None
         # First, so nothing falls between the snapshot or backlog and the live events.
         subscription = self.hub.subscribe(table_id, account, self._read_after_events if follow_view else None)
+        on_loop = getattr(context, "waits_on_loop", False)
+        if on_loop:
+            subscription.notify = context.wake  # type: ignore[attr-defined]
         sent_key: tuple[Any, ...] | None = None
         try:
             after = request.after_event_id
@@ -219,6 +227,11 @@ class TableService(table_pb2_grpc.TableServicer):
                     abort(context, grpc.StatusCode.UNAVAILABLE,
                           f"this server is shutting down: reconnect and resume after event {after}",
                           error_code="server_draining")
+                if not pending and on_loop:
+                    pending = subscription.take_all()
+                    if not pending:
+                        yield WAITING  # served from an event loop: it resumes us when woken
+                        continue
                 if not pending:
                     try:
                         pending = [subscription.events.get(timeout=WATCH_POLL_MS / 1000)]
@@ -265,6 +278,9 @@ class TableService(table_pb2_grpc.TableServicer):
 
 class TableInternalService(table_pb2_grpc.TableInternalServicer):
     """What the watchdog calls: expired deadlines and players gone quiet."""
+
+    NON_BLOCKING = frozenset({"MarkDisconnected"})
+    """ExpireDeadline may start a hand, which holds coins in the ledger."""
 
     def __init__(self, tables: Tables) -> None:
         self.tables = tables

@@ -1,0 +1,295 @@
+"""Serve the synchronous servicers from one asyncio event loop: no thread per call or stream.
+
+With grpc's thread-pool server every open Watch stream holds a thread, and every call and every
+streamed message hands work from thread to thread. On a 2-core machine those hand-offs (the GIL
+passing between a hundred threads, the context switches) cost more than the games themselves:
+``bench/platform.py`` counted about 470 context switches per action at 20 tables.
+
+This server runs the very same servicers and interceptors (auth, metrics) on one event-loop
+thread of a ``grpc.aio`` server:
+
+* a method a binding lists as ``inline`` (it only touches Redis: a millisecond or two) runs on
+  the loop itself, one call after another, with no hand-off at all;
+* any other method (SQL, password hashing, a call to another service) runs in a thread pool;
+* a stream whose servicer can wait without blocking (``Table.Watch``) lives on the loop: when it
+  has nothing to send it yields :data:`WAITING`, and the loop resumes it once its
+  :meth:`BridgedContext.wake` is called (from any thread).
+
+A servicer sees a :class:`BridgedContext`, which answers the synchronous ``ServicerContext``
+calls the servicers make (``abort``, ``set_trailing_metadata``, ``is_active``, ``code`` …).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent import futures
+from typing import Any
+
+import grpc
+
+log = logging.getLogger(__name__)
+
+
+class _Waiting:
+    def __repr__(self) -> str:
+        return "WAITING"
+
+
+WAITING: Any = _Waiting()
+"""Yielded by a stream served on the loop when it has nothing to send yet: the loop resumes it
+after its context's :meth:`BridgedContext.wake`. Never sent to the client."""
+
+_END = object()
+
+
+class _Aborted(Exception):
+    """A servicer ended its call with a status (``context.abort``)."""
+
+    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+        super().__init__(f"{code.name}: {details}")
+        self.code = code
+        self.details = details
+
+
+class BridgedContext:
+    """The synchronous ``grpc.ServicerContext`` a servicer sees, over an aio call's context."""
+
+    def __init__(self, context: grpc.aio.ServicerContext, loop: asyncio.AbstractEventLoop, on_loop: bool) -> None:
+        self._context = context
+        self._loop = loop
+        self._code: grpc.StatusCode | None = None
+        self._details = ""
+        self._woken = asyncio.Event() if on_loop else None
+
+    # --- what the servicers and interceptors call -----------------------------------------
+
+    def abort(self, code: grpc.StatusCode, details: str) -> None:
+        self._code, self._details = code, details
+        raise _Aborted(code, details)
+
+    def set_code(self, code: grpc.StatusCode) -> None:
+        self._code = code
+        self._context.set_code(code)
+
+    def set_details(self, details: str) -> None:
+        self._details = details
+        self._context.set_details(details)
+
+    def code(self) -> grpc.StatusCode | None:
+        return self._code
+
+    def details(self) -> str:
+        return self._details
+
+    def set_trailing_metadata(self, metadata: Sequence[tuple[str, str]]) -> None:
+        self._context.set_trailing_metadata(tuple(metadata))
+
+    def invocation_metadata(self) -> Any:
+        return self._context.invocation_metadata()
+
+    def peer(self) -> str:
+        return self._context.peer()
+
+    def time_remaining(self) -> float | None:
+        return self._context.time_remaining()
+
+    def is_active(self) -> bool:
+        return not self._context.done()
+
+    # --- streams that wait on the loop ----------------------------------------------------
+
+    @property
+    def waits_on_loop(self) -> bool:
+        """True when the stream runs on the event loop: it must yield :data:`WAITING` instead
+        of blocking, and have :meth:`wake` called when it has something to send."""
+        return self._woken is not None
+
+    def wake(self) -> None:
+        """Resume a stream waiting on the loop (thread-safe; extra wakes are harmless)."""
+        if self._woken is not None:
+            self._loop.call_soon_threadsafe(self._woken.set)
+
+    async def _until_woken(self) -> None:
+        assert self._woken is not None
+        await self._woken.wait()
+        self._woken.clear()
+
+
+class _ThreadedStream:
+    """A synchronous response iterator advanced in worker threads, one step at a time, and
+    closed only between steps (a generator cannot be closed while another thread runs it)."""
+
+    def __init__(self, responses: Iterator[Any]) -> None:
+        self._responses = responses
+        self._lock = threading.Lock()
+
+    def step(self) -> Any:
+        with self._lock:
+            return next(self._responses, _END)
+
+    def close(self) -> None:
+        with self._lock:
+            close = getattr(self._responses, "close", None)
+            if close is not None:
+                close()
+
+
+class BridgeHandler(grpc.GenericRpcHandler):
+    """Finds a method's synchronous handler, runs the interceptors over it as a thread-pool
+    server would, and serves the result from the event loop."""
+
+    def __init__(
+        self,
+        handlers: dict[str, grpc.RpcMethodHandler],
+        interceptors: Sequence[grpc.ServerInterceptor],
+        inline: frozenset[str],
+        pool: futures.ThreadPoolExecutor,
+        loop: asyncio.AbstractEventLoop,
+    ) -> None:
+        self._handlers = handlers
+        self._interceptors = tuple(interceptors)
+        self._inline = inline
+        self._pool = pool
+        self._loop = loop
+
+    def service(self, handler_call_details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler | None:
+        method = handler_call_details.method
+        if method not in self._handlers:
+            return None
+        handler = self._intercepted(handler_call_details)
+        if handler is None:
+            return None
+        if handler.request_streaming:
+            raise NotImplementedError(f"{method}: client streams are not bridged")  # none in paiju.v1
+        on_loop = method in self._inline
+        if handler.response_streaming:
+            behaviour = self._stream(handler.unary_stream, on_loop)
+            factory = grpc.unary_stream_rpc_method_handler
+        else:
+            behaviour = self._unary(handler.unary_unary, on_loop)
+            factory = grpc.unary_unary_rpc_method_handler
+        return factory(behaviour, request_deserializer=handler.request_deserializer,
+                       response_serializer=handler.response_serializer)
+
+    def _intercepted(self, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler | None:
+        def at(index: int) -> Callable[[grpc.HandlerCallDetails], grpc.RpcMethodHandler | None]:
+            if index == len(self._interceptors):
+                return lambda call: self._handlers.get(call.method)
+            return lambda call: self._interceptors[index].intercept_service(at(index + 1), call)
+
+        return at(0)(details)
+
+    def _unary(self, behaviour: Callable[..., Any], on_loop: bool) -> Callable[..., Any]:
+        async def serve(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            bridged = BridgedContext(context, self._loop, on_loop=False)
+            try:
+                if on_loop:
+                    return behaviour(request, bridged)
+                return await self._loop.run_in_executor(self._pool, behaviour, request, bridged)
+            except _Aborted as aborted:
+                await context.abort(aborted.code, aborted.details)
+            except Exception as error:  # noqa: BLE001 - answered as the thread-pool server would, logged
+                await _failed(context, bridged, f"Exception calling application: {error}")
+
+        return serve
+
+    def _stream(self, behaviour: Callable[..., Any], on_loop: bool) -> Callable[..., Any]:
+        async def serve(request: Any, context: grpc.aio.ServicerContext) -> None:
+            bridged = BridgedContext(context, self._loop, on_loop=on_loop)
+            responses = _ThreadedStream(iter(behaviour(request, bridged)))
+            try:
+                while True:
+                    if on_loop:
+                        response = responses.step()
+                    else:
+                        response = await self._loop.run_in_executor(self._pool, responses.step)
+                    if response is _END:
+                        return
+                    if response is WAITING:
+                        await bridged._until_woken()
+                        continue
+                    await context.write(response)
+            except _Aborted as aborted:
+                await context.abort(aborted.code, aborted.details)
+            except Exception as error:  # noqa: BLE001 - answered as the thread-pool server would, logged
+                await _failed(context, bridged, f"Exception iterating responses: {error}")
+            finally:
+                # Cancelled or ended: run the servicer's cleanup (its ``finally``) as it would
+                # run under the thread-pool server; off the loop if it ran off the loop.
+                if on_loop:
+                    responses.close()
+                else:
+                    self._pool.submit(responses.close)
+
+        return serve
+
+
+async def _failed(context: grpc.aio.ServicerContext, bridged: BridgedContext, message: str) -> None:
+    """A servicer raised: the code it set before raising (e.g. UNIMPLEMENTED), else UNKNOWN."""
+    code = bridged.code()
+    if code is None or code is grpc.StatusCode.OK:
+        log.exception("the servicer failed")
+        await context.abort(grpc.StatusCode.UNKNOWN, message)
+    await context.abort(code, bridged.details() or message)
+
+
+class HandlerCollector:
+    """Stands in for a ``grpc.Server`` to the generated ``add_*Servicer_to_server`` functions and
+    keeps the method handlers they register, by full method name."""
+
+    def __init__(self) -> None:
+        self.handlers: dict[str, grpc.RpcMethodHandler] = {}
+
+    def add_generic_rpc_handlers(self, generic_handlers: Sequence[Any]) -> None:
+        """The registered handlers below carry the same methods."""
+
+    def add_registered_method_handlers(self, service: str, method_handlers: dict[str, Any]) -> None:
+        for name, handler in method_handlers.items():
+            self.handlers[f"/{service}/{name}"] = handler
+
+
+class LoopServer:
+    """A ``grpc.aio`` server on an event loop of its own thread, with the synchronous
+    ``grpc.Server``'s ``stop`` and ``wait_for_termination``, so callers need not know."""
+
+    def __init__(self, options: Sequence[tuple[str, Any]], max_workers: int) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.pool = futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="paiju-grpc")
+        self._thread = threading.Thread(target=self.loop.run_forever, name="grpc-loop", daemon=True)
+        self._thread.start()
+        self._terminated = threading.Event()
+        self.server: grpc.aio.Server = self.call(self._create(options))
+
+    async def _create(self, options: Sequence[tuple[str, Any]]) -> grpc.aio.Server:
+        return grpc.aio.server(options=options)
+
+    def call(self, coroutine: Any, timeout: float | None = 30.0) -> Any:
+        """Run ``coroutine`` on the server's loop and wait for its result."""
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+
+    def add_insecure_port(self, address: str) -> int:
+        return self.server.add_insecure_port(address)
+
+    def start(self) -> None:
+        self.call(self.server.start())
+
+    def stop(self, grace: float | None) -> threading.Event:
+        """Stop taking calls, let those in flight finish within ``grace`` s; the returned event
+        is set once the server has stopped."""
+        if self._terminated.is_set():
+            return self._terminated
+        stopping = asyncio.run_coroutine_threadsafe(self.server.stop(grace), self.loop)
+
+        def stopped(_: Any) -> None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self._terminated.set()
+
+        stopping.add_done_callback(stopped)
+        return self._terminated
+
+    def wait_for_termination(self, timeout: float | None = None) -> bool:
+        return self._terminated.wait(timeout)

@@ -1,0 +1,108 @@
+"""The event-loop server: streams that wait on the loop hold no thread, and end cleanly."""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from collections.abc import Iterator
+
+import grpc
+import pytest
+
+from paiju.common.aio_bridge import WAITING
+from paiju.common.auth import TokenSigner
+from paiju.common.interceptor import bearer_metadata, current_caller
+from paiju.common.server import ServiceBinding, start_server
+from paiju.proto.v1 import table_pb2, table_pb2_grpc
+
+SECRET = b"the aio bridge test secret, 32 bytes!"
+TIMEOUT = 10.0
+STREAMS = 40
+
+
+class Mailboxes(table_pb2_grpc.TableServicer):
+    """Watch sends what is posted to the table's mailbox; it waits on the loop in between."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.open: dict[str, list[tuple[queue.SimpleQueue, object]]] = {}
+        self.cleaned_up: list[str] = []
+        self.blocking_streams = 0
+
+    def post(self, table_id: str, text: str) -> None:
+        with self.lock:
+            boxes = list(self.open.get(table_id, ()))
+        for box, context in boxes:
+            box.put(text)
+            context.wake()  # type: ignore[attr-defined]
+
+    def Watch(self, request: table_pb2.WatchRequest, context: grpc.ServicerContext) -> Iterator[table_pb2.TableUpdate]:
+        if not getattr(context, "waits_on_loop", False):
+            self.blocking_streams += 1
+            return
+        box: queue.SimpleQueue = queue.SimpleQueue()
+        with self.lock:
+            self.open.setdefault(request.table_id, []).append((box, context))
+        try:
+            while True:
+                try:
+                    text = box.get_nowait()
+                except queue.Empty:
+                    yield WAITING
+                    continue
+                event = table_pb2.Event(type=text, payload_json=json.dumps(current_caller().account_id))
+                yield table_pb2.TableUpdate(event=event)
+        finally:
+            self.cleaned_up.append(current_caller().account_id)
+            with self.lock:
+                self.open[request.table_id].remove((box, context))
+
+
+@pytest.fixture
+def served() -> Iterator[tuple[Mailboxes, grpc.Channel, TokenSigner]]:
+    servicer = Mailboxes()
+    signer = TokenSigner(SECRET)
+    binding = ServiceBinding("paiju.v1.Table", servicer, table_pb2_grpc.add_TableServicer_to_server,
+                             inline=frozenset({"Watch"}))
+    # One worker thread: were a waiting stream to hold one, the second stream would starve.
+    with start_server([binding], signer=signer, max_workers=1) as running, \
+            grpc.insecure_channel(running.address) as channel:
+        yield servicer, channel, signer
+
+
+def wait_until(what: str, done) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + TIMEOUT
+    while not done():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.01)
+
+
+def test_many_streams_wait_on_the_loop_with_one_worker_thread_and_each_gets_its_own_messages(served) -> None:
+    servicer, channel, signer = served
+    stub = table_pb2_grpc.TableStub(channel)
+    streams = [stub.Watch(table_pb2.WatchRequest(table_id="t1"), timeout=TIMEOUT,
+                          metadata=bearer_metadata(signer.issue(f"acct-{n}", f"p{n}", ttl=60)))
+               for n in range(STREAMS)]
+    wait_until("every stream open", lambda: len(servicer.open.get("t1", ())) == STREAMS)
+    for text in ("first", "second"):
+        servicer.post("t1", text)
+    for number, stream in enumerate(streams):
+        received = [next(stream).event for _ in range(2)]
+        assert [e.type for e in received] == ["first", "second"]
+        assert {json.loads(e.payload_json) for e in received} == {f"acct-{number}"}  # its caller, not another's
+    assert servicer.blocking_streams == 0
+    for stream in streams:
+        stream.cancel()
+    wait_until("every stream's cleanup", lambda: len(servicer.cleaned_up) == STREAMS)
+    assert sorted(servicer.cleaned_up) == sorted(f"acct-{n}" for n in range(STREAMS))
+
+
+def test_a_stream_refused_by_the_auth_check_never_reaches_the_servicer(served) -> None:
+    servicer, channel, _ = served
+    stream = table_pb2_grpc.TableStub(channel).Watch(table_pb2.WatchRequest(table_id="t1"), timeout=TIMEOUT)
+    with pytest.raises(grpc.RpcError) as refused:
+        next(stream)
+    assert refused.value.code() is grpc.StatusCode.UNAUTHENTICATED
+    assert not servicer.open and not servicer.cleaned_up
