@@ -67,19 +67,17 @@ def play_bot(
                         client.ready(room_id)
                     except IllegalMove:
                         pass  # a hand started meanwhile
-                    waiter.forget_view()  # held since before I pressed start: it shows me not ready
-                    view = _wait(waiter)  # my readiness, or the hand it started, comes as a view
+                    view = _wait(waiter, view)  # my readiness, or the hand it started, comes as a view
                     continue
-                view = _wait(waiter)
+                view = _wait(waiter, view)
                 continue
             state = hand["state"]
             action = bot(state, rng) if state["legal_actions"] else None
             if action is None:
-                view = _wait(waiter)
+                view = _wait(waiter, view)
                 continue
             try:
                 view = client.act(room_id, action, view["version"])  # the answer is the new view
-                waiter.forget_view()
                 stats.actions += 1
             except StaleView:
                 stats.stale += 1
@@ -96,7 +94,7 @@ def _finished_hand(view: dict) -> str | None:
     return view["last_hand"]["hand_id"] if view["last_hand"] else None
 
 
-def _wait(waiter: TableWaiter) -> dict | None:
-    """Wait until the table changes in a way that concerns us (or a while, as a safety net); the
-    view the server pushed meanwhile, or None (the caller then asks for one)."""
-    return waiter.wait(SAFETY_NET_SECONDS)
+def _wait(waiter: TableWaiter, known: dict) -> dict | None:
+    """Wait until the server sends a view newer than ``known`` (what concerns us changed), or a
+    while as a safety net: that view, or None (the caller then asks for one)."""
+    return waiter.wait(known["version"], SAFETY_NET_SECONDS)

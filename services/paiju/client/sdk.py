@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -205,6 +206,7 @@ class TableWaiter:
         self._lock = threading.Lock()
         self._view: dict[str, Any] | None = None
         self._stopped = False
+        self._ended = False
         self._thread = threading.Thread(target=self._run, args=(client, table_id), daemon=True)
         self._thread.start()
 
@@ -213,26 +215,29 @@ class TableWaiter:
             for update in client.watch(table_id, follow_view=True):
                 if update.view is not None:
                     with self._lock:
-                        self._view = update.view
+                        if self._view is None or update.view["version"] >= self._view["version"]:
+                            self._view = update.view
                     self._changed.set()
                 if self._stopped:
                     return
         except PaijuError:
+            pass
+        finally:
+            self._ended = True  # no more views will come: waiting now only delays the caller
             self._changed.set()
 
-    def wait(self, timeout: float) -> dict[str, Any] | None:
-        """Wait until something concerns me (at most ``timeout`` seconds); the newest view the
-        server sent since the last wait, if any (else look yourself)."""
-        self._changed.wait(timeout)
-        self._changed.clear()
-        with self._lock:
-            view, self._view = self._view, None
-        return view
-
-    def forget_view(self) -> None:
-        """Drop a view received but not yet taken: the caller knows newer (e.g. from ``act``)."""
-        with self._lock:
-            self._view = None
+    def wait(self, newer_than: int, timeout: float) -> dict[str, Any] | None:
+        """The first view the server sent of a version after ``newer_than`` (what the caller
+        knows), waiting at most ``timeout`` seconds for it; None if none came (look yourself)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                if self._view is not None and self._view["version"] > newer_than:
+                    return self._view
+                self._changed.clear()
+            left = deadline - time.monotonic()
+            if left <= 0 or self._stopped or self._ended or not self._changed.wait(left):
+                return None
 
     def stop(self) -> None:
         self._stopped = True

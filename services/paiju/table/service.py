@@ -14,7 +14,7 @@ from paiju.common.aio_bridge import WAITING
 from paiju.common.auth import Role
 from paiju.common.errors import abort
 from paiju.common.interceptor import current_caller
-from paiju.games.engine import IllegalAction
+from paiju.games.engine import HandState, IllegalAction
 from paiju.proto.v1 import common_pb2, table_pb2, table_pb2_grpc
 from paiju.table.fanout import StreamHub
 from paiju.table.fanout import after as is_after
@@ -117,12 +117,13 @@ class TableService(table_pb2_grpc.TableServicer):
 
     def _view(
         self, table_id: str, account: str | None, snapshot: Snapshot | None = None, record: TableRecord | None = None,
-        version: int | None = None, turn_due_ms: int | None = None,
+        version: int | None = None, turn_due_ms: int | None = None, hand: HandState | None = None,
     ) -> table_pb2.TableView:
         if record is None:
             snapshot, record = self.tables.load(table_id)
         last_event_id = snapshot.last_event_id if snapshot is not None else ""
-        view = self.tables.view_of(version if version is not None else snapshot.version, last_event_id, record, account)  # type: ignore[union-attr]
+        view = self.tables.view_of(version if version is not None else snapshot.version,  # type: ignore[union-attr]
+                                   last_event_id, record, account, hand=hand)
         if turn_due_ms is None and record.hand is not None:
             turn_due_ms = self._turn_due_ms(table_id)
         view["turn_due_ms"] = turn_due_ms
@@ -164,7 +165,7 @@ class TableService(table_pb2_grpc.TableServicer):
         # The view as committed (no second read); its last_event_id is left empty, as the
         # events of the move come back with it.
         view = self._view(request.table_id, account, record=outcome.record, version=outcome.version,
-                          turn_due_ms=outcome.turn_due_ms)
+                          turn_due_ms=outcome.turn_due_ms, hand=outcome.hand)
         # The caller's own events of this move, cut to its seat, come back at once.
         seat = view.seat if view.HasField("seat") else None
         mine = [

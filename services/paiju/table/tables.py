@@ -46,6 +46,10 @@ class WalletPort(Protocol):
 
     def available(self, account: str) -> int: ...
 
+    def available_many(self, accounts: list[str]) -> list[int]:
+        """The available coins of each account, in the order asked (one question for a hand)."""
+        ...
+
     def hold_hand(self, hand_id: str, amounts: dict[str, int]) -> None:
         """Hold each account's amount for the hand, all or none (raises when one cannot)."""
         ...
@@ -72,6 +76,8 @@ class Outcome:
     events: list[Event]
     record: TableRecord | None = None
     turn_due_ms: int | None = None
+    hand: HandState | None = None
+    """The record's hand as committed, already loaded (None when no hand is on, or unknown)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +201,7 @@ class Tables:
         events: list[Event],
         plan: DeadlinePlan | None = None,
         outbox: list[tuple[str, bytes]] = (),  # type: ignore[assignment]
+        hand: HandState | None = None,
     ) -> Outcome:
         plan = plan or DeadlinePlan()
         stored = [(event.visible_to, event.type, _payload(event.data)) for event in events]
@@ -208,7 +215,7 @@ class Tables:
             for listener in self.settlement_listeners:
                 listener(table_id)
         turn_due = next((due for name, due, _ in plan.set if name == TURN_DEADLINE), None)
-        return Outcome(new_version, events, record, turn_due)
+        return Outcome(new_version, events, record, turn_due, hand if record.hand is not None else None)
 
     def _retrying(self, table_id: str, change: Callable[[int, TableRecord], Outcome | None]) -> Outcome | None:
         """Apply a server-side change, reloading and retrying when another writer got in first."""
@@ -313,7 +320,7 @@ class Tables:
         accounts = [record.seats[s].account for s in seats]  # type: ignore[union-attr]
         number = record.hands_played + 1
         hand_id = f"{table_id}-{number}-{secrets.token_hex(4)}"
-        coins = [self.wallet.available(account) for account in accounts]
+        coins = self.wallet.available_many(accounts)
         winner = record.last_winner
         dealer = accounts.index(winner) if winner in accounts else self.randbelow(len(seats))
         carry = record.carry if record.carry and record.carry.get("accounts") == accounts else None
@@ -391,7 +398,7 @@ class Tables:
             if turn_changed:
                 self._turn_changed(record, hand, plan)
             self._system_step_timer(record, hand, plan)
-            return self._commit(table_id, version, record, table_events, plan)
+            return self._commit(table_id, version, record, table_events, plan, hand=hand)
         outbox, ended = self._settle(record, hand, plan)
         return self._commit(table_id, version, record, table_events + ended, plan, outbox)
 

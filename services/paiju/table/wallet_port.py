@@ -21,6 +21,10 @@ class DirectWallet:
     def available(self, account: str) -> int:
         return self.wallet.available(int(account))
 
+    def available_many(self, accounts: list[str]) -> list[int]:
+        coins = self.wallet.available_many(int(account) for account in accounts)
+        return [coins[int(account)] for account in accounts]
+
     def hold_hand(self, hand_id: str, amounts: dict[str, int]) -> None:
         try:
             self.wallet.hold_hand(hand_id, {int(account): amount for account, amount in amounts.items()})
@@ -42,8 +46,11 @@ class RemoteWallet:
         self._timeout = timeout
 
     def available(self, account: str) -> int:
-        request = wallet_pb2.GetBalancesRequest(account_ids=[account])
-        return self._stub.GetBalances(request, timeout=self._timeout).balances[0].available
+        return self.available_many([account])[0]
+
+    def available_many(self, accounts: list[str]) -> list[int]:
+        request = wallet_pb2.GetBalancesRequest(account_ids=accounts)
+        return [balance.available for balance in self._stub.GetBalances(request, timeout=self._timeout).balances]
 
     def hold_hand(self, hand_id: str, amounts: dict[str, int]) -> None:
         holds = [wallet_pb2.Hold(account_id=account, amount=amount) for account, amount in amounts.items()]
