@@ -9,14 +9,14 @@ import uuid
 import pytest
 import redis
 
-from paiju.table.store import TableStore
+from paiju.table.store import DEFAULT_ACKED_OUTBOX_MEMORY, TableStore
 from paiju.table.tables import Tables, Timers
 from paiju.table.wallet_port import DirectWallet
 from paiju.wallet import Wallet
 
 BUDGET_BYTES = 4_096
-HANDS = 70
-"""More than the 64 acknowledged settlement keys a table remembers, so that set is full."""
+HANDS = DEFAULT_ACKED_OUTBOX_MEMORY + 6
+"""More hands than the acknowledged settlement keys a table remembers, so that set is full."""
 
 
 @pytest.fixture
@@ -70,9 +70,9 @@ def _play_and_measure(store: TableStore, wallet: Wallet) -> None:
             assert usage.exact, "MEMORY USAGE is the measure here"
             if hand >= HANDS - 5:
                 late.append(usage.total_bytes)
-    assert store.client.zcard(store.keys("t1").outbox_acked) == 64  # the window is full
+    assert store.client.zcard(store.keys("t1").outbox_acked) == DEFAULT_ACKED_OUTBOX_MEMORY  # the window is full
     # Every key of the table, at every move of the last hands: state, event stream, deadlines,
-    # the settlement while it is pending and the 64 remembered acknowledgements. The budget is
+    # the settlement while it is pending and the remembered acknowledgements. The budget is
     # for the mean, as the platform bench measures it.
     assert sum(late) / len(late) <= BUDGET_BYTES, late
     # The peak is a hand's end: its settlement waits in the outbox (~400 bytes) beside the

@@ -17,10 +17,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from paiju.table.store import TableStore
+from paiju.table.store import StoredEvent, TableStore
 from paiju.table.store.records import parse_stream_id
 
 log = logging.getLogger(__name__)
+EVENTS_LOST = "events lost"
+"""Put before a batch of events when some before them were trimmed unread: the watcher must
+start again from a snapshot."""
 READ_BLOCK_MS = 200
 """How long the hub's read waits; also the most a newly watched table waits to join it."""
 BEAT_SECONDS = 2.0
@@ -117,12 +120,15 @@ class StreamHub:
                 log.exception("stream hub read failed")
                 self._stop.wait(1.0)
                 continue
+            lost = self._lost_events(cursors, found)
             with self._lock:
                 stateful: list[tuple[str, list[Subscription]]] = []
                 for table_id, events in found.items():
                     if table_id not in self._cursors or not events:
                         continue
                     self._cursors[table_id] = events[-1].id
+                    if table_id in lost:
+                        events = [EVENTS_LOST, *events]
                     watchers = self._watchers.get(table_id, ())
                     wanting = [s for s in watchers if s.read_state is not None]
                     for subscription in watchers:
@@ -134,6 +140,20 @@ class StreamHub:
                         stateful.append((table_id, wanting))
             for table_id, wanting in stateful:
                 self._hand_out_state(table_id, wanting)
+
+    def _lost_events(self, cursors: dict[str, str], found: dict[str, list[StoredEvent]]) -> set[str]:
+        """The tables whose stream was trimmed past the hub's cursor before it read on (the hub
+        fell more than a stream's length behind): their watchers missed events."""
+        read = [table_id for table_id, events in found.items() if events]
+        if not read:
+            return set()
+        try:
+            marks = self.store.trim_marks(read)
+        except Exception:  # counted as lost: a fresh snapshot costs less than a missed event
+            log.exception("reading trim marks failed")
+            return set(read)
+        return {table_id for table_id in read
+                if table_id in marks and parse_stream_id(cursors[table_id]) < parse_stream_id(marks[table_id])}
 
     @staticmethod
     def _hand_out_state(table_id: str, wanting: list[Subscription]) -> None:

@@ -16,7 +16,7 @@ from paiju.common.errors import abort
 from paiju.common.interceptor import current_caller
 from paiju.games.engine import HandState, IllegalAction
 from paiju.proto.v1 import common_pb2, table_pb2, table_pb2_grpc
-from paiju.table.fanout import StreamHub
+from paiju.table.fanout import EVENTS_LOST, StreamHub
 from paiju.table.fanout import after as is_after
 from paiju.table.record import TableRecord
 from paiju.table.store import EventsTrimmed, Snapshot, StaleVersion
@@ -241,6 +241,13 @@ class TableService(table_pb2_grpc.TableServicer):
                 for event in pending:
                     if event is None:
                         break  # woken to look at the draining flag
+                    if event is EVENTS_LOST:
+                        # The hub fell behind a trim: start again from what the table is now.
+                        snapshot = self._view(table_id, account)
+                        after = snapshot.last_event_id or after
+                        sent_key = view_key(json.loads(snapshot.view_json)) if follow_view else None
+                        yield table_pb2.TableUpdate(snapshot=snapshot)
+                        continue
                     if isinstance(event, TableAfterEvents):
                         fresh = self._fresh_view(table_id, account, event, after, sent_key)
                         if fresh is not None:

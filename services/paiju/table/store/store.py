@@ -53,12 +53,14 @@ from .records import (
 )
 from .scripts import StoreScripts
 
-# A reader lagging by more than this many events may have to re-snapshot (two or three commits
-# of a hand's end; the stream hub reads within milliseconds). The stream is trimmed in batches
-# (see commit.lua), so it holds up to a third more, ~85 bytes each in a 炸金花 hand: with
-# the stream's own ~600 bytes, the largest part of a live table.
-DEFAULT_STREAM_MAXLEN = 12
-DEFAULT_ACKED_OUTBOX_MEMORY = 64
+# A reader lagging by more than this many events must re-snapshot. The stream hub reads within
+# milliseconds, but a busy server can starve it for a few commits, and a hand's end writes
+# half a dozen events at once: at 12, a loaded test server re-snapshotted watchers mid-hand.
+# (The 4 KB a table is kept by remembering 32 acknowledged outbox keys rather than 64.)
+# The stream is trimmed in batches (see commit.lua), so it holds up to a third more, ~85 bytes
+# each in a 炸金花 hand: with the stream's own ~600 bytes, the largest part of a live table.
+DEFAULT_STREAM_MAXLEN = 16
+DEFAULT_ACKED_OUTBOX_MEMORY = 32
 MAX_READ_COUNT = 10_000
 _UNREAD = object()
 
@@ -332,6 +334,24 @@ class TableStore:
             table_id = by_key[_text(raw_key)]
             found[table_id] = [_stored_event(raw_id, fields) for raw_id, fields in entries]
         return found
+
+    def trim_marks(self, table_ids: list[str]) -> dict[str, str]:
+        """Each table's trim mark (events up to it may be gone), read in one round trip; what a
+        reader of :meth:`read_many` compares its cursors with. Tables that do not exist are
+        left out."""
+        pipe = self._client.pipeline(transaction=False)
+        for table_id in table_ids:
+            pipe.getrange(self.keys(table_id).state, 0, TABLE_STATE_HEADER_BYTES - 1)
+        marks = {}
+        for table_id, header in zip(table_ids, pipe.execute(raise_on_error=False), strict=True):
+            if isinstance(header, ResponseError):  # a hash an older store wrote
+                try:
+                    marks[table_id] = "{}-{}".format(*self._trim_mark(table_id, self.keys(table_id)))
+                except UnknownTable:
+                    pass
+            elif header:
+                marks[table_id] = parse_table_state_header(header)[2]
+        return marks
 
     def drop_events(self, table_id: str) -> None:
         """Drop the table's retained events, to shrink an idle table (e.g. between hands).
