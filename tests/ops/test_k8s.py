@@ -260,11 +260,38 @@ def test_network_policies_name_ports_the_selected_pods_have(build: tuple[str, li
         for rule in policy["spec"].get("ingress", []):
             for port in rule.get("ports", []):
                 if isinstance(port["port"], str):
-                    owners = [
-                        d for d in pods
-                        if port["port"] in {p["name"] for c in d["spec"]["template"]["spec"]["containers"] for p in c.get("ports", [])}
-                    ]
-                    assert owners, f"NetworkPolicy {name}: no selected pod has a port {port['port']}"
+                    assert named_port_owners(pods, port["port"]), \
+                        f"NetworkPolicy {name}: no selected pod has a port {port['port']}"
+        for rule in policy["spec"].get("egress", []):
+            # A named egress port is the destination pods' port.
+            targets = [d for d in deployments
+                       if any(selects(peer["podSelector"], d["spec"]["template"]["metadata"]["labels"])
+                              for peer in rule.get("to", []) if "podSelector" in peer)]
+            for port in rule.get("ports", []):
+                if isinstance(port["port"], str):
+                    assert named_port_owners(targets, port["port"]), \
+                        f"NetworkPolicy {name}: no pod it may reach has a port {port['port']}"
+
+
+def named_port_owners(deployments: list[dict[str, Any]], port: str) -> list[dict[str, Any]]:
+    return [d for d in deployments
+            if port in {p["name"] for c in d["spec"]["template"]["spec"]["containers"] for p in c.get("ports", [])}]
+
+
+def test_every_paiju_pod_may_reach_only_dns_its_datastores_and_paiju(build: tuple[str, list[dict[str, Any]]]) -> None:
+    _, objects = build
+    policies = [p for p in named(objects, "NetworkPolicy").values() if "Egress" in p["spec"]["policyTypes"]]
+    for name, deployment in named(objects, "Deployment").items():
+        labels = deployment["spec"]["template"]["metadata"]["labels"]
+        if labels.get("app.kubernetes.io/component") in ("redis", "postgres"):
+            continue  # the dev overlay's datastores, not Paiju's code
+        governing = [p for p in policies if selects(p["spec"]["podSelector"], labels)]
+        assert governing, f"{name}: nothing limits where its pods may connect"
+        allowed = {(port["port"], port.get("protocol", "TCP"))
+                   for p in governing for rule in p["spec"]["egress"] for port in rule.get("ports", [])}
+        assert {(53, "UDP"), (6379, "TCP"), (5432, "TCP"), ("grpc", "TCP")} <= allowed, (name, allowed)
+        assert all(rule.get("ports") for p in governing for rule in p["spec"]["egress"]), \
+            f"{name}: an egress rule without ports lets it connect anywhere"
 
 
 def test_every_kustomization_is_tested() -> None:
