@@ -447,12 +447,16 @@ def wait_serving(address: str, processes: list[ServerProcess], timeout: float) -
 def start_servers(args: argparse.Namespace, environment: dict[str, str], folder: Path, rooms: int) -> Deployment:
     """The services, as one process or as four plus a Celery worker; ready to take calls."""
     common = ["--rooms", str(rooms), "--log-level", "WARNING"]
-    stream_workers = args.grpc_workers or args.target + 2 * args.active + 256
+    # The event-loop server holds no thread per stream: its threads serve only the calls that
+    # may wait (logins, sits, SQL). The thread-pool server needs one per open stream.
+    stream_workers = args.grpc_workers or (
+        256 if args.grpc_server == "loop" else args.target + 2 * args.active + 256)
     # redis-py pools refuse a 101st connection unless the URL says otherwise, and every open
     # Watch stream holds one (blocked in XREAD) for as long as it lasts.
     # Celery's broker (kombu) refuses that query parameter: the worker keeps the plain URL.
     worker_environment = environment
-    environment = {**environment, "REDIS_URL": with_connections(environment["REDIS_URL"], stream_workers + 256)}
+    environment = {**environment, "REDIS_URL": with_connections(environment["REDIS_URL"], stream_workers + 256),
+                   "PAIJU_GRPC_SERVER": args.grpc_server}
     if not args.split:
         port, metrics = free_port(), free_port()
         env = {**environment, "PAIJU_PORT": str(port), "PAIJU_METRICS_PORT": str(metrics),
@@ -873,7 +877,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players-per-connection", type=int, default=1,
                         help="idle players sharing one TCP connection for their streams (default 1)")
     parser.add_argument("--grpc-workers", type=int, default=0,
-                        help="PAIJU_GRPC_WORKERS of the stream-serving process (default target + 2*active + 256)")
+                        help="PAIJU_GRPC_WORKERS of the stream-serving process (default 256; with "
+                             "--grpc-server threads, target + 2*active + 256)")
+    parser.add_argument("--grpc-server", choices=("loop", "threads"), default="loop",
+                        help="PAIJU_GRPC_SERVER of the servers (default loop)")
     parser.add_argument("--max-p99-ms", type=float, default=2_000.0, help="saturated above this p99 (default 2000)")
     parser.add_argument("--max-error-rate", type=float, default=0.01, help="saturated above this share of failed RPCs")
     parser.add_argument("--startup-timeout", type=float, default=300.0, help="seconds the servers may take to start")
