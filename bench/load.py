@@ -164,11 +164,11 @@ def _timed_client_class(recorder: Recorder) -> type:
             return result
         return call
 
-    def watch(self: Any, table_id: str, after_event_id: str = "") -> Iterator[Any]:
+    def watch(self: Any, table_id: str, after_event_id: str = "", follow_view: bool = False) -> Iterator[Any]:
         started = time.perf_counter()
         counted = False
         try:
-            for update in PaijuClient.watch(self, table_id, after_event_id):
+            for update in PaijuClient.watch(self, table_id, after_event_id, follow_view):
                 if not counted:
                     recorder.timed("Watch", time.perf_counter() - started)
                     recorder.streams(+1)
