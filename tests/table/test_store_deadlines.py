@@ -88,3 +88,13 @@ def test_concurrent_claimers_take_each_deadline_exactly_once(backend: Backend) -
         (f"t{n}", name) for n in range(tables) for name in ("turn", "reconnect-1")
     }
     assert setup.due_deadlines(now_ms=10_000) == []
+
+
+def test_a_table_and_its_deadlines_read_together_are_what_they_read_apart(store: TableStore) -> None:
+    assert store.load_with_deadlines("t1") == (None, [])
+    store.create("t1", b"s")
+    store.commit("t1", 1, b"state 2", events=[(None, "bet", b"1")],
+                 deadlines_set=[("turn", 2_000, 2), ("ready", 1_000, 2)])
+    snapshot, deadlines = store.load_with_deadlines("t1")
+    assert snapshot == store.load("t1") and snapshot.state == b"state 2"
+    assert deadlines == store.deadlines("t1") and [d.name for d in deadlines] == ["ready", "turn"]

@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from paiju.client.bots import Bot
 from paiju.client.sdk import IllegalMove, PaijuClient, StaleView, TableWaiter
 
-SAFETY_NET_SECONDS = 3.0
-"""A waiting bot looks again after this long even if nothing woke it (a missed event)."""
+SAFETY_NET_SECONDS = 10.0
+"""A waiting bot looks again after this long even if no view came (the server sends one whenever
+what the bot may do changes, so this only covers a stream that went quiet)."""
 
 
 @dataclass

@@ -61,8 +61,14 @@ from .scripts import StoreScripts
 # each in a 炸金花 hand: with the stream's own ~600 bytes, the largest part of a live table.
 DEFAULT_STREAM_MAXLEN = 16
 DEFAULT_ACKED_OUTBOX_MEMORY = 32
+KEYS_REMEMBERED = 100_000
 MAX_READ_COUNT = 10_000
 _UNREAD = object()
+
+
+def _deadlines(stored: dict[bytes, bytes]) -> list[Deadline]:
+    found = [decode_deadline(_text(name), _text(value)) for name, value in stored.items()]
+    return sorted(found, key=lambda deadline: (deadline.due_ms, deadline.name))
 
 
 def _text(raw: bytes | str) -> str:
@@ -109,6 +115,7 @@ class TableStore:
             )
         self._client = redis_client
         self.prefix = check_prefix(prefix)
+        self._keys: dict[str, TableKeys] = {}
         self.stream_maxlen = check_int(stream_maxlen, "stream_maxlen", minimum=1)
         self.stream_trimmed_above = self.stream_maxlen + max(1, self.stream_maxlen // 3)
         self.acked_outbox_memory = check_int(acked_outbox_memory, "acked_outbox_memory", minimum=1)
@@ -122,7 +129,14 @@ class TableStore:
 
     def keys(self, table_id: str) -> TableKeys:
         """The Redis keys of ``table_id`` (validated)."""
-        return TableKeys.of(self.prefix, check_table_id(table_id))
+        # Asked for on every read of every table (the stream hub: every watched table on each
+        # pass), so each table's keys are made once.
+        keys = self._keys.get(table_id)
+        if keys is None:
+            if len(self._keys) >= KEYS_REMEMBERED:
+                self._keys.clear()
+            keys = self._keys[table_id] = TableKeys.of(self.prefix, check_table_id(table_id))
+        return keys
 
     # --- state -------------------------------------------------------------------------
 
@@ -374,9 +388,19 @@ class TableStore:
 
     def deadlines(self, table_id: str) -> list[Deadline]:
         """The table's deadlines, earliest first."""
-        stored = self._client.hgetall(self.keys(table_id).deadlines)
-        found = [decode_deadline(_text(name), _text(value)) for name, value in stored.items()]
-        return sorted(found, key=lambda deadline: (deadline.due_ms, deadline.name))
+        return _deadlines(self._client.hgetall(self.keys(table_id).deadlines))
+
+    def load_with_deadlines(self, table_id: str) -> tuple[Snapshot | None, list[Deadline]]:
+        """:meth:`load` and :meth:`deadlines` in one round trip."""
+        keys = self.keys(table_id)
+        pipe = self._client.pipeline(transaction=False)
+        pipe.get(keys.state)
+        pipe.hgetall(keys.deadlines)
+        raw, deadlines = pipe.execute(raise_on_error=False)
+        stored = self._stored_state(keys.state, raw)
+        if isinstance(deadlines, Exception):
+            raise deadlines
+        return (None if stored is None else _snapshot(stored)), _deadlines(deadlines)
 
     def due_deadlines(self, now_ms: int, limit: int = 100) -> list[DueDeadline]:
         """Deadlines of any table due at ``now_ms``, earliest first, at most ``limit``.
