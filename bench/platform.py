@@ -84,11 +84,14 @@ class _Counters:
             return taken, errors, self.seated
 
 
-def _timed_act(client: Any, counters: _Counters) -> None:
-    """Wrap ``client.act`` so every Act RPC's round trip is recorded (refused ones too)."""
+def _timed_act(client: Any, counters: _Counters, think_seconds: float = 0.0) -> None:
+    """Wrap ``client.act`` so every Act RPC's round trip is recorded (refused ones too), after
+    ``think_seconds`` of thought (not counted)."""
     act = client.act
 
     def timed(table_id: str, action: str, expected_version: int) -> dict[str, Any]:
+        if think_seconds:
+            time.sleep(think_seconds)
         started = time.perf_counter()
         try:
             return act(table_id, action, expected_version)
@@ -101,7 +104,7 @@ def _timed_act(client: Any, counters: _Counters) -> None:
 
 
 def _bot(address: str, name: str, password: str, room: str, kind: str, stats: Any, counters: _Counters,
-         stop: Any) -> None:
+         stop: Any, think_seconds: float) -> None:
     from paiju.client.bots import BOTS
     from paiju.client.play import play_bot
     from paiju.client.sdk import PaijuClient, PaijuError
@@ -114,7 +117,7 @@ def _bot(address: str, name: str, password: str, room: str, kind: str, stats: An
         with counters.lock:
             counters.errors.append(f"{name} login: {error.reason}")
         return
-    _timed_act(client, counters)
+    _timed_act(client, counters, think_seconds)
     with counters.lock:
         counters.seated += 1
     try:
@@ -130,14 +133,15 @@ def _bot(address: str, name: str, password: str, room: str, kind: str, stats: An
         client.close()
 
 
-def bot_process(address: str, seats: list[tuple[str, str, str, str]], stop: Any, reports: Any) -> None:
+def bot_process(address: str, seats: list[tuple[str, str, str, str]], stop: Any, reports: Any,
+                think_seconds: float = 0.0) -> None:
     """Play ``seats`` (name, password, room, bot kind), one thread each, until ``stop``."""
     from paiju.client.play import BotStats
 
     counters = _Counters()
     stats = [BotStats() for _ in seats]
     threads = [
-        threading.Thread(target=_bot, args=(address, *seat, stat, counters, stop), daemon=True)
+        threading.Thread(target=_bot, args=(address, *seat, stat, counters, stop, think_seconds), daemon=True)
         for seat, stat in zip(seats, stats)
     ]
     for thread in threads:
@@ -357,11 +361,13 @@ def run(args: argparse.Namespace) -> int:
               f"bot processes (a play_bot thread + a Watch stream per bot); server pid {os.getpid()} on "
               f"{server.address}; Redis {args.redis_url} prefix {prefix}; ledger "
               f"{'PostgreSQL' if postgres else 'SQLite'}; {settings.grpc_workers} gRPC workers; "
+              f"bots think {args.think_ms:g} ms before each move; "
               f"setup {time.monotonic() - started:.1f} s", flush=True)
         context = multiprocessing.get_context("spawn")  # never fork a process that runs gRPC
         stop, reports = context.Event(), context.Queue()
         shares = [seats[i::args.bot_processes] for i in range(args.bot_processes)]
-        bots = [context.Process(target=bot_process, args=(server.address, share, stop, reports), daemon=True)
+        bots = [context.Process(target=bot_process, args=(server.address, share, stop, reports, args.think_ms / 1000),
+                                daemon=True)
                 for share in shares if share]
         try:
             for process in bots:
@@ -487,6 +493,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=200, help="bot tables, 3 bots each (default 200)")
     parser.add_argument("--seconds", type=float, default=30.0, help="measured time (default 30)")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds of play before measuring (default 5)")
+    parser.add_argument("--think-ms", type=float, default=0.0,
+                        help="each bot thinks this long before each move (default 0: as fast as it can); "
+                             "with thought the tables offer a load, and the latency is the server's at that load")
     parser.add_argument("--bot-processes", type=int, default=2, help="processes the bots run in (default 2)")
     parser.add_argument("--redis-url", default=os.environ.get("PAIJU_BENCH_REDIS_URL", DEFAULT_REDIS_URL),
                         help=f"real Redis (default {DEFAULT_REDIS_URL}); a key prefix of this run is removed after")

@@ -201,6 +201,11 @@ class TableWaiter:
     its seat or readiness changes, and the view comes with the wake-up, so the bot need not ask
     for it. Other players' moves do not wake it: a waiting player costs the server nothing."""
 
+    REOPEN_SECONDS = 0.5
+    FOR_GOOD = frozenset({grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.NOT_FOUND,
+                          grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.INVALID_ARGUMENT})
+    """How a stream ends that opening another would not mend (no longer seated there, …)."""
+
     def __init__(self, client: PaijuClient, table_id: str) -> None:
         self._changed = threading.Event()
         self._lock = threading.Lock()
@@ -212,16 +217,22 @@ class TableWaiter:
 
     def _run(self, client: PaijuClient, table_id: str) -> None:
         try:
-            for update in client.watch(table_id, follow_view=True):
-                if update.view is not None:
-                    with self._lock:
-                        if self._view is None or update.view["version"] >= self._view["version"]:
-                            self._view = update.view
-                    self._changed.set()
-                if self._stopped:
-                    return
-        except PaijuError:
-            pass
+            while not self._stopped:
+                try:
+                    for update in client.watch(table_id, follow_view=True):
+                        if update.view is not None:
+                            with self._lock:
+                                if self._view is None or update.view["version"] >= self._view["version"]:
+                                    self._view = update.view
+                            self._changed.set()
+                        if self._stopped:
+                            return
+                except PaijuError as error:
+                    if error.status in self.FOR_GOOD:
+                        return
+                # The stream ended (a server shutting down, a network blip): open another; its
+                # first message is a fresh view.
+                time.sleep(self.REOPEN_SECONDS)
         finally:
             self._ended = True  # no more views will come: waiting now only delays the caller
             self._changed.set()
