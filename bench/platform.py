@@ -86,12 +86,14 @@ class _Counters:
 
 def _timed_act(client: Any, counters: _Counters, think_seconds: float = 0.0) -> None:
     """Wrap ``client.act`` so every Act RPC's round trip is recorded (refused ones too), after
-    ``think_seconds`` of thought (not counted)."""
+    ``think_seconds`` of thought on average (not counted)."""
     act = client.act
+    thought = random.Random()
 
     def timed(table_id: str, action: str, expected_version: int) -> dict[str, Any]:
         if think_seconds:
-            time.sleep(think_seconds)
+            # Spread around the mean, so that the tables do not all move in the same instant.
+            time.sleep(think_seconds * thought.uniform(0.5, 1.5))
         started = time.perf_counter()
         try:
             return act(table_id, action, expected_version)
@@ -494,7 +496,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=30.0, help="measured time (default 30)")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds of play before measuring (default 5)")
     parser.add_argument("--think-ms", type=float, default=0.0,
-                        help="each bot thinks this long before each move (default 0: as fast as it can); "
+                        help="each bot thinks this long on average before each move (default 0: as fast as it can); "
                              "with thought the tables offer a load, and the latency is the server's at that load")
     parser.add_argument("--bot-processes", type=int, default=2, help="processes the bots run in (default 2)")
     parser.add_argument("--redis-url", default=os.environ.get("PAIJU_BENCH_REDIS_URL", DEFAULT_REDIS_URL),
