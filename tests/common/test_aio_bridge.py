@@ -53,7 +53,7 @@ class Mailboxes(table_pb2_grpc.TableServicer):
                     yield WAITING
                     continue
                 event = table_pb2.Event(type=text, payload_json=json.dumps(current_caller().account_id))
-                yield table_pb2.TableUpdate(event=event)
+                yield table_pb2.TableUpdate(events=[event])
         finally:
             self.cleaned_up.append(current_caller().account_id)
             with self.lock:
@@ -89,7 +89,7 @@ def test_many_streams_wait_on_the_loop_with_one_worker_thread_and_each_gets_its_
     for text in ("first", "second"):
         servicer.post("t1", text)
     for number, stream in enumerate(streams):
-        received = [next(stream).event for _ in range(2)]
+        received = [next(stream).events[0] for _ in range(2)]
         assert [e.type for e in received] == ["first", "second"]
         assert {json.loads(e.payload_json) for e in received} == {f"acct-{number}"}  # its caller, not another's
     assert servicer.blocking_streams == 0

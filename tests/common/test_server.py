@@ -73,7 +73,7 @@ class FakeTable(table_pb2_grpc.TableServicer):
                     type="seen_by",
                     payload_json=json.dumps(current_caller().account_id),
                 )
-                yield table_pb2.TableUpdate(event=event)
+                yield table_pb2.TableUpdate(events=[event])
                 time.sleep(0.005)
         finally:
             self.stream_cleanups.append(current_caller().account_id)
@@ -221,7 +221,7 @@ def test_a_streaming_call_sees_its_caller_at_every_step_and_in_its_cleanup(
     )
     first = [next(stream) for _ in range(5)]
     stream.cancel()
-    assert [json.loads(update.event.payload_json) for update in first] == ["acct-9"] * 5
+    assert [json.loads(update.events[0].payload_json) for update in first] == ["acct-9"] * 5
     deadline = time.monotonic() + TIMEOUT
     while "acct-9" not in table.stream_cleanups and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -315,7 +315,7 @@ def test_an_authorized_channel_presents_its_token_on_every_call(address: str) ->
         stream = table_pb2_grpc.TableStub(channel).Watch(
             table_pb2.WatchRequest(table_id="t1"), timeout=TIMEOUT
         )
-        assert json.loads(next(stream).event.payload_json) == "acct-77"
+        assert json.loads(next(stream).events[0].payload_json) == "acct-77"
         stream.cancel()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 import secrets
@@ -346,6 +347,16 @@ def test_a_stream_that_follows_views_brings_the_view_of_each_turn_and_of_the_han
     stream = follower.watch(room, follow_view=True)
     threading.Thread(target=lambda: updates.extend(stream), daemon=True).start()
     wait_for("the first snapshot", lambda: bool(updates))
+    # Another seat's stream as it comes off the wire: a commit's events travel in one message.
+    messages: list = []
+    raw = clients[1].table.Watch(table_pb2.WatchRequest(table_id=room))
+
+    def read_raw() -> None:
+        with contextlib.suppress(grpc.RpcError):  # cancelled at the end
+            messages.extend(raw)
+
+    threading.Thread(target=read_raw, daemon=True).start()
+    wait_for("the other seat's first snapshot", lambda: bool(messages))
 
     def pushed(done: Callable[[dict], bool]) -> Callable[[], bool]:
         return lambda: any(u.view is not None and done(u.view) for u in list(updates))
@@ -379,6 +390,16 @@ def test_a_stream_that_follows_views_brings_the_view_of_each_turn_and_of_the_han
              v["table"]["seats"][my_seat]["ready"], v["last_hand"] and v["last_hand"]["hand_id"]) for v in views]
     assert all(a != b for a, b in itertools.pairwise(keys)), keys
     assert [v["version"] for v in views] == sorted(v["version"] for v in views)
+    wait_for("the other seat's events of the last version",
+             lambda: any(e.version >= view["version"] for m in list(messages) for e in m.events))
+    batches = [[(e.version, e.id) for e in m.events] for m in list(messages) if m.events]
+    assert any(len({version for version, _ in batch}) < len(batch) for batch in batches), \
+        "a commit of several events came one message each"
+    assert [event for batch in batches for event in batch] == sorted(event for batch in batches for event in batch)
+    versions_by_message = [{version for version, _ in batch} for batch in batches]
+    for first, second in itertools.pairwise(versions_by_message):
+        assert max(first) < min(second), "a commit's events split across messages"
+    raw.cancel()
     for client in clients:
         client.close()
     wait_for("the settlement", everyone_settled(deployment), deployment)

@@ -54,7 +54,7 @@ class SleepyTable(table_pb2_grpc.TableServicer):
         endless = request.table_id == "endless"
         number = 0
         while endless or number < STREAM_LENGTH:
-            yield table_pb2.TableUpdate(event=table_pb2.Event(id=f"{number}-0", type="tick"))
+            yield table_pb2.TableUpdate(events=[table_pb2.Event(id=f"{number}-0", type="tick")])
             number += 1
             time.sleep(0.005 if endless else 0)
 

@@ -176,11 +176,10 @@ class PaijuClient:
         self._streams.append(stream)
         try:
             for update in stream:
-                if update.HasField("snapshot"):
-                    yield TableUpdate(view=json.loads(update.snapshot.view_json))
-                else:
-                    event = update.event
+                for event in update.events:
                     yield TableUpdate(event_id=event.id, event_type=event.type, event=json.loads(event.payload_json))
+                if update.HasField("snapshot"):  # as of after the events that came with it
+                    yield TableUpdate(view=json.loads(update.snapshot.view_json))
         except grpc.RpcError as error:
             if error.code() != grpc.StatusCode.CANCELLED:  # type: ignore[attr-defined]
                 raise _refusal(error) from None

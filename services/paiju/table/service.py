@@ -23,6 +23,7 @@ from paiju.table.store import EventsTrimmed, Snapshot, StaleVersion
 from paiju.table.tables import TURN_DEADLINE, NotSeated, TableNotFound, Tables
 from paiju.watchdog.presence import PresenceBoard
 
+MAX_EVENTS_PER_UPDATE = 500
 WATCH_POLL_MS = 5_000
 """How long a stream's thread sleeps between looks at whether the server is draining."""
 
@@ -242,31 +243,42 @@ class TableService(table_pb2_grpc.TableServicer):
                         pending = [subscription.events.get(timeout=WATCH_POLL_MS / 1000)]
                     except queue.Empty:
                         continue
-                for event in pending:
-                    if event is None:
+                    pending += subscription.take_all()  # what came with it goes in the same message
+                events: list[table_pb2.Event] = []
+                for item in pending:
+                    if item is None:
                         break  # woken to look at the draining flag
-                    if event is EVENTS_LOST:
+                    if item is EVENTS_LOST:
                         # The hub fell behind a trim: start again from what the table is now.
+                        if events:
+                            yield table_pb2.TableUpdate(events=events)
+                            events = []
                         snapshot = self._view(table_id, account)
                         after = snapshot.last_event_id or after
                         sent_key = view_key(json.loads(snapshot.view_json)) if follow_view else None
                         yield table_pb2.TableUpdate(snapshot=snapshot)
                         continue
-                    if isinstance(event, TableAfterEvents):
-                        fresh = self._fresh_view(table_id, account, event, after, sent_key)
+                    if isinstance(item, TableAfterEvents):
+                        fresh = self._fresh_view(table_id, account, item, after, sent_key)
                         if fresh is not None:
                             message, sent_key = fresh
                             after = message.last_event_id or after
-                            yield table_pb2.TableUpdate(snapshot=message)
+                            yield table_pb2.TableUpdate(events=events, snapshot=message)
+                            events = []
                         continue
-                    if not is_after(event.id, after):
+                    if not is_after(item.id, after):
                         continue  # already sent from the backlog
-                    after = event.id
-                    if event.type in ("sat", "stood") and account is not None:
+                    after = item.id
+                    if item.type in ("sat", "stood") and account is not None:
                         # The seat this stream reads for follows the player, who may sit elsewhere.
                         seat = self.tables.load(table_id)[1].seat_of(account)
-                    if event.visible(seat):
-                        yield table_pb2.TableUpdate(event=event_message(event))
+                    if item.visible(seat):
+                        events.append(event_message(item))
+                        if len(events) >= MAX_EVENTS_PER_UPDATE:  # a long backlog goes in parts
+                            yield table_pb2.TableUpdate(events=events)
+                            events = []
+                if events:
+                    yield table_pb2.TableUpdate(events=events)
                 pending = []
         finally:
             self.hub.unsubscribe(subscription)

@@ -94,12 +94,12 @@ class WatchRequest(_message.Message):
     def __init__(self, table_id: _Optional[str] = ..., after_event_id: _Optional[str] = ..., follow_view: _Optional[bool] = ...) -> None: ...
 
 class TableUpdate(_message.Message):
-    __slots__ = ("snapshot", "event")
+    __slots__ = ("snapshot", "events")
     SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
-    EVENT_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     snapshot: TableView
-    event: Event
-    def __init__(self, snapshot: _Optional[_Union[TableView, _Mapping]] = ..., event: _Optional[_Union[Event, _Mapping]] = ...) -> None: ...
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    def __init__(self, snapshot: _Optional[_Union[TableView, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ...) -> None: ...
 
 class MarkDisconnectedRequest(_message.Message):
     __slots__ = ("table_id", "account_id", "since")
