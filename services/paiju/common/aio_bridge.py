@@ -118,9 +118,9 @@ class BridgedContext:
         self._woken.clear()
 
 
-class _ThreadedStream:
-    """A synchronous response iterator advanced in worker threads, one step at a time, and
-    closed only between steps (a generator cannot be closed while another thread runs it)."""
+class _Steps:
+    """A synchronous response iterator advanced one step at a time (on the loop, or in worker
+    threads) and closed only between steps: a generator cannot be closed while a thread runs it."""
 
     def __init__(self, responses: Iterator[Any]) -> None:
         self._responses = responses
@@ -199,7 +199,7 @@ class BridgeHandler(grpc.GenericRpcHandler):
     def _stream(self, behaviour: Callable[..., Any], on_loop: bool) -> Callable[..., Any]:
         async def serve(request: Any, context: grpc.aio.ServicerContext) -> None:
             bridged = BridgedContext(context, self._loop, on_loop=on_loop)
-            responses = _ThreadedStream(iter(behaviour(request, bridged)))
+            responses = _Steps(iter(behaviour(request, bridged)))
             try:
                 while True:
                     if on_loop:

@@ -119,7 +119,9 @@ class TableService(table_pb2_grpc.TableServicer):
     def _view(
         self, table_id: str, account: str | None, snapshot: Snapshot | None = None, record: TableRecord | None = None,
         version: int | None = None, turn_due_ms: int | None = None, hand: HandState | None = None,
-    ) -> table_pb2.TableView:
+    ) -> dict[str, Any]:
+        """The viewer's view as :meth:`Tables.view_of` makes it, with the turn timer's due time;
+        the table is read unless given."""
         if record is None:
             snapshot, record = self.tables.load(table_id)
         last_event_id = snapshot.last_event_id if snapshot is not None else ""
@@ -128,7 +130,14 @@ class TableService(table_pb2_grpc.TableServicer):
         if turn_due_ms is None and record.hand is not None:
             turn_due_ms = self._turn_due_ms(table_id)
         view["turn_due_ms"] = turn_due_ms
-        return table_view_message(table_id, view)
+        return view
+
+    def _start_over(self, table_id: str, account: str | None, after: str) -> tuple[table_pb2.TableUpdate, str, tuple[Any, ...]]:
+        """A stream's fresh snapshot of the table as it is now, the event id to go on after, and
+        the snapshot's key (what a followed view is compared with)."""
+        view = self._view(table_id, account)
+        update = table_pb2.TableUpdate(snapshot=table_view_message(table_id, view))
+        return update, view["last_event_id"] or after, view_key(view)
 
     def _turn_due_ms(self, table_id: str) -> int | None:
         deadline = self.tables.deadline(table_id, TURN_DEADLINE)
@@ -144,7 +153,7 @@ class TableService(table_pb2_grpc.TableServicer):
 
     def GetView(self, request: table_pb2.GetViewRequest, context: grpc.ServicerContext) -> table_pb2.TableView:
         account, snapshot, record = self._viewer(request.table_id, context)
-        return self._view(request.table_id, account, snapshot, record)
+        return table_view_message(request.table_id, self._view(request.table_id, account, snapshot, record))
 
     def Act(self, request: table_pb2.ActRequest, context: grpc.ServicerContext) -> table_pb2.ActResponse:
         if not request.table_id or not request.action.strip():
@@ -169,8 +178,9 @@ class TableService(table_pb2_grpc.TableServicer):
             abort(context, code, error.reason, error_code=error.code)
         # The view as committed (no second read); its last_event_id is left empty, as the
         # events of the move come back with it.
-        view = self._view(request.table_id, account, record=outcome.record, version=outcome.version,
-                          turn_due_ms=outcome.turn_due_ms, hand=outcome.hand)
+        view = table_view_message(request.table_id, self._view(
+            request.table_id, account, record=outcome.record, version=outcome.version,
+            turn_due_ms=outcome.turn_due_ms, hand=outcome.hand))
         # The caller's own events of this move, cut to its seat, come back at once.
         seat = view.seat if view.HasField("seat") else None
         mine = [
@@ -213,17 +223,14 @@ class TableService(table_pb2_grpc.TableServicer):
         try:
             after = request.after_event_id
             if not after:
-                snapshot = self._view(table_id, account)
-                after = snapshot.last_event_id or "0-0"
-                sent_key = view_key(json.loads(snapshot.view_json)) if follow_view else None
-                yield table_pb2.TableUpdate(snapshot=snapshot)
+                update, after, sent_key = self._start_over(table_id, account, "0-0")
+                yield update
             try:
                 backlog = self.tables.store.read_events(table_id, after_id=after, seat="all", count=10_000)
             except EventsTrimmed:
-                snapshot = self._view(table_id, account)
-                after = snapshot.last_event_id or "0-0"
+                update, after, sent_key = self._start_over(table_id, account, "0-0")
                 backlog = []
-                yield table_pb2.TableUpdate(snapshot=snapshot)
+                yield update
             except ValueError as error:
                 abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
             pending = list(backlog)
@@ -253,10 +260,8 @@ class TableService(table_pb2_grpc.TableServicer):
                         if events:
                             yield table_pb2.TableUpdate(events=events)
                             events = []
-                        snapshot = self._view(table_id, account)
-                        after = snapshot.last_event_id or after
-                        sent_key = view_key(json.loads(snapshot.view_json)) if follow_view else None
-                        yield table_pb2.TableUpdate(snapshot=snapshot)
+                        update, after, sent_key = self._start_over(table_id, account, after)
+                        yield update
                         continue
                     if isinstance(item, TableAfterEvents):
                         fresh = self._fresh_view(table_id, account, item, after, sent_key)
@@ -283,14 +288,13 @@ class TableService(table_pb2_grpc.TableServicer):
         finally:
             self.hub.unsubscribe(subscription)
 
-
     def _fresh_view(
         self, table_id: str, account: str | None, table: TableAfterEvents, after: str, sent_key: tuple[Any, ...] | None
     ) -> tuple[table_pb2.TableView, tuple[Any, ...]] | None:
         """The view to send a stream that follows views, with its key; None when what the seat
         may do did not change, or the table read is older than what the stream already sent."""
         snapshot = table.snapshot
-        if snapshot.last_event_id and not is_after(snapshot.last_event_id, after) and snapshot.last_event_id != after:
+        if snapshot.last_event_id and is_after(after, snapshot.last_event_id):
             return None
         view = self.tables.view_of(snapshot.version, snapshot.last_event_id, table.record, account, hand=table.hand)
         key = view_key(view)
