@@ -101,23 +101,6 @@ def same_settlement(applied: Settlement, game: str, lines: Sequence[Line]) -> bo
     return applied.game == game and Counter(applied.lines) == Counter(lines)
 
 
-def apply_settlement(
-    conn: Connection,
-    hand_id: str,
-    game: str,
-    lines: tuple[Line, ...],
-    house: int,
-    at: datetime,
-) -> Settlement:
-    """Apply ``lines`` for ``hand_id`` or return what an earlier delivery applied.
-
-    Raises :class:`SettlementConflict` if the earlier delivery had other lines. A concurrent
-    delivery makes the insert of the hand fail with ``IntegrityError``: the caller retries and
-    then finds the applied result.
-    """
-    return apply_settlements(conn, [HandLines(hand_id, game, lines)], house, at)[0]
-
-
 def apply_settlements(
     conn: Connection, deliveries: Sequence[HandLines], house: int, at: datetime
 ) -> list[Settlement]:
@@ -126,7 +109,9 @@ def apply_settlements(
 
     Each hand is applied once: a hand applied before, or earlier in ``deliveries``, comes back
     with ``replayed=True`` (or raises :class:`SettlementConflict` if its lines differ). Any
-    refusal raises and leaves the whole transaction to be rolled back. The statements are per
+    refusal raises and leaves the whole transaction to be rolled back; a concurrent delivery of
+    the same hand makes the insert of the hand fail with ``IntegrityError``, and the caller's retry
+    then finds it applied. The statements are per
     batch, not per line: the entries' running balances are counted here from the locked
     balances, which is what posting them one by one would have read back.
     """

@@ -24,7 +24,6 @@ from paiju.wallet.payments import apply_grant, apply_transfer
 from paiju.wallet.settlement import (
     HandLines,
     applied_settlement,
-    apply_settlement,
     apply_settlements,
 )
 from paiju.wallet.validation import (
@@ -230,13 +229,7 @@ class Wallet:
         :class:`~paiju.wallet.errors.SettlementConflict` (delivered before with other lines),
         :class:`~paiju.wallet.errors.UnknownAccount`.
         """
-        check_hand_id(hand_id)
-        check_game(game)
-        checked = check_lines(lines)
-        house = self.house
-        return self._write_racing_keys(
-            lambda conn: apply_settlement(conn, hand_id, game, checked, house, self.clock())
-        )
+        return self.settle_many([(hand_id, game, lines)])[0]
 
     def settle_many(
         self, hands: Iterable[tuple[str, str, Iterable[Line | tuple[int, int, str]]]]
