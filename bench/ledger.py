@@ -19,22 +19,21 @@ import os
 import sys
 
 # Run as a script, this folder comes first on sys.path, and bench/platform.py would shadow the
-# standard library's ``platform`` module (SQLAlchemy imports it).
+# standard library's ``platform`` module for every library that imports it: the folder goes last,
+# where ``runs`` (what the benchmarks share) is still found.
 _HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or ".") != _HERE]
+sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or ".") != _HERE] + [_HERE]
 
 import argparse
-import importlib.util
 import json
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
-from types import ModuleType
 
 from paiju.wallet import PasswordHasher, Wallet
 from paiju.wallet.relay import Settler, relay_outbox
+from runs import ledger
 
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
 PLAYERS_PER_HAND = 3
@@ -155,17 +154,6 @@ def bench_backend(url: str, hands: int, batch: int) -> None:
     wallet.close()
 
 
-def platform_bench() -> ModuleType:
-    """bench/platform.py as a module (its name shadows the standard library's, so it is loaded
-    from its path): its ``ledger()`` makes and removes the ledger of a run."""
-    spec = importlib.util.spec_from_file_location("paiju_bench_platform", Path(_HERE, "platform.py"))
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=600, help="hands per figure")
@@ -174,7 +162,6 @@ def main() -> None:
     parser.add_argument("--no-postgres", action="store_true", help="measure SQLite only")
     args = parser.parse_args()
     print(f"ledger, {PLAYERS_PER_HAND}-player hands, {args.hands} hands per figure")
-    ledger = platform_bench().ledger
     run = f"ledger_{secrets.token_hex(4)}"
     print("SQLite (temporary file, WAL):")
     with ledger(None, run) as url:

@@ -40,9 +40,10 @@ import os
 import sys
 
 # Run as a script, this folder comes first on sys.path, and bench/platform.py would shadow the
-# standard library's ``platform`` module for every library that imports it.
+# standard library's ``platform`` module for every library that imports it: the folder goes last,
+# where ``runs`` (what the benchmarks share) is still found.
 _HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or ".") != _HERE]
+sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or ".") != _HERE] + [_HERE]
 
 import argparse
 import asyncio
@@ -67,6 +68,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from runs import drop_prefix, percentile, postgres_schema, with_connections
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/14"
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
@@ -487,50 +490,6 @@ def start_servers(args: argparse.Namespace, environment: dict[str, str], folder:
     return deployment
 
 
-def with_connections(redis_url: str, connections: int) -> str:
-    """``redis_url`` allowing ``connections`` pooled connections unless it already says.
-
-    >>> with_connections("redis://127.0.0.1:6379/14", 500)
-    'redis://127.0.0.1:6379/14?max_connections=500'
-    >>> with_connections("redis://h/1?max_connections=9", 500)
-    'redis://h/1?max_connections=9'
-    """
-    if "max_connections=" in redis_url:
-        return redis_url
-    return f"{redis_url}{'&' if '?' in redis_url else '?'}max_connections={connections}"
-
-
-@contextlib.contextmanager
-def postgres_schema(postgres_url: str, run_id: str) -> Iterator[str]:
-    """A SQLAlchemy URL of an empty schema of this run, dropped afterwards."""
-    import psycopg
-    import sqlalchemy as sa
-
-    schema = f"load_{run_id}"
-    with psycopg.connect(postgres_url, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield sa.make_url(postgres_url).update_query_dict(
-            {"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
-    finally:
-        with psycopg.connect(postgres_url, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-
-
-def drop_prefix(redis_client: Any, prefix: str) -> int:
-    """Delete every key of this run's prefix; how many there were."""
-    removed = 0
-    batch: list[bytes] = []
-    for key in redis_client.scan_iter(match=f"{prefix}:*", count=1000):
-        batch.append(key)
-        if len(batch) >= 500:
-            removed += redis_client.delete(*batch)
-            batch = []
-    if batch:
-        removed += redis_client.delete(*batch)
-    return removed
-
-
 def seed_idle_accounts(database_url: str, run_id: str, password: str, count: int, grant: int) -> float:
     """Register the idle players straight into the ledger with a cheap hash; seconds taken.
 
@@ -585,18 +544,6 @@ def read_process(pid: int) -> ProcessReading:
         return ProcessReading(0.0, 0, 0)
     return ProcessReading((int(fields[11]) + int(fields[12])) / CLOCK_TICKS, int(fields[21]) * PAGE_BYTES,
                           int(fields[17]))
-
-
-def percentile(samples: list[float], fraction: float) -> float:
-    """The nearest-rank percentile of ``samples`` (0.0 when there are none).
-
-    >>> percentile([5.0, 1.0, 3.0, 2.0, 4.0], 0.5), percentile([], 0.99)
-    (3.0, 0.0)
-    """
-    if not samples:
-        return 0.0
-    ordered = sorted(samples)
-    return ordered[max(1, math.ceil(len(ordered) * fraction)) - 1]
 
 
 def ramp_steps(target: int, step: int, floor: int) -> list[int]:
@@ -710,7 +657,7 @@ def run(args: argparse.Namespace) -> int:
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, on_signal)
     try:
-        with postgres_schema(args.postgres_url, run_id) as database_url:
+        with postgres_schema(args.postgres_url, f"load_{run_id}") as database_url:
             environment = {
                 "REDIS_URL": args.redis_url, "DATABASE_URL": database_url, "PAIJU_REDIS_PREFIX": prefix,
                 "PAIJU_SECRET": secrets.token_hex(32), "PAIJU_STARTING_GRANT": str(10**9),

@@ -19,10 +19,11 @@ from __future__ import annotations
 import os
 import sys
 
-# Run as a script, this folder comes first on sys.path, and this file would shadow the standard
-# library's ``platform`` module for every library that imports it.
+# Run as a script, this folder comes first on sys.path, and bench/platform.py would shadow the
+# standard library's ``platform`` module for every library that imports it: the folder goes last,
+# where ``runs`` (what the benchmarks share) is still found.
 _HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or ".") != _HERE]
+sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or ".") != _HERE] + [_HERE]
 
 import argparse
 import itertools
@@ -30,15 +31,14 @@ import multiprocessing
 import queue
 import random
 import secrets
-import shutil
 import statistics
-import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from runs import drop_prefix, ledger, percentile, with_connections
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/14"
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
@@ -187,19 +187,6 @@ class Totals:
         self.seated[report.pid] = report.seated
 
 
-def percentile(samples: list[float], fraction: float) -> float:
-    """The nearest-rank percentile of ``samples`` (0.0 when there are none).
-
-    >>> percentile([5.0, 1.0, 3.0, 2.0, 4.0], 0.5), percentile([], 0.99)
-    (3.0, 0.0)
-    """
-    if not samples:
-        return 0.0
-    ordered = sorted(samples)
-    rank = max(1, -(-len(ordered) * fraction // 1))
-    return ordered[int(rank) - 1]
-
-
 def process_cpu_seconds(pid: int) -> float:
     """User plus system CPU seconds of process ``pid`` so far (0.0 once it is gone)."""
     try:
@@ -213,60 +200,6 @@ def process_cpu_seconds(pid: int) -> float:
 def redis_cpu_seconds(client: Any) -> float:
     info = client.info("cpu")
     return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
-
-
-@contextmanager
-def ledger(postgres_url: str | None, run: str) -> Iterator[str]:
-    """A SQLAlchemy URL of an empty ledger of this run, removed afterwards."""
-    if postgres_url is None:
-        folder = tempfile.mkdtemp(prefix=f"paiju-bench-{run}-")
-        try:
-            yield f"sqlite:///{folder}/ledger.sqlite3"
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
-        return
-    import psycopg
-    import sqlalchemy as sa
-
-    schema = f"bench_{run}"
-    with psycopg.connect(postgres_url, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield sa.make_url(postgres_url).update_query_dict(
-            {"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
-    finally:
-        with psycopg.connect(postgres_url, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-
-
-def with_connections(redis_url: str, connections: int) -> str:
-    """``redis_url`` allowing ``connections`` pooled connections unless it already says.
-
-    redis-py's pool refuses a 101st connection by default, and every open Watch stream holds one
-    (blocked in XREAD) for as long as it lasts.
-
-    >>> with_connections("redis://127.0.0.1:6379/14", 500)
-    'redis://127.0.0.1:6379/14?max_connections=500'
-    >>> with_connections("redis://h/1?max_connections=9", 500)
-    'redis://h/1?max_connections=9'
-    """
-    if "max_connections=" in redis_url:
-        return redis_url
-    return f"{redis_url}{'&' if '?' in redis_url else '?'}max_connections={connections}"
-
-
-def drop_prefix(redis_client: Any, prefix: str) -> int:
-    """Delete every key of this run; how many there were."""
-    removed = 0
-    batch: list[bytes] = []
-    for key in redis_client.scan_iter(match=f"{prefix}:*", count=1000):
-        batch.append(key)
-        if len(batch) >= 500:
-            removed += redis_client.delete(*batch)
-            batch = []
-    if batch:
-        removed += redis_client.delete(*batch)
-    return removed
 
 
 def table_records(platform: Any, rooms: list[str]) -> list[Any]:

@@ -1,0 +1,83 @@
+"""What the benchmarks share about a run: its ledger or PostgreSQL schema, its Redis keys, and
+how figures are summed up. Imported by the bench scripts (``from runs import …``)."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    """The nearest-rank percentile of ``samples`` (0.0 when there are none).
+
+    >>> percentile([5.0, 1.0, 3.0, 2.0, 4.0], 0.5), percentile([], 0.99)
+    (3.0, 0.0)
+    """
+    if not samples:
+        return 0.0
+    ordered = sorted(samples)
+    rank = max(1, -(-len(ordered) * fraction // 1))
+    return ordered[int(rank) - 1]
+
+
+@contextmanager
+def postgres_schema(postgres_url: str, schema: str) -> Iterator[str]:
+    """A SQLAlchemy URL of a new, empty PostgreSQL schema called ``schema``, dropped afterwards."""
+    import psycopg
+    import sqlalchemy as sa
+
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield sa.make_url(postgres_url).update_query_dict(
+            {"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(postgres_url, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+@contextmanager
+def ledger(postgres_url: str | None, run: str) -> Iterator[str]:
+    """A SQLAlchemy URL of an empty ledger of this run (a SQLite file in a temporary folder, or a
+    PostgreSQL schema of its own), removed afterwards."""
+    if postgres_url is not None:
+        with postgres_schema(postgres_url, f"bench_{run}") as url:
+            yield url
+        return
+    folder = tempfile.mkdtemp(prefix=f"paiju-bench-{run}-")
+    try:
+        yield f"sqlite:///{folder}/ledger.sqlite3"
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def with_connections(redis_url: str, connections: int) -> str:
+    """``redis_url`` allowing ``connections`` pooled connections unless it already says.
+
+    redis-py's pool refuses a 101st connection by default.
+
+    >>> with_connections("redis://127.0.0.1:6379/14", 500)
+    'redis://127.0.0.1:6379/14?max_connections=500'
+    >>> with_connections("redis://h/1?max_connections=9", 500)
+    'redis://h/1?max_connections=9'
+    """
+    if "max_connections=" in redis_url:
+        return redis_url
+    return f"{redis_url}{'&' if '?' in redis_url else '?'}max_connections={connections}"
+
+
+def drop_prefix(redis_client: Any, prefix: str) -> int:
+    """Delete every key of this run's prefix; how many there were."""
+    removed = 0
+    batch: list[bytes] = []
+    for key in redis_client.scan_iter(match=f"{prefix}:*", count=1000):
+        batch.append(key)
+        if len(batch) >= 500:
+            removed += redis_client.delete(*batch)
+            batch = []
+    if batch:
+        removed += redis_client.delete(*batch)
+    return removed
