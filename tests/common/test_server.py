@@ -23,7 +23,13 @@ from paiju.common.channels import ServiceTokenSource, authorized_channel
 from paiju.common.config import Settings
 from paiju.common.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY, abort, trailer
 from paiju.common.interceptor import bearer_metadata, current_caller, current_caller_or_none
-from paiju.common.server import ServerStartError, ServiceBinding, start_from_settings, start_server
+from paiju.common.server import (
+    RunningServer,
+    ServerStartError,
+    ServiceBinding,
+    start_from_settings,
+    start_server,
+)
 from paiju.proto.v1 import (
     lobby_pb2,
     lobby_pb2_grpc,
@@ -463,6 +469,35 @@ def test_a_busy_port_is_a_clear_error() -> None:
                 signer=TokenSigner(SECRET),
                 port=port,
             )
+
+
+def _table_server(table: FakeTable, port: int = 0, *, share_port: bool = False) -> RunningServer:
+    binding = ServiceBinding("paiju.v1.Table", table, table_pb2_grpc.add_TableServicer_to_server)
+    return start_server([binding], signer=TokenSigner(SECRET), port=port, share_port=share_port)
+
+
+def test_a_second_server_on_a_taken_port_fails_unless_both_share_it() -> None:
+    with _table_server(FakeTable()) as alone, pytest.raises(ServerStartError, match="cannot listen"):
+        _table_server(FakeTable(), alone.port, share_port=True)
+    first, second = FakeTable(), FakeTable()
+    with _table_server(first, share_port=True) as one, _table_server(second, one.port, share_port=True):
+        # The kernel spreads connections, not calls: each client needs a connection of its own.
+        for _ in range(40):
+            with authorized_channel(one.address, lambda: token_for("acct-1"), own_connection=True) as channel:
+                assert get_view(channel)["account"] == "acct-1"
+        assert first.calls + second.calls == 40
+        assert first.calls > 0 and second.calls > 0, (first.calls, second.calls)
+
+
+def test_channels_share_one_connection_unless_asked_for_their_own() -> None:
+    first, second = FakeTable(), FakeTable()
+    with _table_server(first, share_port=True) as one, _table_server(second, one.port, share_port=True):
+        with authorized_channel(one.address, lambda: token_for("acct-1")) as pinned:
+            get_view(pinned)
+            for _ in range(20):
+                with authorized_channel(one.address, lambda: token_for("acct-1")) as channel:
+                    get_view(channel)
+        assert sorted((first.calls, second.calls)) == [0, 21]
 
 
 def test_the_caller_does_not_leak_outside_the_call() -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import grpc
 
-from paiju.common.channels import authorized_channel
+from paiju.common.channels import authorized_channel, connection_options
 from paiju.common.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY, trailer
 from paiju.proto.v1 import (
     common_pb2,
@@ -74,12 +74,15 @@ class TableUpdate:
 class PaijuClient:
     """One player's session with a Paiju server."""
 
-    def __init__(self, target: str, routes: dict[str, str] | None = None) -> None:
+    def __init__(self, target: str, routes: dict[str, str] | None = None, *, own_connection: bool = False) -> None:
         """``target`` serves every service (all-in-one, or a gateway); ``routes`` may send
-        ``"wallet"``, ``"lobby"`` or ``"table"`` calls to other addresses."""
+        ``"wallet"``, ``"lobby"`` or ``"table"`` calls to other addresses. ``own_connection``
+        opens connections of this client's own instead of sharing the process's (many players
+        in one process, each as if on its own device)."""
         self.target = target
         self.routes = {name: (routes or {}).get(name, target) for name in ("wallet", "lobby", "table")}
-        self._open_channel = grpc.insecure_channel(self.routes["wallet"])
+        self.own_connection = own_connection
+        self._open_channel = grpc.insecure_channel(self.routes["wallet"], options=connection_options(own_connection))
         self._wallet_open = wallet_pb2_grpc.WalletStub(self._open_channel)
         self.token = ""
         self.account_id = ""
@@ -88,9 +91,10 @@ class PaijuClient:
         self._streams: list[Any] = []
 
     @classmethod
-    def connect(cls, target: str, username: str, password: str, routes: dict[str, str] | None = None) -> PaijuClient:
+    def connect(cls, target: str, username: str, password: str, routes: dict[str, str] | None = None, *,
+                own_connection: bool = False) -> PaijuClient:
         """Log in, registering the account first if it does not exist yet."""
-        client = cls(target, routes)
+        client = cls(target, routes, own_connection=own_connection)
         try:
             client.login(username, password)
         except PaijuError as error:
@@ -110,7 +114,8 @@ class PaijuClient:
         for channel in self._channels:
             channel.close()
         channels = {
-            address: authorized_channel(address, lambda: self.token) for address in set(self.routes.values())
+            address: authorized_channel(address, lambda: self.token, own_connection=self.own_connection)
+            for address in set(self.routes.values())
         }
         self._channels = list(channels.values())
         self.wallet = wallet_pb2_grpc.WalletStub(channels[self.routes["wallet"]])

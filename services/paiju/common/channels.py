@@ -98,10 +98,18 @@ class _CallDetails(grpc.ClientCallDetails):
         self.compression = compression
 
 
-def authorized_channel(target: str, tokens: TokenSource) -> grpc.Channel:
+def authorized_channel(target: str, tokens: TokenSource, *, own_connection: bool = False) -> grpc.Channel:
     """An insecure channel to ``target`` whose every call carries ``Bearer <tokens()>``.
 
     For a fixed token pass ``lambda: token``; for service calls a ``ServiceTokenSource``.
-    Close it like any channel (it is a context manager).
+    Close it like any channel (it is a context manager). grpc shares one connection among a
+    process's channels to the same target; ``own_connection`` gives this channel its own, as a
+    separate device would have (so that server processes sharing a port each get some).
     """
-    return grpc.intercept_channel(grpc.insecure_channel(target), _BearerInterceptor(tokens))
+    return grpc.intercept_channel(grpc.insecure_channel(target, options=connection_options(own_connection)),
+                                  _BearerInterceptor(tokens))
+
+
+def connection_options(own_connection: bool) -> tuple[tuple[str, int], ...]:
+    """Channel options for a connection of the channel's own, or the process's shared one."""
+    return (("grpc.use_local_subchannel_pool", 1),) if own_connection else ()

@@ -115,6 +115,7 @@ def start_server(
     max_workers: int = 64,
     extra_interceptors: Sequence[grpc.ServerInterceptor] = (),
     event_loop: bool = True,
+    share_port: bool = False,
 ) -> RunningServer:
     """Build, bind and start a server for ``bindings``; ``port=0`` picks a free port.
 
@@ -122,6 +123,10 @@ def start_server(
     (:mod:`paiju.common.aio_bridge`): a binding's ``inline`` methods run on the loop, the others
     in a pool of ``max_workers`` threads. Without, grpc's thread-pool server serves them, each
     streaming call holding one of the ``max_workers`` threads while it is open.
+
+    ``share_port`` lets other processes of this user listen on the same port (SO_REUSEPORT), the
+    kernel spreading new connections among them: how one machine serves from several processes.
+    Off, a second server on a busy port fails to start instead of sharing it silently.
     """
     if not bindings:
         raise ServerStartError("a server needs at least one service")
@@ -130,8 +135,9 @@ def start_server(
     # Metrics first, so that calls refused by the auth check are counted too.
     interceptors = (MetricsInterceptor(), AuthInterceptor(signer), *extra_interceptors)
     health_servicer = health.HealthServicer()
+    options = (*SERVER_OPTIONS, ("grpc.so_reuseport", int(share_port)))
     if event_loop:
-        server: grpc.Server | LoopServer = LoopServer(SERVER_OPTIONS, max_workers)
+        server: grpc.Server | LoopServer = LoopServer(options, max_workers)
         collector = HandlerCollector()
         for binding in bindings:
             binding.add_to_server(binding.servicer, collector)  # type: ignore[arg-type]
@@ -143,7 +149,7 @@ def start_server(
         ))
         reflection.enable_server_reflection((*names, HEALTH_SERVICE_NAME, reflection.SERVICE_NAME), server.server)
     else:
-        server = _threads_server(bindings, interceptors, health_servicer, max_workers)
+        server = _threads_server(bindings, interceptors, health_servicer, max_workers, options)
         reflection.enable_server_reflection((*names, HEALTH_SERVICE_NAME, reflection.SERVICE_NAME), server)
     for name in ("", *names):
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
@@ -153,8 +159,6 @@ def start_server(
 
 
 SERVER_OPTIONS = (
-    # Without this, Linux lets a second server share a busy port silently.
-    ("grpc.so_reuseport", 0),
     # Ping idle connections so that a peer that vanished (no FIN: a dead phone, a cut cable) is
     # noticed within ~30 s and its Watch streams end, which ends its presence.
     ("grpc.keepalive_time_ms", 20_000),
@@ -170,11 +174,12 @@ def _threads_server(
     interceptors: Sequence[grpc.ServerInterceptor],
     health_servicer: health.HealthServicer,
     max_workers: int,
+    options: Sequence[tuple[str, Any]],
 ) -> grpc.Server:
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="paiju-grpc"),
         interceptors=interceptors,
-        options=SERVER_OPTIONS,
+        options=options,
     )
     for binding in bindings:
         binding.add_to_server(binding.servicer, server)
@@ -183,7 +188,7 @@ def _threads_server(
 
 
 def start_from_settings(
-    settings: Settings, bindings: Sequence[ServiceBinding], *, port: int
+    settings: Settings, bindings: Sequence[ServiceBinding], *, port: int, share_port: bool = False
 ) -> RunningServer:
     """``start_server`` with the host, secret and worker count of ``settings``."""
     return start_server(
@@ -193,6 +198,7 @@ def start_from_settings(
         port=port,
         max_workers=settings.grpc_workers,
         event_loop=settings.grpc_server == "loop",
+        share_port=share_port,
     )
 
 
