@@ -1,9 +1,10 @@
 """Platform benchmark: bot tables playing 炸金花 through the all-in-one server over real gRPC.
 
-The server process (this one) builds the whole platform on real Redis (``REDIS_URL``, a key
-prefix of this run, removed at the end) and a ledger (a SQLite file in a temporary folder, or
-a PostgreSQL schema of this run with ``--postgres``), serves every service on loopback and runs
-the deadline pump and the settlement relay. The bots live in separate processes
+Each server process (``--server-processes``, sharing one port) builds the whole platform on
+real Redis (``REDIS_URL``, a key prefix of this run, removed at the end) and a ledger (a SQLite
+file in a temporary folder, or a PostgreSQL schema of this run with ``--postgres``), serves every
+service on loopback and runs the deadline pump and the settlement relay; this process registers
+the bots and reads the tables for the figures. The bots live in separate processes
 (``--bot-processes``, each bot a ``play_bot`` thread with its Watch stream, exactly what
 ``paiju serve --bots`` runs) so that the figures are the server's; the bots act as fast as they
 can. After a warm-up it measures for ``--seconds`` and prints actions/s (successful Acts),
@@ -113,7 +114,9 @@ def _bot(address: str, name: str, password: str, room: str, kind: str, stats: An
 
     rng = random.Random()
     try:
-        client = PaijuClient(address)
+        # A connection per bot, as a device per player has: server processes sharing the port
+        # each take a share of the connections.
+        client = PaijuClient(address, own_connection=True)
         client.login(name, password)
     except PaijuError as error:
         with counters.lock:
@@ -266,9 +269,78 @@ def register_bots(platform: Any, tables: int, run: str) -> list[tuple[str, str, 
     return seats
 
 
-def run(args: argparse.Namespace) -> int:
+def server_process(environment: dict[str, str], rooms_per_tier: int, port: int, share_port: bool,
+                   started: Any, stop: Any, counts: Any) -> None:
+    """One server process: the whole platform on ``port`` (shared with the other server processes
+    of the run when ``share_port``) until ``stop``; it reports ``(pid, port)`` once serving, then
+    ``(pid, RPC counts)`` every REPORT_SECONDS and once more when stopping."""
     from paiju.common.config import Settings
     from paiju.common.server import start_from_settings
+    from paiju.platform import build
+    from paiju.wallet.celery_app import WorkerOptions
+
+    settings = Settings.from_env(environment)
+    platform = build(settings, rooms_per_tier=rooms_per_tier, options=WorkerOptions.from_env(environment))
+    server = start_from_settings(settings, platform.bindings(), port=port, share_port=share_port)
+    platform.start_background(relay=True)
+    started.put((os.getpid(), server.port))
+    try:
+        while not stop.wait(REPORT_SECONDS):
+            counts.put((os.getpid(), rpc_counts()))
+        counts.put((os.getpid(), rpc_counts()))
+    finally:
+        server.stop(grace=1.0)
+        platform.close()
+
+
+@dataclass
+class ServerProcesses:
+    """The run's server processes and the RPC counts they last reported."""
+
+    processes: list[Any]
+    port: int
+    counts_queue: Any
+    counts: dict[int, dict[str, float]] = field(default_factory=dict)
+
+    @property
+    def pids(self) -> list[int]:
+        return [process.pid for process in self.processes]
+
+    def rpc_counts(self) -> dict[str, float]:
+        """Every server process's finished RPCs per method, as last reported."""
+        while True:
+            try:
+                pid, counts = self.counts_queue.get_nowait()
+            except queue.Empty:
+                break
+            self.counts[pid] = counts
+        total: dict[str, float] = {}
+        for counts in self.counts.values():
+            for method, count in counts.items():
+                total[method] = total.get(method, 0.0) + count
+        return total
+
+
+def start_servers(context: Any, environment: dict[str, str], args: argparse.Namespace, stop: Any) -> ServerProcesses:
+    """``--server-processes`` servers on one port: the first picks it, the others share it."""
+    started, counts = context.Queue(), context.Queue()
+    share = args.server_processes > 1
+    processes: list[Any] = []
+    port = 0
+    for _ in range(args.server_processes):
+        process = context.Process(target=server_process, daemon=True,
+                                  args=(environment, args.tables, port, share, started, stop, counts))
+        process.start()
+        processes.append(process)
+        try:
+            _, port = started.get(timeout=120)
+        except queue.Empty:
+            raise RuntimeError("a server process did not start within 120 s") from None
+    return ServerProcesses(processes, port, counts)
+
+
+def run(args: argparse.Namespace) -> int:
+    from paiju.common.config import Settings
     from paiju.platform import build
     from paiju.wallet.celery_app import WorkerOptions
 
@@ -286,28 +358,29 @@ def run(args: argparse.Namespace) -> int:
             "PAIJU_GRPC_WORKERS": str(workers),
         }
         settings = Settings.from_env(environment)
-        started = time.monotonic()
+        began = time.monotonic()
+        # This process only sets up and measures: it registers the bots and reads the tables.
         platform = build(settings, rooms_per_tier=args.tables, options=WorkerOptions.from_env(environment))
-        server = start_from_settings(settings, platform.bindings(), port=0)
-        platform.start_background(relay=True)
         rooms = [f"zhajinhua-free-{n + 1:02d}" for n in range(args.tables)]
         seats = register_bots(platform, args.tables, run_id)
+        context = multiprocessing.get_context("spawn")  # never fork a process that runs gRPC
+        stop, server_stop, reports = context.Event(), context.Event(), context.Queue()
+        servers = start_servers(context, environment, args, server_stop)
+        address = f"127.0.0.1:{servers.port}"
         print(f"paiju platform bench: {args.tables} tables x {BOTS_PER_TABLE} bots in {args.bot_processes} "
-              f"bot processes (a play_bot thread + a Watch stream per bot); server pid {os.getpid()} on "
-              f"{server.address}; Redis {args.redis_url} prefix {prefix}; ledger "
+              f"bot processes (a play_bot thread + a Watch stream per bot); {args.server_processes} server "
+              f"process(es) {servers.pids} on {address}; Redis {args.redis_url} prefix {prefix}; ledger "
               f"{'PostgreSQL' if postgres else 'SQLite'}; {settings.grpc_workers} gRPC workers; "
               f"bots think {args.think_ms:g} ms before each move; "
-              f"setup {time.monotonic() - started:.1f} s", flush=True)
-        context = multiprocessing.get_context("spawn")  # never fork a process that runs gRPC
-        stop, reports = context.Event(), context.Queue()
+              f"setup {time.monotonic() - began:.1f} s", flush=True)
         shares = [seats[i::args.bot_processes] for i in range(args.bot_processes)]
-        bots = [context.Process(target=bot_process, args=(server.address, share, stop, reports, args.think_ms / 1000),
+        bots = [context.Process(target=bot_process, args=(address, share, stop, reports, args.think_ms / 1000),
                                 daemon=True)
                 for share in shares if share]
         try:
             for process in bots:
                 process.start()
-            report = _measure(args, platform, rooms, bots, reports)
+            report = _measure(args, platform, servers, rooms, bots, reports)
             _stop_bots(stop, bots)
             if report is None:
                 return 2
@@ -316,7 +389,7 @@ def run(args: argparse.Namespace) -> int:
             return 0
         finally:
             _stop_bots(stop, bots)
-            server.stop(grace=1.0)
+            _stop_bots(server_stop, servers.processes)
             platform.close()
             removed = drop_prefix(platform.redis, prefix)
             print(f"cleaned up: {removed} Redis keys of {prefix}, the {'schema' if postgres else 'SQLite file'}")
@@ -341,7 +414,7 @@ def _drain(reports: Any, into: Callable[[BotReport], None], wait: float) -> None
             return
 
 
-def _measure(args: argparse.Namespace, platform: Any, rooms: list[str], bots: list[Any],
+def _measure(args: argparse.Namespace, platform: Any, servers: ServerProcesses, rooms: list[str], bots: list[Any],
              reports: Any) -> Callable[[float, int, float], None] | None:
     """Warm up, measure, print the figures; returns what prints the memory figures and targets."""
     warmup, window = Totals(), Totals()
@@ -365,13 +438,14 @@ def _measure(args: argparse.Namespace, platform: Any, rooms: list[str], bots: li
             print(f"\nthe tables did not start playing: {warmup.errors[:5]}")
             return None
 
-    pids = [os.getpid(), *(p.pid for p in bots)]
+    server_pids, bot_pids = servers.pids, [p.pid for p in bots]
     redis_client = platform.redis
     hands_before = hands_played(platform, rooms)
-    cpu_before = [process_cpu_seconds(pid) for pid in pids]
+    server_cpu_before = sum(map(process_cpu_seconds, server_pids))
+    bots_cpu_before = sum(map(process_cpu_seconds, bot_pids))
     redis_cpu_before = redis_cpu_seconds(redis_client)
     redis_commands_before = int(redis_client.info("stats")["total_commands_processed"])
-    rpcs_before = rpc_counts()
+    rpcs_before = servers.rpc_counts()
     start = time.monotonic()
     while (elapsed := time.monotonic() - start) < args.seconds:
         before, samples_before = window.actions, len(window.act_seconds)
@@ -381,11 +455,13 @@ def _measure(args: argparse.Namespace, platform: Any, rooms: list[str], bots: li
               f"{window.actions - before:,} actions in the last second · p99 {percentile(recent, 0.99) * 1000:.1f} ms"
               .ljust(90), end="", flush=True)
     elapsed = time.monotonic() - start
-    cpu = [process_cpu_seconds(pid) - before for pid, before in zip(pids, cpu_before)]
+    server_cpu = sum(map(process_cpu_seconds, server_pids)) - server_cpu_before
+    bots_cpu = sum(map(process_cpu_seconds, bot_pids)) - bots_cpu_before
     hands = hands_played(platform, rooms) - hands_before
     redis_cpu = redis_cpu_seconds(redis_client) - redis_cpu_before
     redis_commands = int(redis_client.info("stats")["total_commands_processed"]) - redis_commands_before
-    rpcs = {method: count - rpcs_before.get(method, 0.0) for method, count in rpc_counts().items()}
+    time.sleep(REPORT_SECONDS * 2)  # the servers' next report of their RPC counts
+    rpcs = {method: count - rpcs_before.get(method, 0.0) for method, count in servers.rpc_counts().items()}
     print()
 
     actions_rate = window.actions / elapsed
@@ -395,12 +471,12 @@ def _measure(args: argparse.Namespace, platform: Any, rooms: list[str], bots: li
     print(f"  hands/s                      : {hands / elapsed:10,.1f}   ({hands / elapsed / args.tables:.2f} per table)")
     print(f"  Act latency p50 / p95 / p99  : {p50:6.1f} / {p95:6.1f} / {p99:6.1f} ms   "
           f"(max {max(window.act_seconds, default=0) * 1000:.0f} ms, {len(window.act_seconds):,} calls)")
-    print(f"  CPU (cores busy)             : server {cpu[0] / elapsed:.2f} · bots {sum(cpu[1:]) / elapsed:.2f} "
+    print(f"  CPU (cores busy)             : server {server_cpu / elapsed:.2f} · bots {bots_cpu / elapsed:.2f} "
           f"· redis-server {redis_cpu / elapsed:.2f} · machine has {os.cpu_count()}")
     load = os.getloadavg()
     print(f"  machine load average         : {load[0]:.1f} (1 min) {load[1]:.1f} (5 min): "
           f"other work on the machine skews every figure above")
-    print(f"  server CPU per action        : {cpu[0] / max(window.actions, 1) * 1e6:10,.0f} µs")
+    print(f"  server CPU per action        : {server_cpu / max(window.actions, 1) * 1e6:10,.0f} µs")
     per_action = max(window.actions, 1)
     print(f"  per successful Act           : {redis_commands / per_action:6.1f} Redis commands (whole Redis server, "
           f"scripts' inner commands included) · {sum(rpcs.values()) / per_action:.1f} finished RPCs: "
@@ -436,6 +512,8 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"real Redis (default {DEFAULT_REDIS_URL}); a key prefix of this run is removed after")
     parser.add_argument("--postgres", nargs="?", const="", default=None, metavar="URL",
                         help=f"ledger on PostgreSQL, in a schema of this run (default URL {DEFAULT_POSTGRES_URL})")
+    parser.add_argument("--server-processes", type=int, default=1,
+                        help="server processes sharing the port (default 1)")
     parser.add_argument("--grpc-workers", type=int, default=0,
                         help="server threads (default 2 per bot + 32: each Watch stream holds one)")
     args = parser.parse_args(argv)
