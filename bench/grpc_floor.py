@@ -1,0 +1,172 @@
+"""The floor under bench/platform.py: what bare gRPC and Redis calls cost in Python on this machine.
+
+No Paiju code runs here. An echo server on ``grpc.aio`` (the server bench/platform.py uses) and
+a client in another process measure the CPU, server side and client side, of:
+
+- a unary call (the shape of ``Act`` and ``Ready``) with a 200-byte request and reply;
+- one message of a server stream (the shape of what ``Watch`` sends), 50 per call;
+- a Redis round trip from redis-py: a GET of a 4 KB value and an EVALSHA of a trivial script
+  (redis-py and the Redis server together).
+
+With these, an action's lowest possible cost is a sum the platform cannot go below however its
+own code is written; the last lines print it for 炸金花 with 3 players (per action: 1 Act, 0.5
+Ready, ~4 stream messages, ~3 Redis round trips) against the budget the issue's target implies
+(2 cores / 1,000 actions/s = 2 ms of CPU per action, bots and Redis included).
+
+Run: ``.venv/bin/python bench/grpc_floor.py`` (about 30 s).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+# Run as a script, this folder comes first on sys.path, and bench/platform.py would shadow the
+# standard library's ``platform`` module (redis-py imports it).
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or ".") != _HERE]
+
+import argparse
+import asyncio
+import multiprocessing
+import time
+from typing import Any
+
+import grpc
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+PAYLOAD = b"x" * 200
+STREAM_MESSAGES = 50
+CONCURRENCY = 16
+TARGET_CPU_PER_ACTION_US = 2 * 1_000_000 / 1_000  # 2 cores at 1,000 actions/s
+
+
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+async def _serve(started: Any) -> None:
+    server = grpc.aio.server()
+
+    async def unary(request: bytes, context: Any) -> bytes:
+        return request
+
+    async def stream(request: bytes, context: Any) -> Any:
+        for _ in range(STREAM_MESSAGES):
+            yield request
+
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("floor.Echo", {
+        "Unary": grpc.unary_unary_rpc_method_handler(unary),
+        "Stream": grpc.unary_stream_rpc_method_handler(stream),
+    }),))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    started.put(port)
+    await server.wait_for_termination()
+
+
+def server_main(started: Any) -> None:
+    asyncio.run(_serve(started))
+
+
+def client_main(port: int, kind: str, calls: int, spent: Any) -> None:
+    """Make ``calls`` calls of ``kind``; report the CPU and wall seconds they took here."""
+
+    async def run() -> None:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            unary, stream = channel.unary_unary("/floor.Echo/Unary"), channel.unary_stream("/floor.Echo/Stream")
+
+            async def one_caller() -> None:
+                for _ in range(calls // CONCURRENCY):
+                    if kind == "unary":
+                        await unary(PAYLOAD)
+                    else:
+                        async for _ in stream(PAYLOAD):
+                            pass
+
+            await asyncio.gather(*(one_caller() for _ in range(CONCURRENCY)))
+
+    cpu_before, wall_before = time.process_time(), time.monotonic()
+    asyncio.run(run())
+    spent.put((time.process_time() - cpu_before, time.monotonic() - wall_before))
+
+
+def measure_grpc(context: Any, server_pid: int, port: int, kind: str, calls: int) -> tuple[float, float, float]:
+    """Server and client CPU µs per call, and calls/s (the client's start-up not counted)."""
+    spent = context.Queue()
+    client = context.Process(target=client_main, args=(port, kind, calls, spent))
+    server_before = cpu_seconds(server_pid)  # idle while the client starts up
+    client.start()
+    client_cpu, elapsed = spent.get(timeout=600)
+    server_cpu = cpu_seconds(server_pid) - server_before
+    client.join()
+    return server_cpu / calls * 1e6, client_cpu / calls * 1e6, calls / elapsed
+
+
+def measure_redis(url: str, calls: int) -> tuple[float, float]:
+    """CPU µs per GET of 4 KB and per EVALSHA round trip, this process's and Redis's together."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    key = f"grpc-floor-{os.getpid()}"
+    client.set(key, os.urandom(4096))
+    script = client.register_script("return redis.call('STRLEN', KEYS[1])")
+    figures = []
+    try:
+        for call in (lambda: client.get(key), lambda: script(keys=[key])):
+            before, redis_before = time.process_time(), _redis_cpu(client)
+            for _ in range(calls):
+                call()
+            spent = time.process_time() - before + _redis_cpu(client) - redis_before
+            figures.append(spent / calls * 1e6)
+    finally:
+        client.delete(key)
+    return figures[0], figures[1]
+
+
+def _redis_cpu(client: Any) -> float:
+    info = client.info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--calls", type=int, default=20_000, help="unary calls to time (default 20,000)")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/14")
+    args = parser.parse_args()
+    context = multiprocessing.get_context("spawn")
+    started = context.Queue()
+    server = context.Process(target=server_main, args=(started,), daemon=True)
+    server.start()
+    port = started.get(timeout=60)
+    measure_grpc(context, server.pid, port, "unary", CONCURRENCY * 20)  # warm up
+    unary_server, unary_client, unary_rate = measure_grpc(context, server.pid, port, "unary", args.calls)
+    print(f"unary call     : server {unary_server:6.0f} µs CPU · client {unary_client:6.0f} µs · "
+          f"{unary_rate:,.0f} calls/s")
+    stream_calls = max(args.calls // STREAM_MESSAGES * 5, CONCURRENCY)
+    stream_server, stream_client, _ = measure_grpc(context, server.pid, port, "stream", stream_calls)
+    message_server, message_client = stream_server / STREAM_MESSAGES, stream_client / STREAM_MESSAGES
+    print(f"stream message : server {message_server:6.0f} µs CPU · client {message_client:6.0f} µs")
+    server.kill()
+    try:
+        get_us, evalsha_us = measure_redis(args.redis_url, args.calls // 4)
+    except Exception as error:  # noqa: BLE001 - a missing Redis only drops this line
+        print(f"redis          : skipped ({error})")
+        get_us = evalsha_us = 0.0
+    else:
+        print(f"redis round trip: GET 4 KB {get_us:5.0f} µs CPU · EVALSHA {evalsha_us:5.0f} µs (redis-py and Redis)")
+    # 炸金花, 3 players: an Act, half a Ready, the event and the followed views reaching the three
+    # watchers (~4 messages), and a load, a commit and a read after it.
+    per_action = (1.5 * (unary_server + unary_client) + 4 * (message_server + message_client)
+                   + 2 * get_us + evalsha_us)
+    print(f"floor per action (1.5 unary calls, 4 stream messages, 3 Redis round trips, both ends): "
+          f"{per_action:,.0f} µs of CPU, before any game, auth, view or ledger work")
+    print(f"budget per action at the target (2 cores, 1,000 actions/s, bots and Redis included): "
+          f"{TARGET_CPU_PER_ACTION_US:,.0f} µs · floor / budget = {per_action / TARGET_CPU_PER_ACTION_US:.0%}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
