@@ -23,6 +23,7 @@ from paiju.common.channels import ServiceTokenSource, authorized_channel
 from paiju.common.config import Settings
 from paiju.common.metrics import METRICS
 from paiju.common.server import ServiceBinding
+from paiju.games.engine import IllegalAction
 from paiju.lobby.rooms import Lobby
 from paiju.table.fanout import StreamHub
 from paiju.table.record import TableRecord
@@ -154,16 +155,28 @@ class Platform:
                 queued.clear()
                 try:
                     report = relay_outbox(self.store, settler, record_scores=settler.record_scores)
-                    for table_id in report.settled_tables:
-                        if "table" in self.services:
-                            self.tables.start_if_ready(table_id)
                 except Exception:  # a background duty must outlive one failure
                     log.exception("settlement relay failed; trying again")
                     self._stop.wait(1.0)
+                    continue
+                if "table" in self.services:
+                    for table_id in report.settled_tables:
+                        self._start_after_settlement(table_id)
 
         thread = threading.Thread(target=loop, name="settlement-relay", daemon=True)
         thread.start()
         self._threads.append(thread)
+
+    def _start_after_settlement(self, table_id: str) -> None:
+        """Start the table's next hand if everyone is ready; one table's failure to start (a
+        player short of coins) is logged and holds up none of the others (its start timer
+        tries again)."""
+        try:
+            self.tables.start_if_ready(table_id)
+        except IllegalAction as refused:
+            log.warning("table %s did not start its next hand: %s", table_id, refused.reason)
+        except Exception:
+            log.exception("starting table %s after its settlement failed", table_id)
 
     def readiness(self) -> dict[str, bool]:
         """Whether each served service can reach what it needs: Redis, and the ledger's SQL."""

@@ -234,3 +234,50 @@ def test_a_look_out_of_turn_does_not_restart_the_turn_timer(tables, wallet, cloc
     tables.act("t1", looker, view["version"], "look")
     assert tables.deadline("t1", TURN_DEADLINE) == first  # the same timer, still running
     assert tables.expire("t1", TURN_DEADLINE, first.version_set_for) is not None  # and it fires
+
+
+class RivalBeforeFirstHold:
+    """A wallet port that lets a rival start the table in the instant between this starter's
+    read of the table and its holds, once."""
+
+    def __init__(self, wallet_port, rival) -> None:  # type: ignore[no-untyped-def]
+        self.port, self.rival = wallet_port, rival
+
+    def __getattr__(self, name):  # type: ignore[no-untyped-def]
+        return getattr(self.port, name)
+
+    def hold_hand(self, hand_id, amounts) -> None:  # type: ignore[no-untyped-def]
+        rival, self.rival = self.rival, None
+        if rival is not None:
+            rival()
+        self.port.hold_hand(hand_id, amounts)
+
+
+def test_bug_two_starters_racing_for_one_table_made_the_loser_fail_with_coins_already_held(store, wallet, clock):
+    # The relay starts a table right after its settlement, and so do the start timer and the relay
+    # of another process. The starter whose holds came second was refused ("account 2 has 5,401
+    # coins available, 14,599 are needed") and the relay skipped its other tables' starts.
+    rival = Tables(store, DirectWallet(wallet), Timers(turn_ms=20_000, ready_kick_ms=20_000), clock_ms=clock,
+                   randbelow=lambda n: 0)
+    accounts = seated_table(rival, wallet)
+    for account in accounts:
+        rival.ready("t1", account)
+    play_to_the_end(rival, accounts, random.Random(1))
+    for account in accounts:
+        rival.ready("t1", account)  # everyone ready, but the start waits for the settlement
+    (entry,) = store.outbox_pending()
+    settlement = json.loads(entry.payload)
+    wallet.settle(settlement["hand_id"], settlement["game"],
+                  [(int(a), amount, reason) for a, amount, reason in settlement["lines"]])
+    store.outbox_ack("t1", entry.key)
+    loser = Tables(store, RivalBeforeFirstHold(DirectWallet(wallet), lambda: rival.start_if_ready("t1")),
+                   Timers(turn_ms=20_000, ready_kick_ms=20_000), clock_ms=clock, randbelow=lambda n: 0)
+
+    assert loser.start_if_ready("t1") is None  # the rival's hand is under way: nothing to start
+
+    view = rival.view("t1", accounts[0])
+    assert view["hand"] is not None and view["hand"]["number"] == 2
+    held = wallet.holds(view["hand"]["hand_id"])
+    assert set(held) == {int(a) for a in accounts}
+    # The loser's failed attempt holds nothing: every coin not held by the started hand is free.
+    assert all(wallet.available(int(a)) == wallet.balance(int(a)) - held[int(a)] for a in accounts)

@@ -38,6 +38,8 @@ SYSTEM_DEADLINE = "system"
 RECONNECT_PREFIX = "reconnect:"
 START_RETRY_MS = 250
 SETTLEMENT_PREFIX = "settle:"
+LOST_RACE_PAUSES = (0.0, 0.01, 0.05, 0.2)
+"""Seconds between looks at whether a start whose holds failed lost a race to another starter."""
 SCORE_PREFIX = "score:"
 
 
@@ -325,7 +327,11 @@ class Tables:
         dealer = accounts.index(winner) if winner in accounts else self.randbelow(len(seats))
         carry = record.carry if record.carry and record.carry.get("accounts") == accounts else None
         hand = spec.start_hand(record.rules, coins, dealer, self.seeds(), carry)
-        self.wallet.hold_hand(hand_id, {account: hand.max_loss(seat) for seat, account in enumerate(accounts)})
+        try:
+            self.wallet.hold_hand(hand_id, {account: hand.max_loss(seat) for seat, account in enumerate(accounts)})
+        except IllegalAction:
+            self._lost_race_to_start(table_id, version)
+            raise
         for seat, coin in zip(seats, coins):
             record.seats[seat].coins = coin  # type: ignore[union-attr]
         record.hand = HandRecord(hand_id, seats, hand.to_bytes(), number)
@@ -340,6 +346,19 @@ class Tables:
         except StaleVersion:
             self.wallet.release(hand_id)
             raise
+
+    def _lost_race_to_start(self, table_id: str, version: int) -> None:
+        """Raise ``StaleVersion`` if the holds failed because another starter got there first.
+
+        Starters race (the relay right after a settlement, the start timer, the relay of another
+        process): the one whose holds come second finds the coins already held. That is a lost
+        race, not a player short of coins. The winner holds, then commits: give it that long.
+        """
+        for pause in LOST_RACE_PAUSES:
+            time.sleep(pause)
+            snapshot = self.store.load(table_id)
+            if snapshot is None or snapshot.version != version:
+                raise StaleVersion(table_id, version, snapshot.version if snapshot else version)
 
     def _turn_changed(self, record: TableRecord, hand: Any, plan: DeadlinePlan) -> None:
         """A new seat is to act (or nobody): a fresh turn timer, suspended for a disconnected
