@@ -30,9 +30,8 @@ def _serve(args: argparse.Namespace) -> int:
     services = list(SERVICES) if args.service == "all" else [args.service]
     if args.bots and args.service != "all":
         raise ValueError("bot tables run only in the all-in-one server (paiju serve --bots N)")
-    serve(Settings.from_env(), services, bot_tables=args.bots, rooms_per_tier=args.rooms,
-          relay=not args.external_worker)
-    return 0
+    return serve(Settings.from_env(), services, bot_tables=args.bots, rooms_per_tier=args.rooms,
+                 relay=not args.external_worker, processes=args.processes)
 
 
 def _worker(args: argparse.Namespace) -> int:
@@ -58,6 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("service", nargs="?", default="all", choices=["all", "wallet", "lobby", "table", "watchdog"])
     serve.add_argument("--bots", type=int, default=0, help="tables of bots playing 炸金花 (all-in-one only)")
     serve.add_argument("--rooms", type=int, default=10, help="rooms per game and tier")
+    serve.add_argument("--processes", type=int, default=1,
+                       help="serve from this many processes sharing the port, e.g. one per core "
+                            "(default 1; above 1 needs REDIS_URL)")
     serve.add_argument("--external-worker", action="store_true",
                        help="leave settlements to `paiju worker` (Celery) instead of relaying them here")
     serve.add_argument("--log-level", default="WARNING", help="root log level (default WARNING)")

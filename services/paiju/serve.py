@@ -26,13 +26,17 @@ from paiju.platform import SERVICES, build
 
 
 def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: int = 0, rooms_per_tier: int = 10,
-          relay: bool = True, out=print) -> None:  # type: ignore[no-untyped-def]
+          relay: bool = True, out=print, processes: int = 1, share_port: bool = False) -> int:  # type: ignore[no-untyped-def]
+    """Serve until SIGTERM or SIGINT, then the exit status; with ``processes`` > 1, from that
+    many processes sharing the port (see :mod:`paiju.server_processes`)."""
+    if processes > 1:
+        from paiju.server_processes import serve_processes
+
+        return serve_processes(settings, services, processes, bot_tables=bot_tables,
+                               rooms_per_tier=rooms_per_tier, relay=relay, out=out)
     platform = build(settings, rooms_per_tier=max(rooms_per_tier, bot_tables), services=services)
-    port = settings.port if set(services) == set(SERVICES) else {
-        "wallet": settings.wallet_port, "lobby": settings.lobby_port, "table": settings.table_port,
-        "watchdog": settings.watchdog_port,
-    }[services[0]]
-    server = start_from_settings(settings, platform.bindings(services), port=port)
+    port = service_port(settings, services)
+    server = start_from_settings(settings, platform.bindings(services), port=port, share_port=share_port)
     platform.start_background(relay=relay)
     try:
         metrics = start_metrics_server(settings.metrics_port, settings.bind_host)
@@ -47,11 +51,10 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
     out(f"connect: PaijuClient.connect('{server.address}', 'name', 'password') "
         f"or any gRPC client (reflection is on: grpcurl -plaintext {server.address} list)")
     stop = threading.Event()
-    shutdown = threading.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: shutdown.set())
-    stats = _start_bots(server.address, bot_tables, stop) if bot_tables else {}
-    started, last_actions, ready = time.monotonic(), 0, None
+    shutdown = shutdown_on_signals()
+    stats = start_bots(server.address, bot_tables, stop) if bot_tables else {}
+    live = LiveLine(platform, stats, out)
+    ready = None
     try:
         while not shutdown.wait(1.0):
             now_ready = platform.readiness()
@@ -61,11 +64,7 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
                 if ready is not None:
                     out(f"\nreadiness: {now_ready}")
                 ready = now_ready
-            if stats:
-                actions = sum(s.actions for game_stats in stats.values() for s in game_stats)
-                out(_live_line(platform, stats, actions - last_actions, time.monotonic() - started), end="", flush=True) \
-                    if out is print else out(_live_line(platform, stats, actions - last_actions, time.monotonic() - started))
-                last_actions = actions
+            live.show()
     finally:
         # SIGTERM: stop taking calls, end the streams with a hint to reconnect elsewhere, let
         # the actions in flight finish (each is one atomic commit, so none is half done).
@@ -76,6 +75,42 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
         platform.close()
         if metrics is not None:
             metrics.stop()
+    return 0
+
+
+def service_port(settings: Settings, services: Sequence[str]) -> int:
+    """The port ``services`` listen on: the all-in-one port, or the one service's own."""
+    return settings.port if set(services) == set(SERVICES) else {
+        "wallet": settings.wallet_port, "lobby": settings.lobby_port, "table": settings.table_port,
+        "watchdog": settings.watchdog_port,
+    }[services[0]]
+
+
+def shutdown_on_signals() -> threading.Event:
+    """An event set by SIGTERM or SIGINT (this must run in the main thread)."""
+    shutdown = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: shutdown.set())
+    return shutdown
+
+
+class LiveLine:
+    """The bots' one live line, redrawn each second: hands, actions/s, the 炸金花 top three."""
+
+    def __init__(self, platform, stats: dict[str, list[BotStats]], out) -> None:  # type: ignore[no-untyped-def]
+        self.platform, self.stats, self.out = platform, stats, out
+        self.started, self.last_actions = time.monotonic(), 0
+
+    def show(self) -> None:
+        if not self.stats:
+            return
+        actions = sum(s.actions for game_stats in self.stats.values() for s in game_stats)
+        line = _live_line(self.platform, self.stats, actions - self.last_actions, time.monotonic() - self.started)
+        self.last_actions = actions
+        if self.out is print:
+            print(line, end="", flush=True)
+        else:
+            self.out(line)
 
 
 def _live_line(platform, stats, actions_per_second, elapsed) -> str:  # type: ignore[no-untyped-def]
@@ -98,7 +133,7 @@ BOT_TABLES = (
 )
 
 
-def _start_bots(address: str, tables: int, stop: threading.Event) -> dict[str, list[BotStats]]:
+def start_bots(address: str, tables: int, stop: threading.Event) -> dict[str, list[BotStats]]:
     """``tables`` tables of bots for every game in :data:`BOT_TABLES`; their live figures."""
     stats: dict[str, list[BotStats]] = {}
     run = secrets.token_hex(3)
@@ -120,7 +155,8 @@ def _start_bots(address: str, tables: int, stop: threading.Event) -> dict[str, l
 def _bot_forever(address, name, game, tier, room, bot, stat, stop) -> None:  # type: ignore[no-untyped-def]
     """A bot that keeps playing; when stood up (broke) it takes its seat again later."""
     rng = random.Random()
-    client = PaijuClient.connect(address, name, secrets.token_hex(16))
+    # A connection of its own, as a player's device has (and server processes each take some).
+    client = PaijuClient.connect(address, name, secrets.token_hex(16), own_connection=True)
     while not stop.is_set():
         try:
             play_bot(client, game, tier, bot, hands=10**9, stop=stop, rng=rng, room_id=room, stats=stat)

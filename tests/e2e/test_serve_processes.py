@@ -1,0 +1,163 @@
+"""`paiju serve --processes N`: N copies of the server on one port, supervised by one process."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from paiju.client.sdk import PaijuClient
+from paiju.common.config import ConfigError, Settings
+from paiju.server_processes import check_processes
+
+
+def test_more_than_one_process_needs_a_real_redis() -> None:
+    with pytest.raises(ConfigError, match="REDIS_URL"):
+        check_processes(Settings.from_env({}), 2)
+
+
+def test_more_than_one_process_needs_a_ledger_they_can_share() -> None:
+    settings = Settings.from_env({"REDIS_URL": "redis://127.0.0.1:6379/0", "DATABASE_URL": "sqlite://"})
+    with pytest.raises(ConfigError, match="ledger the processes share"):
+        check_processes(settings, 2)
+
+
+def test_one_process_needs_nothing_more_and_none_is_refused() -> None:
+    check_processes(Settings.from_env({}), 1)
+    with pytest.raises(ConfigError, match="at least 1"):
+        check_processes(Settings.from_env({}), 0)
+
+
+def test_the_command_refuses_processes_without_redis_and_says_why(tmp_path) -> None:
+    environment = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path}/ledger.sqlite3"}
+    environment.pop("REDIS_URL", None)
+    done = subprocess.run([sys.executable, "-m", "paiju.cli", "serve", "--processes", "2"], env=environment,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "needs REDIS_URL" in done.stderr
+
+
+def free_ports(count: int) -> int:
+    """The first of ``count`` consecutive free loopback ports."""
+    for _ in range(50):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            first = probe.getsockname()[1]
+        if first + count > 65_535:
+            continue
+        try:
+            for offset in range(1, count):
+                with socket.socket() as probe:
+                    probe.bind(("127.0.0.1", first + offset))
+        except OSError:
+            continue
+        return first
+    raise RuntimeError("no run of free ports")
+
+
+def rpcs_served(metrics_port: int, method: str) -> float:
+    """How many ``method`` calls the copy with ``metrics_port`` finished, from its Prometheus page."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5) as page:
+        text = page.read().decode()
+    return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+               if line.startswith("paiju_rpc_duration_seconds_count") and f'method="{method}"' in line)
+
+
+def children(pid: int) -> list[int]:
+    """The server copies ``pid`` started (not multiprocessing's resource tracker)."""
+    with open(f"/proc/{pid}/task/{pid}/children") as listed:
+        pids = [int(child) for child in listed.read().split()]
+    copies = []
+    for child in pids:
+        try:
+            with open(f"/proc/{child}/cmdline", "rb") as cmdline:
+                if b"spawn_main" in cmdline.read():
+                    copies.append(child)
+        except OSError:
+            continue  # gone meanwhile
+    return copies
+
+
+@pytest.fixture
+def two_copies(tmp_path, redis_url: str) -> Iterator[tuple[subprocess.Popen[bytes], str, int]]:
+    port, metrics = free_ports(1), free_ports(2)
+    environment = {**os.environ, "PAIJU_PORT": str(port), "PAIJU_METRICS_PORT": str(metrics),
+                   "REDIS_URL": redis_url, "PAIJU_REDIS_PREFIX": f"procs-{secrets.token_hex(4)}",
+                   "DATABASE_URL": f"sqlite:///{tmp_path}/ledger.sqlite3", "PAIJU_SHUTDOWN_GRACE_SECONDS": "3"}
+    environment.pop("PAIJU_SECRET", None)  # one made up at start, which every copy must share
+    log_path = tmp_path / "serve.log"
+    with log_path.open("w") as log:
+        process = subprocess.Popen([sys.executable, "-m", "paiju.cli", "serve", "--processes", "2", "--rooms", "1"],
+                                   env=environment, stdout=log, stderr=subprocess.STDOUT)
+    address = f"127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while len(children(process.pid)) < 2 or not _serving(address):
+        if time.monotonic() > deadline or process.poll() is not None:
+            process.kill()
+            pytest.fail("the copies did not come up:\n" + log_path.read_text()[-3000:])
+        time.sleep(0.2)
+    yield process, address, metrics
+    if process.poll() is None:
+        process.kill()
+        process.wait(timeout=10)
+
+
+def _serving(address: str) -> bool:
+    try:
+        with grpc.insecure_channel(address) as channel:
+            answer = health_pb2_grpc.HealthStub(channel).Check(
+                health_pb2.HealthCheckRequest(service="paiju.v1.Table"), timeout=1)
+            return answer.status == health_pb2.HealthCheckResponse.SERVING
+    except grpc.RpcError:
+        return False
+
+
+def test_both_copies_serve_players_and_honour_each_others_tokens(two_copies) -> None:
+    process, address, metrics = two_copies
+    # Register and Login on one connection, every later call on another: across 16 players some
+    # tokens made by one copy are checked by the other (they share the secret made at start).
+    players = [PaijuClient.connect(address, f"player-{n}", "a long password", own_connection=True)
+               for n in range(16)]
+    try:
+        for player in players:
+            assert player.balance().available > 0
+        served = [rpcs_served(metrics, "GetBalance"), rpcs_served(metrics + 1, "GetBalance")]
+        assert sum(served) == 16 and min(served) > 0, served
+        first, second = players[0], players[1]
+        first.sit("zhajinhua-free-01")
+        second.sit("zhajinhua-free-01")
+        room = next(room for room in first.rooms("zhajinhua", "free") if room.room_id == "zhajinhua-free-01")
+        assert {seat.account_id for seat in room.seats} >= {first.account_id, second.account_id}
+    finally:
+        for player in players:
+            player.close()
+    copies = children(process.pid)
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=60) == 0
+    assert not any(os.path.exists(f"/proc/{pid}") and _alive(pid) for pid in copies)
+
+
+def test_when_a_copy_dies_the_others_stop_and_the_status_says_so(two_copies) -> None:
+    process, _, _ = two_copies
+    victim, survivor = children(process.pid)
+    os.kill(victim, signal.SIGKILL)
+    assert process.wait(timeout=60) == 1
+    assert not _alive(survivor)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
