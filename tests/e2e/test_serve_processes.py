@@ -41,7 +41,7 @@ def test_one_process_needs_nothing_more_and_none_is_refused() -> None:
 def test_the_command_refuses_processes_without_redis_and_says_why(tmp_path) -> None:
     environment = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path}/ledger.sqlite3"}
     environment.pop("REDIS_URL", None)
-    done = subprocess.run([sys.executable, "-m", "paiju.cli", "serve", "--processes", "2"], env=environment,
+    done = subprocess.run([sys.executable, "-m", "paiju.cli", "serve", "--processes", "2"], check=False, env=environment,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "needs REDIS_URL" in done.stderr

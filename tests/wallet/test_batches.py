@@ -105,6 +105,33 @@ def test_concurrent_batches_apply_each_hand_once(open_wallet: Callable[..., Wall
     assert_ledger_sound(first, [alice, bob, first.house])
 
 
+def test_bug_relays_of_two_processes_walking_one_outbox_failed_their_pass_on_a_second_collision(
+    open_wallet: Callable[..., Wallet],
+) -> None:
+    # Each relay settles what is pending, in overlapping batches, over and over; a batch that met
+    # another's uncommitted hand was retried once, and under that load the retry met the next one
+    # ("duplicate key value violates unique constraint wallet_hands_pkey"), failing the pass.
+    first = open_wallet()
+    first.migrate()
+    relays = [first, open_wallet(), open_wallet(), open_wallet()]
+    alice, bob = players(first, 2)
+    hands = [held_hand(first, f"hand-{number:02d}", alice, bob, 10, fee=1) for number in range(24)]
+    windows = [[hands[start:start + 6] for start in range(offset, 20, 3)] for offset in range(4)]
+
+    def relay(wallet: Wallet, batches: list[list[Hand]]) -> list[str]:
+        applied = []
+        for _ in range(3):
+            for batch in batches:
+                applied += [s.hand_id for s in wallet.settle_many(batch) if not s.replayed]
+        return applied
+
+    results = at_once(*(partial(relay, wallet, batches) for wallet, batches in zip(relays, windows)))
+    assert all(isinstance(result, list) for result in results), results
+    applied = sorted(hand_id for result in results for hand_id in result)
+    assert applied == sorted({hand_id for batches in windows for batch in batches for hand_id, _, _ in batch})
+    assert_ledger_sound(first, [alice, bob, first.house])
+
+
 def test_available_many_answers_every_account_at_once(wallet: Wallet) -> None:
     alice, bob, carol = players(wallet, 3)
     wallet.hold_hand("hand-1", {alice: 700, bob: 50})

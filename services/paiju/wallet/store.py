@@ -42,6 +42,8 @@ from paiju.wallet.validation import (
 
 DEFAULT_STARTING_GRANT = 20_000
 HISTORY_LIMIT_MAX = 1_000
+RACING_KEY_TRIES = 16
+"""Tries of a write that loses races for unique keys (each loss is another writer's progress)."""
 
 T = TypeVar("T")
 
@@ -357,11 +359,14 @@ class Wallet:
 
     def _write_racing_keys(self, change: Callable[[Connection], T]) -> T:
         """Run ``change`` in a transaction; if a concurrent one took the same unique key first
-        (``IntegrityError`` on PostgreSQL), run it once more: it then finds what the other
-        transaction did."""
-        try:
-            with self.database.write() as conn:
-                return change(conn)
-        except sa.exc.IntegrityError:
-            with self.database.write() as conn:
-                return change(conn)
+        (``IntegrityError`` on PostgreSQL), run it again: it then finds what the other
+        transaction did. A batch of many keys can meet one race after another (relays walking
+        the same outbox); each lost race is another transaction's progress, so this ends."""
+        for _ in range(RACING_KEY_TRIES - 1):
+            try:
+                with self.database.write() as conn:
+                    return change(conn)
+            except sa.exc.IntegrityError:
+                continue
+        with self.database.write() as conn:
+            return change(conn)
