@@ -65,3 +65,26 @@ def test_a_stream_refused_for_good_is_not_opened_again() -> None:
     finally:
         waiter.stop()
         streams.go_on.set()
+
+
+class ClosedClient:
+    """A client closed while its waiter was about to open another stream."""
+
+    def watch(self, table_id: str, after_event_id: str = "", follow_view: bool = False) -> Iterator[TableUpdate]:
+        raise ValueError("Cannot invoke RPC: Channel closed!")
+        yield  # a generator, like the client's
+
+
+def test_bug_a_waiter_reopening_on_a_closed_client_died_with_a_traceback() -> None:
+    # Seen at the end of bench runs: "Exception in thread ... ValueError: Cannot invoke RPC:
+    # Channel closed!" from the waiter's thread once the bot had closed its client.
+    escaped: list[BaseException] = []
+    previous, threading.excepthook = threading.excepthook, lambda args: escaped.append(args.exc_value)
+    try:
+        waiter = TableWaiter(ClosedClient(), "t1")  # type: ignore[arg-type]
+        assert waiter.wait(newer_than=0, timeout=WAIT_SECONDS) is None
+        waiter._thread.join(WAIT_SECONDS)
+        assert not waiter._thread.is_alive()
+    finally:
+        threading.excepthook = previous
+    assert escaped == []

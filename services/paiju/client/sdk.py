@@ -234,6 +234,8 @@ class TableWaiter:
                 except PaijuError as error:
                     if error.status in self.FOR_GOOD:
                         return
+                except ValueError:
+                    return  # grpc's "Channel closed!": the client was closed while this reopened
                 # The stream ended (a server shutting down, a network blip): open another; its
                 # first message is a fresh view.
                 time.sleep(self.REOPEN_SECONDS)
