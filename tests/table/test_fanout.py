@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 
 import pytest
 
@@ -61,5 +62,64 @@ def test_a_hub_that_fell_behind_a_trim_says_events_were_lost_before_the_batch(ba
         # Caught up, nothing more is lost.
         store.commit("t1", version, b"s", events=[(None, "bet", b"10")])
         assert [e.payload for e in next_batch(subscription, 1)] == [b"10"]
+    finally:
+        hub.stop()
+
+
+class Recording:
+    """A store that remembers which tables each of the hub's reads named."""
+
+    def __init__(self, store) -> None:  # type: ignore[no-untyped-def]
+        self.store, self.reads = store, []
+
+    def __getattr__(self, name):  # type: ignore[no-untyped-def]
+        return getattr(self.store, name)
+
+    def read_many(self, cursors, **options):  # type: ignore[no-untyped-def]
+        self.reads.append(sorted(cursors))
+        return self.store.read_many(cursors, **options)
+
+
+class Deaf(Recording):
+    """A store whose commit notices never reach the hub (as when it was not listening)."""
+
+    def commit_notices(self):  # type: ignore[no-untyped-def]
+        notices = self.store.client.pubsub(ignore_subscribe_messages=True)
+        notices.subscribe(f"{self.store.prefix}:nobody-publishes-here")
+        return notices
+
+
+def test_a_commit_is_read_from_its_own_table_not_from_every_watched_one(backend: Backend) -> None:
+    # The hub used to wait in one read over every watched stream: 30 watched tables, 30 keys
+    # read for each event anywhere.
+    store = backend.store()
+    tables = [f"t{n}" for n in range(30)]
+    for table_id in tables:
+        store.create(table_id, b"s")
+    recording = Recording(store)
+    hub = StreamHub(recording)
+    subscriptions = [hub.subscribe(table_id, "a") for table_id in tables]
+    try:
+        started = time.monotonic()
+        while sorted(tables) not in recording.reads and time.monotonic() - started < WAIT_SECONDS:
+            time.sleep(0.01)  # a sweep over them all (the hub sweeps as it starts, then now and then)
+        recording.reads.clear()
+        store.commit("t7", 1, b"s", events=[(None, "bet", b"1")])
+        assert [e.payload for e in next_batch(subscriptions[7], 1)] == [b"1"]
+        assert ["t7"] in recording.reads
+        assert all(read in (["t7"], sorted(tables)) for read in recording.reads), recording.reads
+        assert all(s.events.empty() for s in subscriptions)
+    finally:
+        hub.stop()
+
+
+def test_events_whose_commit_notice_was_missed_arrive_with_the_next_sweep(backend: Backend) -> None:
+    store = backend.store()
+    store.create("t1", b"s")
+    hub = StreamHub(Deaf(store))
+    subscription = hub.subscribe("t1", "a")
+    try:
+        store.commit("t1", 1, b"s", events=[(None, "bet", b"1")])
+        assert [e.payload for e in next_batch(subscription, 1)] == [b"1"]
     finally:
         hub.stop()

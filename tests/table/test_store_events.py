@@ -214,3 +214,25 @@ def test_paged_reads_per_seat_equal_the_model(
             got += [e.payload for e in page]
             after = page[-1].id
         assert got == expected
+
+
+def test_a_commit_with_events_tells_the_commit_channel_its_table_and_one_without_does_not(
+    store: TableStore,
+) -> None:
+    store.create("t1", b"s")
+    store.create("t2", b"s")
+    notices = store.commit_notices()
+    try:
+        store.commit("t1", 1, b"s", events=[(None, "bet", b"1")])
+        store.commit("t2", 1, b"s2")  # state only: no event, nothing to read
+        store.commit("t2", 2, b"s3", events=[((0,), "cards", b"AS")])
+        heard: list[bytes] = []
+        deadline = time.monotonic() + 5.0
+        while len(heard) < 2 and time.monotonic() < deadline:
+            notice = notices.get_message(timeout=0.5)  # None also for the subscription's own reply
+            if notice is not None:
+                heard.append(notice["data"])
+        assert heard == [b"t1", b"t2"]
+        assert notices.get_message(timeout=0.3) is None
+    finally:
+        notices.close()

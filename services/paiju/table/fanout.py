@@ -1,10 +1,15 @@
 """One reader per process for the event streams of every watched table.
 
 A Watch stream used to hold its own Redis connection and wake every second to read its table;
-with thousands of players that is thousands of connections and wake-ups. The hub reads all the
-watched tables' streams with one blocking read and hands each event to the watchers of its
-table, and beats the presence of every watching player in one pipeline. A watcher's thread
-sleeps until an event of its table arrives.
+with thousands of players that is thousands of connections and wake-ups. The hub listens to the
+store's commit notices (a Pub/Sub channel told the table of every commit with events), reads
+the streams of the watched tables they name in one read, and hands each event to the watchers
+of its table; every SWEEP_SECONDS it reads all watched streams, for notices it missed. It
+beats the presence of every watching player in one pipeline. A watcher sleeps until an event
+of its table arrives.
+
+It used to wait in one blocking read over every watched stream: each commit anywhere then cost
+a read naming all of them, so a process watching 200 tables paid 200 keys per event.
 """
 
 from __future__ import annotations
@@ -25,7 +30,11 @@ EVENTS_LOST = "events lost"
 """Put before a batch of events when some before them were trimmed unread: the watcher must
 start again from a snapshot."""
 READ_BLOCK_MS = 200
-"""How long the hub's read waits; also the most a newly watched table waits to join it."""
+"""How long the hub waits for a commit notice before it looks at its other duties."""
+SWEEP_SECONDS = 1.0
+"""How often the hub reads every watched stream, not only those commit notices name: a notice
+sent while the hub was not listening is lost, and this is how late its events can then be."""
+MOST_NOTICES_AT_ONCE = 10_000
 BEAT_SECONDS = 2.0
 
 
@@ -104,42 +113,64 @@ class StreamHub:
                 del self._cursors[subscription.table_id]
 
     def _run(self) -> None:
-        next_beat = 0.0
+        next_beat = next_sweep = 0.0
+        notices = None
         while not self._stop.is_set():
-            with self._lock:
-                cursors = dict(self._cursors)
             if time.monotonic() >= next_beat and self._beat is not None:
                 next_beat = time.monotonic() + BEAT_SECONDS
                 self._beat_all()
-            if not cursors:
+            with self._lock:
+                watching = bool(self._cursors)
+            if not watching:
                 self._stop.wait(READ_BLOCK_MS / 1000)
                 continue
             try:
-                found = self.store.read_many(cursors, count=500, block_ms=READ_BLOCK_MS)
-            except Exception:  # Redis away: the watchers keep waiting; try again
-                log.exception("stream hub read failed")
+                if notices is None:
+                    notices = self.store.commit_notices()
+                    next_sweep = 0.0  # what was committed before it listened: read everything
+                changed = _changed_tables(notices)
+            except Exception:  # Redis away: listen again, and sweep in the meantime
+                log.exception("stream hub lost its commit notices; listening again")
+                notices = _closed(notices)
+                next_sweep = 0.0
                 self._stop.wait(1.0)
-                continue
-            lost = self._lost_events(cursors, found)
+            sweep = time.monotonic() >= next_sweep
             with self._lock:
-                stateful: list[tuple[str, list[Subscription]]] = []
-                for table_id, events in found.items():
-                    if table_id not in self._cursors or not events:
-                        continue
-                    self._cursors[table_id] = events[-1].id
-                    if table_id in lost:
-                        events = [EVENTS_LOST, *events]
-                    watchers = self._watchers.get(table_id, ())
-                    wanting = [s for s in watchers if s.read_state is not None]
-                    for subscription in watchers:
-                        for event in events:
-                            subscription.events.put(event)
-                        if subscription.read_state is None and subscription.notify is not None:
-                            subscription.notify()  # the others are woken by the state after
-                    if wanting:
-                        stateful.append((table_id, wanting))
-            for table_id, wanting in stateful:
-                self._hand_out_state(table_id, wanting)
+                cursors = dict(self._cursors) if sweep else {
+                    table_id: self._cursors[table_id] for table_id in changed if table_id in self._cursors}
+            if sweep:
+                next_sweep = time.monotonic() + SWEEP_SECONDS
+            if cursors:
+                self._read_and_hand_out(cursors)
+        _closed(notices)
+
+    def _read_and_hand_out(self, cursors: dict[str, str]) -> None:
+        try:
+            found = self.store.read_many(cursors, count=500)
+        except Exception:  # Redis away: the watchers keep waiting; try again
+            log.exception("stream hub read failed")
+            self._stop.wait(1.0)
+            return
+        lost = self._lost_events(cursors, found)
+        with self._lock:
+            stateful: list[tuple[str, list[Subscription]]] = []
+            for table_id, events in found.items():
+                if table_id not in self._cursors or not events:
+                    continue
+                self._cursors[table_id] = events[-1].id
+                if table_id in lost:
+                    events = [EVENTS_LOST, *events]
+                watchers = self._watchers.get(table_id, ())
+                wanting = [s for s in watchers if s.read_state is not None]
+                for subscription in watchers:
+                    for event in events:
+                        subscription.events.put(event)
+                    if subscription.read_state is None and subscription.notify is not None:
+                        subscription.notify()  # the others are woken by the state after
+                if wanting:
+                    stateful.append((table_id, wanting))
+        for table_id, wanting in stateful:
+            self._hand_out_state(table_id, wanting)
 
     def _lost_events(self, cursors: dict[str, str], found: dict[str, list[StoredEvent]]) -> set[str]:
         """The tables whose stream was trimmed past the hub's cursor before it read on (the hub
@@ -195,6 +226,26 @@ class StreamHub:
 
     def stop(self) -> None:
         self._stop.set()
+
+
+def _changed_tables(notices: Any) -> set[str]:
+    """The tables named by the commit notices of the next READ_BLOCK_MS (as soon as one comes,
+    with every one already waiting)."""
+    changed: set[str] = set()
+    notice = notices.get_message(timeout=READ_BLOCK_MS / 1000)
+    while notice is not None and len(changed) < MOST_NOTICES_AT_ONCE:
+        data = notice["data"]
+        changed.add(data.decode() if isinstance(data, bytes) else data)
+        notice = notices.get_message(timeout=0.0)
+    return changed
+
+
+def _closed(notices: Any) -> None:
+    if notices is not None:
+        try:
+            notices.close()
+        except Exception:
+            log.debug("closing the commit notices failed", exc_info=True)
 
 
 def after(event_id: str, cursor: str) -> bool:

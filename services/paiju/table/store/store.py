@@ -121,6 +121,8 @@ class TableStore:
         self.acked_outbox_memory = check_int(acked_outbox_memory, "acked_outbox_memory", minimum=1)
         self._scripts = StoreScripts.register(redis_client)
         self.indexes = GlobalIndexes(redis_client, self.prefix)
+        self.commits_channel = f"{self.prefix}:commits"
+        """The Pub/Sub channel told the id of each table whose commit added events."""
 
     @property
     def client(self) -> Any:
@@ -236,6 +238,8 @@ class TableStore:
             *encode_events(events),
             *encode_deadline_changes(deadlines_set, deadlines_clear),
             *outbox_args,
+            self.commits_channel,
+            table_id,
         ]
         reply = self._scripts.commit(keys=keys.all(), args=args)
         status = reply[0]
@@ -348,6 +352,14 @@ class TableStore:
             table_id = by_key[_text(raw_key)]
             found[table_id] = [_stored_event(raw_id, fields) for raw_id, fields in entries]
         return found
+
+    def commit_notices(self) -> Any:
+        """A Pub/Sub subscription to :attr:`commits_channel`: ``get_message()`` gives each
+        table id whose commit added events (as bytes in ``data``), from now on. Notices are not
+        stored: one sent while nobody listened, or while the connection was down, is gone."""
+        notices = self._client.pubsub(ignore_subscribe_messages=True)
+        notices.subscribe(self.commits_channel)
+        return notices
 
     def trim_marks(self, table_ids: list[str]) -> dict[str, str]:
         """Each table's trim mark (events up to it may be gone), read in one round trip; what a

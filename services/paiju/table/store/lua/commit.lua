@@ -6,7 +6,8 @@
 --       deadline-set count, then per deadline: name, stored value ('due_ms:version'),
 --       deadline-clear count, then names,
 --       outbox count, then per entry: key, payload, the member its acknowledgement leaves in
---       outbox-acked (6 bytes of the key's hash)
+--       outbox-acked (6 bytes of the key's hash),
+--       then the channel that hears of commits with events, and the table id it is told
 -- Reply: {'ok', new version, last event id, earliest deadline due (ms, or false), pending
 --        outbox entries}, {'stale', current version}, {'missing'}, or {'duplicate', outbox key}
 
@@ -61,6 +62,7 @@ for _ = 1, tonumber(ARGV[at]) do
   acked_members[#acked_members + 1] = ARGV[at + 3]
   at = at + 3
 end
+local notice_channel, table_id = ARGV[at + 1], ARGV[at + 2]
 
 -- Every refusal comes before the first write: Redis does not undo a script's earlier writes
 -- when it stops later, so checking as we write would leave half a commit behind.
@@ -130,6 +132,13 @@ if #deadlines_set > 0 then
 end
 if #outbox > 0 then
   redis.call('HSET', outbox_key, unpack(outbox))
+end
+
+-- Stream readers wait on this channel instead of on every watched stream at once, and read
+-- only the tables named. A notice can be lost (a reader reconnecting): readers also sweep all
+-- their streams now and then.
+if #events > 0 then
+  redis.call('PUBLISH', notice_channel, table_id)
 end
 
 -- What the global indexes must say after this commit, read here where it is exact, so the
