@@ -72,7 +72,10 @@ def table_view_message(table_id: str, view: dict[str, Any]) -> table_pb2.TableVi
             message.turn.seat = hand["seats"][state["to_act"]]
             due = view.get("turn_due_ms")
             if due:
-                message.turn.due_at.FromMilliseconds(due)
+                # Set directly: Timestamp.FromMilliseconds is pure Python, ~3 % of the loop's time.
+                seconds, milliseconds = divmod(due, 1000)
+                message.turn.due_at.seconds = seconds
+                message.turn.due_at.nanos = milliseconds * 1_000_000
     return message
 
 
