@@ -75,9 +75,9 @@ class Recording:
     def __getattr__(self, name):  # type: ignore[no-untyped-def]
         return getattr(self.store, name)
 
-    def read_many(self, cursors, **options):  # type: ignore[no-untyped-def]
+    def read_with_marks(self, cursors, **options):  # type: ignore[no-untyped-def]
         self.reads.append(sorted(cursors))
-        return self.store.read_many(cursors, **options)
+        return self.store.read_with_marks(cursors, **options)
 
 
 class Deaf(Recording):

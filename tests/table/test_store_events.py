@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paiju.table.store import ALL_SEATS, EventsTrimmed, TableStore, UnknownTable
+from paiju.table.store.records import parse_stream_id
 
 from .conftest import Backend
 
@@ -236,3 +237,20 @@ def test_a_commit_with_events_tells_the_commit_channel_its_table_and_one_without
         assert notices.get_message(timeout=0.3) is None
     finally:
         notices.close()
+
+
+def test_a_read_with_marks_gives_the_events_and_says_when_a_cursor_fell_behind_a_trim(backend: Backend) -> None:
+    store = backend.store(stream_maxlen=3)
+    for table_id in ("t1", "t2"):
+        store.create(table_id, b"s")
+    version = 1
+    for n in range(10):
+        version = store.commit("t1", version, b"s", events=[(None, "bet", str(n).encode())])
+    store.commit("t2", 1, b"s", events=[(None, "bet", b"only")])
+    found, marks = store.read_with_marks({"t1": "0-0", "t2": "0-0", "gone": "0-0"})
+    assert [e.payload for e in found["t2"]] == [b"only"]
+    assert found["t1"][-1].payload == b"9" and len(found["t1"]) < 10  # the oldest were trimmed
+    assert set(marks) == {"t1", "t2"}  # a table that does not exist has no mark
+    assert parse_stream_id(marks["t1"]) > parse_stream_id("0-0")  # so a reader from 0-0 lost some
+    assert parse_stream_id(marks["t1"]) < parse_stream_id(found["t1"][0].id)
+    assert store.read_with_marks({}) == ({}, {})

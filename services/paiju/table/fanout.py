@@ -146,12 +146,12 @@ class StreamHub:
 
     def _read_and_hand_out(self, cursors: dict[str, str]) -> None:
         try:
-            found = self.store.read_many(cursors, count=500)
+            found, marks = self.store.read_with_marks(cursors, count=500)
         except Exception:  # Redis away: the watchers keep waiting; try again
             log.exception("stream hub read failed")
             self._stop.wait(1.0)
             return
-        lost = self._lost_events(cursors, found)
+        lost = _lost_events(cursors, found, marks)
         with self._lock:
             stateful: list[tuple[str, list[Subscription]]] = []
             for table_id, events in found.items():
@@ -171,20 +171,6 @@ class StreamHub:
                     stateful.append((table_id, wanting))
         for table_id, wanting in stateful:
             self._hand_out_state(table_id, wanting)
-
-    def _lost_events(self, cursors: dict[str, str], found: dict[str, list[StoredEvent]]) -> set[str]:
-        """The tables whose stream was trimmed past the hub's cursor before it read on (the hub
-        fell more than a stream's length behind): their watchers missed events."""
-        read = [table_id for table_id, events in found.items() if events]
-        if not read:
-            return set()
-        try:
-            marks = self.store.trim_marks(read)
-        except Exception:  # counted as lost: a fresh snapshot costs less than a missed event
-            log.exception("reading trim marks failed")
-            return set(read)
-        return {table_id for table_id in read
-                if table_id in marks and parse_stream_id(cursors[table_id]) < parse_stream_id(marks[table_id])}
 
     @staticmethod
     def _hand_out_state(table_id: str, wanting: list[Subscription]) -> None:
@@ -226,6 +212,13 @@ class StreamHub:
 
     def stop(self) -> None:
         self._stop.set()
+
+
+def _lost_events(cursors: dict[str, str], found: dict[str, list[StoredEvent]], marks: dict[str, str]) -> set[str]:
+    """The tables whose stream was trimmed past the hub's cursor before it read on (the hub fell
+    more than a stream's length behind): their watchers missed events."""
+    return {table_id for table_id, events in found.items()
+            if events and table_id in marks and parse_stream_id(cursors[table_id]) < parse_stream_id(marks[table_id])}
 
 
 def _changed_tables(notices: Any) -> set[str]:

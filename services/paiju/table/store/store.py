@@ -346,12 +346,7 @@ class TableStore:
             return {}
         by_key = {self.keys(table_id).events: table_id for table_id in cursors}
         streams = {key: cursors[table_id] for key, table_id in by_key.items()}
-        reply = self._client.xread(streams, count=count, block=block_ms)
-        found: dict[str, list[StoredEvent]] = {}
-        for raw_key, entries in reply or []:
-            table_id = by_key[_text(raw_key)]
-            found[table_id] = [_stored_event(raw_id, fields) for raw_id, fields in entries]
-        return found
+        return _events_by_table(by_key, self._client.xread(streams, count=count, block=block_ms))
 
     def commit_notices(self) -> Any:
         """A Pub/Sub subscription to :attr:`commits_channel`: ``get_message()`` gives each
@@ -366,10 +361,34 @@ class TableStore:
         reader of :meth:`read_many` compares its cursors with. Tables that do not exist are
         left out."""
         pipe = self._client.pipeline(transaction=False)
+        self._ask_trim_marks(pipe, table_ids)
+        return self._trim_marks_of(table_ids, pipe.execute(raise_on_error=False))
+
+    def read_with_marks(
+        self, cursors: dict[str, str], count: int = 100
+    ) -> tuple[dict[str, list[StoredEvent]], dict[str, str]]:
+        """:meth:`read_many` (without waiting) and :meth:`trim_marks` of the same tables, in one
+        round trip: the marks are read after the events, so a cursor older than its table's
+        mark means events after it were trimmed before they could be read."""
+        if not cursors:
+            return {}, {}
+        table_ids = list(cursors)
+        by_key = {self.keys(table_id).events: table_id for table_id in table_ids}
+        pipe = self._client.pipeline(transaction=False)
+        pipe.xread({key: cursors[table_id] for key, table_id in by_key.items()}, count=count)
+        self._ask_trim_marks(pipe, table_ids)
+        reply, *headers = pipe.execute(raise_on_error=False)
+        if isinstance(reply, Exception):
+            raise reply
+        return _events_by_table(by_key, reply), self._trim_marks_of(table_ids, headers)
+
+    def _ask_trim_marks(self, pipe: Any, table_ids: list[str]) -> None:
         for table_id in table_ids:
             pipe.getrange(self.keys(table_id).state, 0, TABLE_STATE_HEADER_BYTES - 1)
+
+    def _trim_marks_of(self, table_ids: list[str], headers: list[Any]) -> dict[str, str]:
         marks = {}
-        for table_id, header in zip(table_ids, pipe.execute(raise_on_error=False), strict=True):
+        for table_id, header in zip(table_ids, headers, strict=True):
             if isinstance(header, ResponseError):  # a hash an older store wrote
                 try:
                     marks[table_id] = "{}-{}".format(*self._trim_mark(table_id, self.keys(table_id)))
@@ -551,3 +570,9 @@ def _stored_event(raw_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:
         type=_text(fields[b"t"]),
         payload=fields[b"p"],
     )
+
+
+def _events_by_table(by_key: dict[str, str], reply: Any) -> dict[str, list[StoredEvent]]:
+    """An XREAD reply as each table's events (``by_key``: stream key to table id)."""
+    return {by_key[_text(raw_key)]: [_stored_event(raw_id, fields) for raw_id, fields in entries]
+            for raw_key, entries in reply or []}
