@@ -100,7 +100,13 @@ def start_hand(deployment, clients, room):
     for client in clients:
         client.sit(room)
     wait_for("the last settlement of the room", everyone_settled(deployment), deployment)
-    for client in clients:
+    first, *others = clients
+    # Ready's reply is the room as that change committed it: the caller ready, the others not yet.
+    answer = first.lobby.Ready(lobby_pb2.ReadyRequest(room_id=room), timeout=10)
+    assert {seat.account_id: seat.ready for seat in answer.room.seats} == {
+        client.account_id: client is first for client in clients}
+    assert not answer.hand_started and 0 < answer.room.version <= first.view(room)["version"]
+    for client in others:
         client.ready(room)
     wait_for("the hand to start", lambda: clients[0].view(room)["hand"] is not None)
     return clients[0].view(room)

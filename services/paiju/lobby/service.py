@@ -126,8 +126,11 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         caller = current_caller()
         outcome = self._seat_change(context, lambda: self.lobby.tables.ready(request.room_id, caller.account_id))
         started = next((e for e in outcome.events if e.type == "hand_seats"), None)
+        # The room as this change committed it: no second read of the table.
+        room = (room_message(outcome.version, outcome.record) if outcome.record is not None
+                else self._room(request.room_id, context))
         return lobby_pb2.ReadyResponse(
-            room=self._room(request.room_id, context),
+            room=room,
             hand_started=started is not None,
             hand_id="" if started is None else started.data["hand_id"],
         )
