@@ -123,3 +123,37 @@ def test_events_whose_commit_notice_was_missed_arrive_with_the_next_sweep(backen
         assert [e.payload for e in next_batch(subscription, 1)] == [b"1"]
     finally:
         hub.stop()
+
+
+class BrokenOnce(Recording):
+    """A store whose first commit-notice subscription breaks at its first read, as a dropped
+    connection would; the next one works."""
+
+    def __init__(self, store) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(store)
+        self.subscriptions = 0
+
+    def commit_notices(self):  # type: ignore[no-untyped-def]
+        self.subscriptions += 1
+        notices = self.store.commit_notices()
+        if self.subscriptions == 1:
+            def broken(**_):  # type: ignore[no-untyped-def]
+                raise ConnectionError("Connection closed by server.")
+            notices.get_message = broken
+        return notices
+
+
+def test_a_hub_whose_notices_break_listens_again_and_misses_nothing(backend: Backend) -> None:
+    store = backend.store()
+    store.create("t1", b"s")
+    broken = BrokenOnce(store)
+    hub = StreamHub(broken)
+    subscription = hub.subscribe("t1", "a")
+    try:
+        version = store.commit("t1", 1, b"s", events=[(None, "bet", b"1")])
+        assert [e.payload for e in next_batch(subscription, 1)] == [b"1"]
+        store.commit("t1", version, b"s", events=[(None, "bet", b"2")])
+        assert [e.payload for e in next_batch(subscription, 1)] == [b"2"]
+        assert broken.subscriptions == 2
+    finally:
+        hub.stop()

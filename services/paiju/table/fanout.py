@@ -132,7 +132,7 @@ class StreamHub:
             except Exception:  # Redis away: listen again, and sweep in the meantime
                 log.exception("stream hub lost its commit notices; listening again")
                 notices = _closed(notices)
-                next_sweep = 0.0
+                changed, next_sweep = set(), 0.0
                 self._stop.wait(1.0)
             sweep = time.monotonic() >= next_sweep
             with self._lock:
