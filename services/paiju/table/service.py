@@ -147,12 +147,7 @@ class TableService(table_pb2_grpc.TableServicer):
         return None if deadline is None else deadline.due_ms
 
     def _read_after_events(self, table_id: str) -> TableAfterEvents:
-        snapshot, deadlines = self.tables.store.load_with_deadlines(table_id)
-        if snapshot is None:
-            raise TableNotFound(table_id)
-        record = TableRecord.from_bytes(snapshot.state)
-        turn = next((d for d in deadlines if d.name == TURN_DEADLINE), None)
-        return TableAfterEvents(snapshot, record, None if record.hand is None or turn is None else turn.due_ms)
+        return TableAfterEvents(*self.tables.load_with_turn_due(table_id))
 
     def GetView(self, request: table_pb2.GetViewRequest, context: grpc.ServicerContext) -> table_pb2.TableView:
         account, snapshot, record = self._viewer(request.table_id, context)

@@ -103,6 +103,10 @@ class DeadlinePlan:
         self.clear.extend(names)
 
 
+def _named(deadlines: list[Deadline], name: str) -> Deadline | None:
+    return next((deadline for deadline in deadlines if deadline.name == name), None)
+
+
 def _payload(data: dict[str, Any]) -> bytes:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
 
@@ -158,7 +162,17 @@ class Tables:
 
     def deadline(self, table_id: str, name: str) -> Deadline | None:
         """The table's pending deadline called ``name`` (e.g. the turn timer), if any."""
-        return next((d for d in self.store.deadlines(table_id) if d.name == name), None)
+        return _named(self.store.deadlines(table_id), name)
+
+    def load_with_turn_due(self, table_id: str) -> tuple[Snapshot, TableRecord, int | None]:
+        """:meth:`load`, and when the turn now being played runs out (``None`` between hands or
+        without a timer), in one round trip."""
+        snapshot, deadlines = self.store.load_with_deadlines(table_id)
+        if snapshot is None:
+            raise TableNotFound(table_id)
+        record = TableRecord.from_bytes(snapshot.state)
+        turn = _named(deadlines, TURN_DEADLINE)
+        return snapshot, record, None if record.hand is None or turn is None else turn.due_ms
 
     def view(self, table_id: str, account: str | None) -> dict[str, Any]:
         """What ``account`` (``None``: a spectator) may see of the table and its hand."""
