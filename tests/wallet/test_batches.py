@@ -262,3 +262,16 @@ def test_a_malformed_entry_stays_out_of_the_batch(wallet: Wallet, store: TableSt
     report = relay_outbox(store, settler)
     assert (settler.batches, settler.singles, report.applied) == ([2], 0, 2)
     assert pending_keys(store) == ["t3/settle:t3-1"]
+
+
+def test_coins_many_gives_each_accounts_total_and_held_coins_at_once(wallet: Wallet) -> None:
+    alice, bob, carol = players(wallet, 3)
+    wallet.hold_hand("hand-1", {alice: 700, bob: 50})
+    wallet.hold("hand-2", alice, 300)
+    coins = wallet.coins_many([carol, alice, bob, alice])
+    assert {account: (c.total, c.held, c.available) for account, c in coins.items()} == {
+        alice: (20_000, 1_000, 19_000), bob: (20_000, 50, 19_950), carol: (20_000, 0, 20_000)}
+    assert all(coins[a].available == wallet.available(a) and coins[a].held == wallet.held(a) for a in coins)
+    assert wallet.coins_many([]) == {}
+    with pytest.raises(UnknownAccount):
+        wallet.coins_many([alice, carol + 1_000])

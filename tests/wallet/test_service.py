@@ -418,3 +418,16 @@ def test_a_score_board_ranks_the_score_channels_points(harness: Harness) -> None
     assert [(row.rank, row.account_id, row.value) for row in board.rows] == [
         (1, bob.account_id, 3), (2, alice.account_id, -3)]
     assert board.own.account_id == alice.account_id and board.own.value == -3
+
+
+def test_get_balances_answers_in_the_order_asked_and_refuses_an_unknown_account(harness: Harness) -> None:
+    alice, bob = harness.register("alice").account_id, harness.register("bob").account_id
+    internal, service = harness.internal, harness.as_service()
+    internal.HoldForHand(holds_request("h1", (bob, 700)), metadata=service, timeout=TIMEOUT)
+    answer = internal.GetBalances(wallet_pb2.GetBalancesRequest(account_ids=[bob, alice, bob]),
+                                  metadata=service, timeout=TIMEOUT)
+    assert [(b.account_id, b.available, b.held, b.total) for b in answer.balances] == [
+        (bob, 4_300, 700, 5_000), (alice, 5_000, 0, 5_000), (bob, 4_300, 700, 5_000)]
+    unknown = refusal(lambda: internal.GetBalances(
+        wallet_pb2.GetBalancesRequest(account_ids=[alice, "999999"]), metadata=service, timeout=TIMEOUT))
+    assert unknown[0] == Code.NOT_FOUND and "999999" in unknown[1]

@@ -20,6 +20,7 @@ from paiju.wallet.errors import (
 from paiju.wallet.model import (
     SETTLEMENT_REASONS,
     BalanceMismatch,
+    Coins,
     Entry,
     Hold,
     LeaderboardRow,
@@ -34,6 +35,7 @@ __all__ = [
     "DEFAULT_STARTING_GRANT",
     "SETTLEMENT_REASONS",
     "BalanceMismatch",
+    "Coins",
     "DuplicateUsername",
     "Entry",
     "HandAlreadySettled",

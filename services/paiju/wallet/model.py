@@ -49,6 +49,22 @@ class Entry:
 
 
 @dataclass(frozen=True, slots=True)
+class Coins:
+    """An account's coins: ``total`` (its balance) of which ``held`` are set aside by holds.
+
+    >>> Coins(20_000, 1_500).available
+    18500
+    """
+
+    total: int
+    held: int
+
+    @property
+    def available(self) -> int:
+        return self.total - self.held
+
+
+@dataclass(frozen=True, slots=True)
 class Hold:
     """Coins of ``account`` set aside for hand ``hand_id`` until it is settled or released."""
 

@@ -9,7 +9,7 @@ from sqlalchemy.engine import Connection
 
 from paiju.wallet.errors import UnknownAccount
 from paiju.wallet.ledger import coin_sum, entry_from_row, held
-from paiju.wallet.model import Entry, LeaderboardRow, Reason
+from paiju.wallet.model import Coins, Entry, LeaderboardRow, Reason
 from paiju.wallet.tables import accounts, entries, holds
 
 
@@ -23,27 +23,31 @@ def balance(conn: Connection, account: int) -> int:
     return coins
 
 
-# What an account can still stake: its balance less its holds, in one statement for any number
-# of accounts (the subquery runs per account, through the holds' index by account).
-_AVAILABLE = sa.select(
+# Accounts' balances and what their holds set aside, in one statement for any number of
+# accounts (the subquery runs per account, through the holds' index by account).
+_COINS = sa.select(
     accounts.c.id,
-    accounts.c.balance
-    - sa.select(coin_sum(holds.c.amount))
-    .where(holds.c.account_id == accounts.c.id)
-    .scalar_subquery(),
+    accounts.c.balance,
+    sa.select(coin_sum(holds.c.amount)).where(holds.c.account_id == accounts.c.id).scalar_subquery(),
 ).where(accounts.c.id.in_(sa.bindparam("ids", expanding=True)))
 
 
 def available(conn: Connection, account: int) -> int:
     """The coins of ``account`` not under a hold."""
-    return available_many(conn, [account])[account]
+    return coins_many(conn, [account])[account].available
 
 
 def available_many(conn: Connection, account_ids: Sequence[int]) -> dict[int, int]:
     """The coins of each of ``account_ids`` not under a hold, in one query; an id with no
     account raises :class:`UnknownAccount`."""
+    return {account: coins.available for account, coins in coins_many(conn, account_ids).items()}
+
+
+def coins_many(conn: Connection, account_ids: Sequence[int]) -> dict[int, Coins]:
+    """The balance and held coins of each of ``account_ids``, in one query; an id with no
+    account raises :class:`UnknownAccount`."""
     wanted = sorted(set(account_ids))
-    found = {account: coins for account, coins in conn.execute(_AVAILABLE, {"ids": wanted})}
+    found = {account: Coins(total, held) for account, total, held in conn.execute(_COINS, {"ids": wanted})}
     for account in wanted:
         if account not in found:
             raise UnknownAccount(account)

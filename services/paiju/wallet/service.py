@@ -432,7 +432,7 @@ class WalletInternalServicer(wallet_pb2_grpc.WalletInternalServicer):
             self.wallet.hold_hand(request.hand_id, amounts)
             return wallet_pb2.HoldForHandResponse(
                 holds=list(request.holds),
-                balances=[_balance(self.wallet, account) for account, _ in amounts],
+                balances=_balances(self.wallet, [account for account, _ in amounts]),
             )
 
     def ReleaseHand(
@@ -452,13 +452,13 @@ class WalletInternalServicer(wallet_pb2_grpc.WalletInternalServicer):
             abort(context, grpc.StatusCode.INVALID_ARGUMENT, "ask for 1 to 100 accounts",
                   error_code="invalid_argument")
         with _answering(context):
-            balances = []
+            accounts = []
             for account_id in request.account_ids:
                 account = _ledger_id(account_id)
                 if account is None:
                     _no_account(context, account_id)
-                balances.append(_balance(self.wallet, account))
-            return wallet_pb2.GetBalancesResponse(balances=balances)
+                accounts.append(account)
+            return wallet_pb2.GetBalancesResponse(balances=_balances(self.wallet, accounts))
 
 
 def _fortune_medal(game: str, account: int, coins: int) -> wallet_pb2.LevelResponse:
@@ -481,11 +481,17 @@ def _no_account(context: grpc.ServicerContext, account_id: str) -> NoReturn:
 
 
 def _balance(wallet: Wallet, account: int) -> wallet_pb2.Balance:
-    total = wallet.balance(account)
-    held = wallet.held(account)
-    return wallet_pb2.Balance(
-        account_id=str(account), available=total - held, held=held, total=total
-    )
+    return _balances(wallet, [account])[0]
+
+
+def _balances(wallet: Wallet, accounts: list[int]) -> list[wallet_pb2.Balance]:
+    """The wire balances of ``accounts``, in their order, read in one query."""
+    coins = wallet.coins_many(accounts)
+    return [
+        wallet_pb2.Balance(account_id=str(account), available=coins[account].available,
+                           held=coins[account].held, total=coins[account].total)
+        for account in accounts
+    ]
 
 
 def _ledger_entry(entry: Entry) -> wallet_pb2.LedgerEntry:

@@ -18,7 +18,7 @@ from paiju.wallet import accounts, ledger, queries, scores
 from paiju.wallet.database import Database
 from paiju.wallet.holds import abandon_hand, hand_holds, place_holds
 from paiju.wallet.migrations import migrate
-from paiju.wallet.model import BalanceMismatch, Entry, Hold, LeaderboardRow, Line, Settlement
+from paiju.wallet.model import BalanceMismatch, Coins, Entry, Hold, LeaderboardRow, Line, Settlement
 from paiju.wallet.passwords import PasswordHasher
 from paiju.wallet.payments import apply_grant, apply_transfer
 from paiju.wallet.settlement import (
@@ -280,6 +280,15 @@ class Wallet:
         if not wanted:
             return {}
         return self._read(queries.available_many, wanted)
+
+    def coins_many(self, account_ids: Iterable[int]) -> dict[int, Coins]:
+        """The balance and the held coins of each of ``account_ids``, read together in one
+        query (account → :class:`~paiju.wallet.model.Coins`). An unknown id raises
+        :class:`~paiju.wallet.errors.UnknownAccount`."""
+        wanted = [check_int(account, "an account id") for account in account_ids]
+        if not wanted:
+            return {}
+        return self._read(queries.coins_many, wanted)
 
     def held(self, account: int) -> int:
         """The coins of ``account`` set aside by holds of hands in progress."""
