@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from paiju.wallet.errors import (
@@ -67,7 +68,13 @@ _LINES_OF_HANDS = (
     .where(entries.c.hand_id.in_(sa.bindparam("hand_ids", expanding=True)))
     .order_by(entries.c.id)
 )
-_INSERT_HAND = hands.insert()
+def _claim_hands(dialect: str) -> sa.Insert:
+    """Record hands, skipping any a concurrent transaction recorded first, and return those
+    this one recorded: claiming them (PostgreSQL waits for the other transaction to end)."""
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    return insert(hands).on_conflict_do_nothing(index_elements=[hands.c.hand_id]).returning(hands.c.hand_id)
+
+
 _INSERT_SETTLEMENT = settlements.insert()
 
 
@@ -107,13 +114,12 @@ def apply_settlements(
     """Apply several hands' settlements in this one transaction, all or none; a settlement for
     each delivery, in their order.
 
-    Each hand is applied once: a hand applied before, or earlier in ``deliveries``, comes back
-    with ``replayed=True`` (or raises :class:`SettlementConflict` if its lines differ). Any
-    refusal raises and leaves the whole transaction to be rolled back; a concurrent delivery of
-    the same hand makes the insert of the hand fail with ``IntegrityError``, and the caller's retry
-    then finds it applied. The statements are per
-    batch, not per line: the entries' running balances are counted here from the locked
-    balances, which is what posting them one by one would have read back.
+    Each hand is applied once: a hand applied before, or earlier in ``deliveries``, or by a
+    concurrent delivery that recorded it first, comes back with ``replayed=True`` (or raises
+    :class:`SettlementConflict` if its lines differ). Any refusal raises and leaves the whole
+    transaction to be rolled back. The statements are per batch, not per line: the entries'
+    running balances are counted here from the locked balances, which is what posting them
+    one by one would have read back.
     """
     nets = [check_settlement(hand_id, lines, house) for hand_id, _game, lines in deliveries]
     applied = applied_settlements(conn, [delivery.hand_id for delivery in deliveries])
@@ -130,24 +136,38 @@ def apply_settlements(
         applied[hand_id] = Settlement(hand_id, game, lines, replayed=True)  # a repeat in the batch
         fresh.append((delivery, hand_nets))
         results.append(Settlement(hand_id, game, lines, replayed=False))
+    if not fresh:
+        return results
+    # Hands are recorded in id order, so two batches sharing hands cannot wait for each other.
+    claimed = {row.hand_id for row in conn.execute(_claim_hands(conn.dialect.name), sorted(
+        ({"hand_id": delivery.hand_id, "game": delivery.game, "settled_at": at} for delivery, _nets in fresh),
+        key=lambda row: row["hand_id"],
+    ))}
+    if len(claimed) < len(fresh):
+        results = _take_the_winners(conn, results, claimed)
+        fresh = [(delivery, nets) for delivery, nets in fresh if delivery.hand_id in claimed]
     if fresh:
         _apply_fresh(conn, fresh, house, at)
     return results
 
 
+def _take_the_winners(conn: Connection, results: list[Settlement], claimed: set[str]) -> list[Settlement]:
+    """``results`` with the hands a concurrent transaction recorded first (it has committed by
+    now) replaced by what it applied, if that was the same settlement."""
+    lost = {result.hand_id: result for result in results if not result.replayed and result.hand_id not in claimed}
+    applied = applied_settlements(conn, list(lost))
+    for hand_id, result in lost.items():
+        winner = applied.get(hand_id)
+        if winner is None or not same_settlement(winner, result.game, result.lines):
+            raise SettlementConflict(hand_id)
+    return [applied[result.hand_id] if result.hand_id in lost and not result.replayed else result
+            for result in results]
+
+
 def _apply_fresh(
     conn: Connection, fresh: list[tuple[HandLines, dict[int, int]]], house: int, at: datetime
 ) -> None:
-    """Record, check and post hands that no transaction has applied yet."""
-    # Hands are recorded in id order, so two batches sharing hands cannot wait for each other.
-    conn.execute(
-        _INSERT_HAND,
-        sorted(
-            ({"hand_id": delivery.hand_id, "game": delivery.game, "settled_at": at}
-             for delivery, _nets in fresh),
-            key=lambda row: row["hand_id"],
-        ),
-    )
+    """Check and post hands this transaction recorded (claimed) and nobody applied before."""
     balances = lock_accounts(conn, (account for _, nets in fresh for account in nets))
     held = take_holds(conn, [delivery.hand_id for delivery, _nets in fresh])
     running = dict(balances)  # each hand is checked against the balances the earlier ones left
