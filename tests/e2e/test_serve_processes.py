@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import signal
 import socket
@@ -161,3 +162,30 @@ def _alive(pid: int) -> bool:
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_bot_tables_play_across_the_copies_and_a_signal_stops_them_all(tmp_path, redis_url: str) -> None:
+    port = free_ports(1)
+    environment = {**os.environ, "PAIJU_PORT": str(port), "PAIJU_METRICS_PORT": "0", "REDIS_URL": redis_url,
+                   "PAIJU_REDIS_PREFIX": f"procbots-{secrets.token_hex(4)}",
+                   "DATABASE_URL": f"sqlite:///{tmp_path}/ledger.sqlite3", "PAIJU_SHUTDOWN_GRACE_SECONDS": "3"}
+    log_path = tmp_path / "serve.log"
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "paiju.cli", "serve", "--processes", "2", "--bots", "1", "--rooms", "1"],
+            env=environment, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 90
+        while not re.search(r"zhajinhua [1-9][\d,]* hands", log_path.read_text()):
+            assert process.poll() is None, log_path.read_text()[-3000:]
+            assert time.monotonic() < deadline, "no hand finished:\n" + log_path.read_text()[-3000:]
+            time.sleep(0.5)
+        copies = children(process.pid)
+        assert len(copies) == 2
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=60) == 0, log_path.read_text()[-3000:]
+        assert not any(_alive(pid) for pid in copies)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
