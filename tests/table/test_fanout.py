@@ -45,16 +45,15 @@ def test_watchers_get_every_event_of_their_table_in_order_and_are_notified(backe
 def test_a_hub_that_fell_behind_a_trim_says_events_were_lost_before_the_batch(backend: Backend) -> None:
     store = backend.store(stream_maxlen=3)
     store.create("t1", b"s")
-    hub = StreamHub(store)
+    gated = Gated(store)
+    hub = StreamHub(gated)
     subscription = hub.subscribe("t1", "a")
-    hub.stop()  # the reader pauses while the table moves on past its stream's length
-    hub._thread.join(timeout=WAIT_SECONDS)  # type: ignore[union-attr]
-    version = 1
-    for n in range(10):
-        version = store.commit("t1", version, b"s", events=[(None, "bet", str(n).encode())])
-    hub._stop.clear()
-    threading.Thread(target=hub._run, daemon=True).start()
     try:
+        assert gated.waiting.wait(WAIT_SECONDS)  # the reader is held at its first read...
+        version = 1
+        for n in range(10):  # ...while the table moves on past its stream's length
+            version = store.commit("t1", version, b"s", events=[(None, "bet", str(n).encode())])
+        gated.go_on.set()
         assert next_batch(subscription, 1) == [EVENTS_LOST]
         retained = store.read_many({"t1": "0-0"})["t1"]
         assert [e.payload for e in next_batch(subscription, len(retained))] == [e.payload for e in retained]
@@ -63,6 +62,7 @@ def test_a_hub_that_fell_behind_a_trim_says_events_were_lost_before_the_batch(ba
         store.commit("t1", version, b"s", events=[(None, "bet", b"10")])
         assert [e.payload for e in next_batch(subscription, 1)] == [b"10"]
     finally:
+        gated.go_on.set()
         hub.stop()
 
 
@@ -78,6 +78,19 @@ class Recording:
     def read_with_marks(self, cursors, **options):  # type: ignore[no-untyped-def]
         self.reads.append(sorted(cursors))
         return self.store.read_with_marks(cursors, **options)
+
+
+class Gated(Recording):
+    """A store whose reads wait until the test lets them go on (``waiting`` says one does)."""
+
+    def __init__(self, store) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(store)
+        self.waiting, self.go_on = threading.Event(), threading.Event()
+
+    def read_with_marks(self, cursors, **options):  # type: ignore[no-untyped-def]
+        self.waiting.set()
+        self.go_on.wait(WAIT_SECONDS)
+        return super().read_with_marks(cursors, **options)
 
 
 class Deaf(Recording):
