@@ -356,20 +356,13 @@ class TableStore:
         notices.subscribe(self.commits_channel)
         return notices
 
-    def trim_marks(self, table_ids: list[str]) -> dict[str, str]:
-        """Each table's trim mark (events up to it may be gone), read in one round trip; what a
-        reader of :meth:`read_many` compares its cursors with. Tables that do not exist are
-        left out."""
-        pipe = self._client.pipeline(transaction=False)
-        self._ask_trim_marks(pipe, table_ids)
-        return self._trim_marks_of(table_ids, pipe.execute(raise_on_error=False))
-
     def read_with_marks(
         self, cursors: dict[str, str], count: int = 100
     ) -> tuple[dict[str, list[StoredEvent]], dict[str, str]]:
-        """:meth:`read_many` (without waiting) and :meth:`trim_marks` of the same tables, in one
-        round trip: the marks are read after the events, so a cursor older than its table's
-        mark means events after it were trimmed before they could be read."""
+        """:meth:`read_many` (without waiting) and each table's trim mark (events up to it may be
+        gone), in one round trip: the marks are read after the events, so a cursor older than its
+        table's mark means events after it were trimmed before they could be read. Tables that
+        do not exist have no mark."""
         if not cursors:
             return {}, {}
         table_ids = list(cursors)
