@@ -22,9 +22,10 @@ import os
 import sys
 
 # Run as a script, this folder comes first on sys.path, and bench/platform.py would shadow the
-# standard library's ``platform`` module (redis-py imports it).
+# standard library's ``platform`` module (redis-py imports it): the folder goes last, where
+# ``runs`` (what the benchmarks share) is still found.
 _HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or ".") != _HERE]
+sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or ".") != _HERE] + [_HERE]
 
 import argparse
 import asyncio
@@ -34,17 +35,12 @@ from typing import Any
 
 import grpc
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+from runs import cpu_seconds, redis_cpu_seconds
+
 PAYLOAD = b"x" * 200
 STREAM_MESSAGES = 50
 CONCURRENCY = 16
 TARGET_CPU_PER_ACTION_US = 2 * 1_000_000 / 1_000  # 2 cores at 1,000 actions/s
-
-
-def cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
 async def _serve(started: Any) -> None:
@@ -116,19 +112,14 @@ def measure_redis(url: str, calls: int) -> tuple[float, float]:
     figures = []
     try:
         for call in (lambda: client.get(key), lambda: script(keys=[key])):
-            before, redis_before = time.process_time(), _redis_cpu(client)
+            before, redis_before = time.process_time(), redis_cpu_seconds(client)
             for _ in range(calls):
                 call()
-            spent = time.process_time() - before + _redis_cpu(client) - redis_before
+            spent = time.process_time() - before + redis_cpu_seconds(client) - redis_before
             figures.append(spent / calls * 1e6)
     finally:
         client.delete(key)
     return figures[0], figures[1]
-
-
-def _redis_cpu(client: Any) -> float:
-    info = client.info("cpu")
-    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
 def main() -> int:

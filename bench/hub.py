@@ -15,9 +15,10 @@ import os
 import sys
 
 # Run as a script, this folder comes first on sys.path, and bench/platform.py would shadow the
-# standard library's ``platform`` module (redis-py imports it).
+# standard library's ``platform`` module (redis-py imports it): the folder goes last, where
+# ``runs`` (what the benchmarks share) is still found.
 _HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or ".") != _HERE]
+sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or ".") != _HERE] + [_HERE]
 
 import argparse
 import random
@@ -25,15 +26,13 @@ import secrets
 import threading
 import time
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+from runs import cpu_seconds
 
 
 def thread_cpu_seconds(name: str) -> float:
     """CPU seconds of this process's thread called ``name``."""
     thread = next(t for t in threading.enumerate() if t.name == name)
-    with open(f"/proc/self/task/{thread.native_id}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return cpu_seconds("self", thread.native_id)
 
 
 def main() -> int:

@@ -69,7 +69,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runs import drop_prefix, percentile, postgres_schema, with_connections
+from runs import (
+    drop_prefix,
+    percentile,
+    postgres_schema,
+    process_stat,
+    redis_cpu_seconds,
+    stat_cpu_seconds,
+    with_connections,
+)
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/14"
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
@@ -83,7 +91,6 @@ PROGRESS_SECONDS = 10.0
 SETUP_CONCURRENCY = 32
 UNARY_CONNECTIONS = 4
 SLOW_BY_DESIGN = ("Register", "QuickMatch")
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 FILE_LIMIT = 65_536
 
@@ -537,12 +544,10 @@ class ProcessReading:
 
 def read_process(pid: int) -> ProcessReading:
     """CPU seconds so far, resident memory and thread count of ``pid`` (zeros once it is gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except OSError:
+    fields = process_stat(pid)
+    if fields is None:
         return ProcessReading(0.0, 0, 0)
-    return ProcessReading((int(fields[11]) + int(fields[12])) / CLOCK_TICKS, int(fields[21]) * PAGE_BYTES,
+    return ProcessReading(stat_cpu_seconds(fields), int(fields[21]) * PAGE_BYTES,
                           int(fields[17]))
 
 
@@ -746,7 +751,7 @@ def _ramp(args: argparse.Namespace, deployment: Deployment, clients: list[Any], 
                       f"{shown - reach_began:.0f} s, {sum(whole.errors.values())} errors so far", flush=True)
         reach_seconds = time.monotonic() - reach_began
         before_cpu = {name: read_process(pid).cpu_seconds for name, pid in pids.items()}
-        redis_cpu_before = _redis_cpu(redis_client)
+        redis_cpu_before = redis_cpu_seconds(redis_client)
         actions_before = step.actions
         window_began = time.monotonic()
         _drain(reports, [whole, step], args.hold)
@@ -756,7 +761,7 @@ def _ramp(args: argparse.Namespace, deployment: Deployment, clients: list[Any], 
         measured_actions += step.actions - actions_before
         cpu = {name: (read_process(pid).cpu_seconds - before_cpu[name]) / elapsed for name, pid in pids.items()}
         redis_info = {"connected_clients": redis_client.info("clients")["connected_clients"],
-                      "cpu": (_redis_cpu(redis_client) - redis_cpu_before) / elapsed}
+                      "cpu": (redis_cpu_seconds(redis_client) - redis_cpu_before) / elapsed}
         server = scrape_metrics(metrics_port)
         print(_step_line(wanted, step, actions_rate, server, deployment, cpu, redis_info)
               + f" · reached in {reach_seconds:.0f} s", flush=True)
@@ -779,11 +784,6 @@ def _ramp(args: argparse.Namespace, deployment: Deployment, clients: list[Any], 
             print(f"saturated at step {wanted:,}: {reason}", flush=True)
             break
     _summary(whole, best, best_server, measured_actions / max(measured_seconds, 1e-9), reason, deployment)
-
-
-def _redis_cpu(client: Any) -> float:
-    info = client.info("cpu")
-    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
 def _summary(whole: Tally, best: tuple[int, float], best_server: float, actions_rate: float, reason: str,

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from runs import drop_prefix, ledger, percentile, with_connections
+from runs import cpu_seconds, drop_prefix, ledger, percentile, redis_cpu_seconds, with_connections
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/14"
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
@@ -50,7 +50,6 @@ TARGET_BYTES_PER_TABLE = 4_096
 TARGET_TABLES = 200
 REPORT_SECONDS = 0.5
 MEMORY_SAMPLE = 25
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 # --- the bot processes -------------------------------------------------------------------
@@ -188,21 +187,6 @@ class Totals:
         self.act_seconds += report.act_seconds
         self.errors += report.errors
         self.seated[report.pid] = report.seated
-
-
-def process_cpu_seconds(pid: int) -> float:
-    """User plus system CPU seconds of process ``pid`` so far (0.0 once it is gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-
-
-def redis_cpu_seconds(client: Any) -> float:
-    info = client.info("cpu")
-    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
 def table_records(platform: Any, rooms: list[str]) -> list[Any]:
@@ -441,8 +425,8 @@ def _measure(args: argparse.Namespace, platform: Any, servers: ServerProcesses, 
     server_pids, bot_pids = servers.pids, [p.pid for p in bots]
     redis_client = platform.redis
     hands_before = hands_played(platform, rooms)
-    server_cpu_before = sum(map(process_cpu_seconds, server_pids))
-    bots_cpu_before = sum(map(process_cpu_seconds, bot_pids))
+    server_cpu_before = sum(map(cpu_seconds, server_pids))
+    bots_cpu_before = sum(map(cpu_seconds, bot_pids))
     redis_cpu_before = redis_cpu_seconds(redis_client)
     redis_commands_before = int(redis_client.info("stats")["total_commands_processed"])
     rpcs_before = servers.rpc_counts()
@@ -455,8 +439,8 @@ def _measure(args: argparse.Namespace, platform: Any, servers: ServerProcesses, 
               f"{window.actions - before:,} actions in the last second · p99 {percentile(recent, 0.99) * 1000:.1f} ms"
               .ljust(90), end="", flush=True)
     elapsed = time.monotonic() - start
-    server_cpu = sum(map(process_cpu_seconds, server_pids)) - server_cpu_before
-    bots_cpu = sum(map(process_cpu_seconds, bot_pids)) - bots_cpu_before
+    server_cpu = sum(map(cpu_seconds, server_pids)) - server_cpu_before
+    bots_cpu = sum(map(cpu_seconds, bot_pids)) - bots_cpu_before
     hands = hands_played(platform, rooms) - hands_before
     redis_cpu = redis_cpu_seconds(redis_client) - redis_cpu_before
     redis_commands = int(redis_client.info("stats")["total_commands_processed"]) - redis_commands_before

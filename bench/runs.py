@@ -1,13 +1,45 @@
 """What the benchmarks share about a run: its ledger or PostgreSQL schema, its Redis keys, and
-how figures are summed up. Imported by the bench scripts (``from runs import …``)."""
+how figures are measured and summed up. Imported by the bench scripts (``from runs import …``)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def process_stat(pid: int | str, thread: int | None = None) -> list[str] | None:
+    """The fields after the command name in ``/proc/<pid>[/task/<thread>]/stat`` (``pid`` may
+    be ``"self"``), or None once the process or thread is gone. Field 11 is user CPU ticks,
+    12 system CPU ticks, 17 threads, 21 resident pages."""
+    path = f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat"
+    try:
+        with open(path) as stat:
+            return stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def cpu_seconds(pid: int | str, thread: int | None = None) -> float:
+    """User plus system CPU seconds of a process (or one of its threads) so far; 0.0 once gone."""
+    fields = process_stat(pid, thread)
+    return 0.0 if fields is None else stat_cpu_seconds(fields)
+
+
+def stat_cpu_seconds(fields: list[str]) -> float:
+    """User plus system CPU seconds in the fields :func:`process_stat` read."""
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def redis_cpu_seconds(client: Any) -> float:
+    """CPU seconds the Redis server has used so far (user plus system)."""
+    info = client.info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
 def percentile(samples: list[float], fraction: float) -> float:
