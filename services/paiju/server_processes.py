@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from paiju.common.config import ConfigError, Settings
+from paiju.wallet.database import in_memory, normalize_url
 
 STOP_SECONDS = 30.0
 """How long a copy may take to drain and stop after SIGTERM before it is killed."""
@@ -38,7 +39,7 @@ def check_processes(settings: Settings, processes: int) -> None:
         return
     if settings.uses_embedded_redis:
         raise ConfigError("--processes above 1 needs REDIS_URL: the embedded Redis lives inside one process")
-    if settings.database_url.rstrip("/") in {"sqlite:", "sqlite:/", "sqlite://"} or ":memory:" in settings.database_url:
+    if in_memory(normalize_url(settings.database_url)):
         raise ConfigError("--processes above 1 needs a ledger the processes share: a SQLite file or PostgreSQL")
 
 

@@ -53,13 +53,18 @@ def normalize_url(url: str | URL) -> URL:
     )
 
 
+def in_memory(url: URL) -> bool:
+    """Whether ``url`` (normalized) is a SQLite database that lives in one process's memory."""
+    return not url.drivername.startswith("postgresql") and url.database in (None, "", ":memory:")
+
+
 class Database:
     """An engine plus the transactions the wallet runs on it."""
 
     def __init__(self, url: str | URL, **engine_options: Any) -> None:
         self.url = normalize_url(url)
         self.is_postgres = self.url.drivername.startswith("postgresql")
-        self.in_memory = not self.is_postgres and self.url.database in (None, "", ":memory:")
+        self.in_memory = in_memory(self.url)
         options: dict[str, Any] = {"future": True}
         if self.is_postgres:
             options["pool_pre_ping"] = True
