@@ -35,6 +35,7 @@ SWEEP_SECONDS = 1.0
 """How often the hub reads every watched stream, not only those commit notices name: a notice
 sent while the hub was not listening is lost, and this is how late its events can then be."""
 MOST_NOTICES_AT_ONCE = 10_000
+"""Tables one wake-up collects notices for, so a flood of commits still gets read in turn."""
 BEAT_SECONDS = 2.0
 
 

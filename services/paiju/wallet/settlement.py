@@ -68,13 +68,13 @@ _LINES_OF_HANDS = (
     .where(entries.c.hand_id.in_(sa.bindparam("hand_ids", expanding=True)))
     .order_by(entries.c.id)
 )
-def _claim_hands(dialect: str) -> sa.Insert:
-    """Record hands, skipping any a concurrent transaction recorded first, and return those
-    this one recorded: claiming them (PostgreSQL waits for the other transaction to end)."""
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    return insert(hands).on_conflict_do_nothing(index_elements=[hands.c.hand_id]).returning(hands.c.hand_id)
-
-
+# Record hands, skipping any a concurrent transaction recorded first, and return those this one
+# recorded: claiming them (PostgreSQL waits for the other transaction to end). Per dialect,
+# since ON CONFLICT is each database's own syntax.
+_CLAIM_HANDS = {
+    dialect: insert(hands).on_conflict_do_nothing(index_elements=[hands.c.hand_id]).returning(hands.c.hand_id)
+    for dialect, insert in (("postgresql", postgresql.insert), ("sqlite", sqlite.insert))
+}
 _INSERT_SETTLEMENT = settlements.insert()
 
 
@@ -139,7 +139,7 @@ def apply_settlements(
     if not fresh:
         return results
     # Hands are recorded in id order, so two batches sharing hands cannot wait for each other.
-    claimed = {row.hand_id for row in conn.execute(_claim_hands(conn.dialect.name), sorted(
+    claimed = {row.hand_id for row in conn.execute(_CLAIM_HANDS[conn.dialect.name], sorted(
         ({"hand_id": delivery.hand_id, "game": delivery.game, "settled_at": at} for delivery, _nets in fresh),
         key=lambda row: row["hand_id"],
     ))}

@@ -369,8 +369,8 @@ class Wallet:
     def _write_racing_keys(self, change: Callable[[Connection], T]) -> T:
         """Run ``change`` in a transaction; if a concurrent one took the same unique key first
         (``IntegrityError`` on PostgreSQL), run it again: it then finds what the other
-        transaction did. A batch of many keys can meet one race after another (relays walking
-        the same outbox); each lost race is another transaction's progress, so this ends."""
+        transaction did. Each lost race is another transaction's progress, so this ends.
+        (Settlement batches, which carry many keys, skip hands recorded by others instead.)"""
         for _ in range(RACING_KEY_TRIES - 1):
             try:
                 with self.database.write() as conn:
