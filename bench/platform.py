@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from runs import cpu_seconds, drop_prefix, ledger, percentile, redis_cpu_seconds, with_connections
+from servers import REDIS_ROUND_TRIPS, REPORT_SECONDS, ServerProcesses, start_servers
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/14"
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
@@ -48,7 +49,6 @@ TARGET_ACTIONS_PER_SECOND = 1_000
 TARGET_P99_MS = 25.0
 TARGET_BYTES_PER_TABLE = 4_096
 TARGET_TABLES = 200
-REPORT_SECONDS = 0.5
 MEMORY_SAMPLE = 25
 
 
@@ -202,21 +202,6 @@ def hands_played(platform: Any, rooms: list[str]) -> int:
     return sum(record.hands_played for record in table_records(platform, rooms))
 
 
-def rpc_counts() -> dict[str, float]:
-    """RPCs the server has finished so far, per method, from its own metrics (empty if none)."""
-    try:
-        from paiju.common.metrics import METRICS
-    except ImportError:
-        return {}
-    counts: dict[str, float] = {}
-    for metric in METRICS.registry.collect():
-        for sample in metric.samples:
-            if sample.name == "paiju_rpc_duration_seconds_count":
-                method = sample.labels.get("method", "?")
-                counts[method] = counts.get(method, 0.0) + sample.value
-    return counts
-
-
 def seated_bots(platform: Any, rooms: list[str]) -> int:
     """Players seated at ``rooms`` now, from the table records."""
     return sum(len(record.seated()) for record in table_records(platform, rooms))
@@ -251,76 +236,6 @@ def register_bots(platform: Any, tables: int, run: str) -> list[tuple[str, str, 
             platform.wallet.register(name, password)
             seats.append((name, password, room, next(kinds)))
     return seats
-
-
-def server_process(environment: dict[str, str], rooms_per_tier: int, port: int, share_port: bool,
-                   started: Any, stop: Any, counts: Any) -> None:
-    """One server process: the whole platform on ``port`` (shared with the other server processes
-    of the run when ``share_port``) until ``stop``; it reports ``(pid, port)`` once serving, then
-    ``(pid, RPC counts)`` every REPORT_SECONDS and once more when stopping."""
-    from paiju.common.config import Settings
-    from paiju.common.server import start_from_settings
-    from paiju.platform import build
-    from paiju.wallet.celery_app import WorkerOptions
-
-    settings = Settings.from_env(environment)
-    platform = build(settings, rooms_per_tier=rooms_per_tier, options=WorkerOptions.from_env(environment))
-    server = start_from_settings(settings, platform.bindings(), port=port, share_port=share_port)
-    platform.start_background(relay=True)
-    started.put((os.getpid(), server.port))
-    try:
-        while not stop.wait(REPORT_SECONDS):
-            counts.put((os.getpid(), rpc_counts()))
-        counts.put((os.getpid(), rpc_counts()))
-    finally:
-        server.stop(grace=1.0)
-        platform.close()
-
-
-@dataclass
-class ServerProcesses:
-    """The run's server processes and the RPC counts they last reported."""
-
-    processes: list[Any]
-    port: int
-    counts_queue: Any
-    counts: dict[int, dict[str, float]] = field(default_factory=dict)
-
-    @property
-    def pids(self) -> list[int]:
-        return [process.pid for process in self.processes]
-
-    def rpc_counts(self) -> dict[str, float]:
-        """Every server process's finished RPCs per method, as last reported."""
-        while True:
-            try:
-                pid, counts = self.counts_queue.get_nowait()
-            except queue.Empty:
-                break
-            self.counts[pid] = counts
-        total: dict[str, float] = {}
-        for counts in self.counts.values():
-            for method, count in counts.items():
-                total[method] = total.get(method, 0.0) + count
-        return total
-
-
-def start_servers(context: Any, environment: dict[str, str], args: argparse.Namespace, stop: Any) -> ServerProcesses:
-    """``--server-processes`` servers on one port: the first picks it, the others share it."""
-    started, counts = context.Queue(), context.Queue()
-    share = args.server_processes > 1
-    processes: list[Any] = []
-    port = 0
-    for _ in range(args.server_processes):
-        process = context.Process(target=server_process, daemon=True,
-                                  args=(environment, args.tables, port, share, started, stop, counts))
-        process.start()
-        processes.append(process)
-        try:
-            _, port = started.get(timeout=120)
-        except queue.Empty:
-            raise RuntimeError("a server process did not start within 120 s") from None
-    return ServerProcesses(processes, port, counts)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -446,6 +361,7 @@ def _measure(args: argparse.Namespace, platform: Any, servers: ServerProcesses, 
     redis_commands = int(redis_client.info("stats")["total_commands_processed"]) - redis_commands_before
     time.sleep(REPORT_SECONDS * 2)  # the servers' next report of their RPC counts
     rpcs = {method: count - rpcs_before.get(method, 0.0) for method, count in servers.rpc_counts().items()}
+    round_trips = rpcs.pop(REDIS_ROUND_TRIPS, 0.0)
     print()
 
     actions_rate = window.actions / elapsed
@@ -462,7 +378,8 @@ def _measure(args: argparse.Namespace, platform: Any, servers: ServerProcesses, 
           f"other work on the machine skews every figure above")
     print(f"  server CPU per action        : {server_cpu / max(window.actions, 1) * 1e6:10,.0f} µs")
     per_action = max(window.actions, 1)
-    print(f"  per successful Act           : {redis_commands / per_action:6.1f} Redis commands (whole Redis server, "
+    print(f"  per successful Act           : {round_trips / per_action:6.1f} Redis round trips from the servers · "
+          f"{redis_commands / per_action:.1f} Redis commands (whole Redis server, "
           f"scripts' inner commands included) · {sum(rpcs.values()) / per_action:.1f} finished RPCs: "
           + ", ".join(f"{method} {count / per_action:.2f}" for method, count in
                       sorted(rpcs.items(), key=lambda item: -item[1]) if count))

@@ -1,0 +1,129 @@
+"""The server side of the platform benchmarks: whole-platform server processes sharing one port,
+started from a parent that only measures, each reporting its finished RPCs per method.
+
+Imported by ``platform.py`` and ``tablegen.py`` (``from servers import …``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+from dataclasses import dataclass, field
+from typing import Any
+
+REPORT_SECONDS = 0.5
+REDIS_ROUND_TRIPS = "redis round trips"
+"""The key under which a server process reports the Redis round trips it has made, beside its RPCs."""
+
+
+def count_redis_round_trips() -> list[int]:
+    """From now on, count every request this process sends to Redis (a command, a pipeline or a
+    transaction: one write each, one round trip each); the one-element list holds the count.
+
+    redis-py sends a pipeline's commands in one ``send_packed_command``, so counting those calls
+    counts round trips, which INFO's per-command figures cannot tell (a script's inner commands
+    count there too)."""
+    import redis.asyncio.connection
+    import redis.connection
+
+    sent = [0]
+    for connection_class in (redis.connection.AbstractConnection, redis.asyncio.connection.AbstractConnection):
+        original = connection_class.send_packed_command
+        if getattr(original, "counts_round_trips", False):
+            continue
+
+        def counted(self: Any, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            sent[0] += 1
+            return _original(self, *args, **kwargs)
+
+        counted.counts_round_trips = True  # type: ignore[attr-defined]
+        connection_class.send_packed_command = counted  # type: ignore[method-assign]
+    return sent
+
+
+def rpc_counts() -> dict[str, float]:
+    """RPCs the server has finished so far, per method, from its own metrics (empty if none)."""
+    try:
+        from paiju.common.metrics import METRICS
+    except ImportError:
+        return {}
+    counts: dict[str, float] = {}
+    for metric in METRICS.registry.collect():
+        for sample in metric.samples:
+            if sample.name == "paiju_rpc_duration_seconds_count":
+                method = sample.labels.get("method", "?")
+                counts[method] = counts.get(method, 0.0) + sample.value
+    return counts
+
+
+def server_process(environment: dict[str, str], rooms_per_tier: int, port: int, share_port: bool,
+                   started: Any, stop: Any, counts: Any) -> None:
+    """One server process: the whole platform on ``port`` (shared with the other server processes
+    of the run when ``share_port``) until ``stop``; it reports ``(pid, port)`` once serving, then
+    ``(pid, RPC counts and Redis round trips)`` every REPORT_SECONDS and once more when stopping."""
+    from paiju.common.config import Settings
+    from paiju.common.server import start_from_settings
+    from paiju.platform import build
+    from paiju.wallet.celery_app import WorkerOptions
+
+    round_trips = count_redis_round_trips()
+    settings = Settings.from_env(environment)
+    platform = build(settings, rooms_per_tier=rooms_per_tier, options=WorkerOptions.from_env(environment))
+    server = start_from_settings(settings, platform.bindings(), port=port, share_port=share_port)
+    platform.start_background(relay=True)
+    started.put((os.getpid(), server.port))
+    try:
+        while not stop.wait(REPORT_SECONDS):
+            counts.put((os.getpid(), {**rpc_counts(), REDIS_ROUND_TRIPS: float(round_trips[0])}))
+        counts.put((os.getpid(), {**rpc_counts(), REDIS_ROUND_TRIPS: float(round_trips[0])}))
+    finally:
+        server.stop(grace=1.0)
+        platform.close()
+
+
+@dataclass
+class ServerProcesses:
+    """The run's server processes and the RPC counts they last reported."""
+
+    processes: list[Any]
+    port: int
+    counts_queue: Any
+    counts: dict[int, dict[str, float]] = field(default_factory=dict)
+
+    @property
+    def pids(self) -> list[int]:
+        return [process.pid for process in self.processes]
+
+    def rpc_counts(self) -> dict[str, float]:
+        """Every server process's finished RPCs per method, as last reported, and the Redis round
+        trips they made (under ``REDIS_ROUND_TRIPS``)."""
+        while True:
+            try:
+                pid, counts = self.counts_queue.get_nowait()
+            except queue.Empty:
+                break
+            self.counts[pid] = counts
+        total: dict[str, float] = {}
+        for counts in self.counts.values():
+            for method, count in counts.items():
+                total[method] = total.get(method, 0.0) + count
+        return total
+
+
+def start_servers(context: Any, environment: dict[str, str], args: argparse.Namespace, stop: Any) -> ServerProcesses:
+    """``--server-processes`` servers on one port: the first picks it, the others share it."""
+    started, counts = context.Queue(), context.Queue()
+    share = args.server_processes > 1
+    processes: list[Any] = []
+    port = 0
+    for _ in range(args.server_processes):
+        process = context.Process(target=server_process, daemon=True,
+                                  args=(environment, args.tables, port, share, started, stop, counts))
+        process.start()
+        processes.append(process)
+        try:
+            _, port = started.get(timeout=120)
+        except queue.Empty:
+            raise RuntimeError("a server process did not start within 120 s") from None
+    return ServerProcesses(processes, port, counts)

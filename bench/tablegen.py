@@ -1,0 +1,467 @@
+"""Table-path benchmark: 炸金花 tables played through raw gRPC stubs by a load generator that
+costs little, beside the Colyseus peer doing the same table work, interleaved.
+
+The server side is ``platform.py``'s: whole-platform server processes on real Redis (a key prefix
+of this run, removed at the end) and a ledger of this run. The players differ: instead of a
+``play_bot`` thread per bot with its SDK client, each load-generator process runs one asyncio loop
+over ``grpc.aio`` stubs, a connection per table and a Watch stream (following views) per seat;
+a seat decodes only the views that hand it legal actions (the bot needs its cards to decide),
+tokens are minted by this process instead of logging in, and nothing else is parsed. So the
+machine's cores go to the server, which is what is measured.
+
+Per run it prints actions/s (successful Acts), the Act round trip p50/p99 as the players see it,
+server CPU per action, Redis round trips per action (requests the servers sent, a pipeline or a
+script counting once) and commands per action (INFO commandstats, a script's inner commands
+included), the load generator's and Redis's CPU per action. With ``--peer`` it runs the Colyseus
+peer (``../shared/peers/colyseus``: a room per table, one Redis script per action) with the same
+tables, seats and thought, alternating A B A B for ``--rounds``, and prints the ratios: the
+server CPU ratio is the figure the machine's other load changes least.
+
+Targets (issue 15), 200 five-seat tables on this 2-core machine with the load generator on it:
+server CPU per action <= 4x the peer's (<= 1.5 ms as a guide), <= 2 Redis round trips per
+action, >= 1,000 actions/s, Act p99 <= 25 ms at half the maximum offered load (``--think-ms``).
+
+    .venv/bin/python bench/tablegen.py --tables 200 --seats 5 --seconds 30 --peer auto --rounds 2
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+# As in platform.py: this folder goes last on sys.path, so that bench/platform.py does not shadow
+# the standard library's ``platform`` module, while ``runs`` and ``servers`` are still found.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or ".") != _HERE] + [_HERE]
+
+import argparse
+import asyncio
+import hashlib
+import json
+import multiprocessing
+import queue
+import random
+import secrets
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from runs import cpu_seconds, drop_prefix, ledger, percentile, redis_cpu_seconds, with_connections
+from servers import REDIS_ROUND_TRIPS, REPORT_SECONDS, start_servers
+
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/14"
+PEER_REDIS_URL = "redis://127.0.0.1:6379/15"
+PEER_SOURCE = Path(__file__).resolve().parents[1].parent / "shared" / "peers" / "colyseus"
+TOKEN_TTL_SECONDS = 24 * 3600
+BOT_KINDS = ("sensible", "sensible", "random")  # as platform.py and the peer's bots
+
+
+# --- the load generator -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPlan:
+    """One seat a load generator plays: its table, the account's token and the bot's kind."""
+
+    table_id: str
+    token: str
+    bot: str
+    counts_hands: bool
+
+
+@dataclass
+class LoadReport:
+    """What one load-generator process did since its last report."""
+
+    pid: int
+    actions: int = 0
+    stale: int = 0
+    refused: int = 0
+    readies: int = 0
+    hands: int = 0
+    seated: int = 0
+    act_seconds: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def take(self) -> LoadReport:
+        """This report, and a fresh one in its place (``seated`` carries over)."""
+        taken = LoadReport(self.pid, self.actions, self.stale, self.refused, self.readies, self.hands,
+                           self.seated, self.act_seconds, self.errors)
+        self.actions = self.stale = self.refused = self.readies = self.hands = 0
+        self.act_seconds, self.errors = [], []
+        return taken
+
+
+class Seat:
+    """One player: sits, follows its view on a Watch stream, readies between hands, acts on its turn."""
+
+    def __init__(self, channel: Any, plan: SeatPlan, counters: LoadReport, think_seconds: float) -> None:
+        from paiju.client.bots import BOTS
+        from paiju.proto.v1 import lobby_pb2_grpc, table_pb2_grpc
+
+        self.plan = plan
+        self.metadata = (("authorization", f"Bearer {plan.token}"),)
+        self.lobby = lobby_pb2_grpc.LobbyStub(channel)
+        self.table = table_pb2_grpc.TableStub(channel)
+        self.decide = BOTS[plan.bot]
+        self.counters = counters
+        self.think_seconds = think_seconds
+        self.rng = random.Random()
+        self.known_version = -1
+        self.ready = False
+        self.hand_seen: str | None = None
+
+    async def play(self, stopping: asyncio.Event) -> None:
+        import grpc
+
+        from paiju.proto.v1 import lobby_pb2, table_pb2
+
+        try:
+            await self.lobby.Sit(lobby_pb2.SitRequest(room_id=self.plan.table_id), metadata=self.metadata)
+        except grpc.aio.AioRpcError as error:
+            if "already" not in (error.details() or ""):
+                self.counters.errors.append(f"sit {self.plan.table_id}: {error.details()}")
+                return
+        self.counters.seated += 1
+        request = table_pb2.WatchRequest(table_id=self.plan.table_id, follow_view=True)
+        while not stopping.is_set():
+            stream = self.table.Watch(request, metadata=self.metadata)
+            try:
+                async for update in stream:
+                    view = update.snapshot if update.HasField("snapshot") else None
+                    while view is not None and view.version >= self.known_version and not stopping.is_set():
+                        self.known_version = view.version
+                        view = await self.step(view)
+            except grpc.aio.AioRpcError as error:
+                if stopping.is_set() or error.code() == grpc.StatusCode.CANCELLED:
+                    return
+                self.counters.errors.append(f"watch {self.plan.table_id}: {error.details()}")
+                await asyncio.sleep(0.5)
+            finally:
+                stream.cancel()
+
+    async def step(self, view: Any) -> Any:
+        """Do what ``view`` calls for; the next view to act on (an Act's reply), or None."""
+        import grpc
+
+        from paiju.proto.v1 import lobby_pb2, table_pb2
+
+        if view.hand_id != self.hand_seen:
+            if self.hand_seen is not None and self.plan.counts_hands:
+                self.counters.hands += 1
+            self.hand_seen = view.hand_id
+        if view.legal_actions:
+            action = self.decide(json.loads(view.view_json)["hand"]["state"], self.rng)
+            if action is None:
+                return None
+            if self.think_seconds:
+                await asyncio.sleep(self.think_seconds * self.rng.uniform(0.5, 1.5))
+            request = table_pb2.ActRequest(table_id=self.plan.table_id, expected_version=view.version, action=action)
+            started = time.perf_counter()
+            try:
+                reply = await self.table.Act(request, metadata=self.metadata)
+            except grpc.aio.AioRpcError as error:
+                self.counters.act_seconds.append(time.perf_counter() - started)
+                if error.code() == grpc.StatusCode.ABORTED:
+                    self.counters.stale += 1
+                else:
+                    self.counters.refused += 1
+                return None
+            self.counters.act_seconds.append(time.perf_counter() - started)
+            self.counters.actions += 1
+            return reply.view
+        if view.HasField("turn"):
+            self.ready = False
+        elif not self.ready:
+            # No hand on (or the last one over) and not yet ready for the next: press start once.
+            self.ready = True
+            try:
+                await self.lobby.Ready(lobby_pb2.ReadyRequest(room_id=self.plan.table_id), metadata=self.metadata)
+                self.counters.readies += 1
+            except grpc.aio.AioRpcError:
+                pass  # already ready, or a hand started meanwhile: the stream says what comes next
+        return None
+
+
+async def _generate(address: str, plans: list[SeatPlan], think_seconds: float, stop: Any, reports: Any) -> None:
+    import grpc
+
+    counters = LoadReport(os.getpid())
+    stopping = asyncio.Event()
+    channels: dict[str, Any] = {}
+    for plan in plans:
+        if plan.table_id not in channels:
+            # A connection per table, as its players' devices would have: server processes
+            # sharing the port each take a share.
+            channels[plan.table_id] = grpc.aio.insecure_channel(address, options=(("grpc.use_local_subchannel_pool", 1),))
+    seats = [Seat(channels[plan.table_id], plan, counters, think_seconds) for plan in plans]
+    tasks = [asyncio.create_task(seat.play(stopping)) for seat in seats]
+    while not stop.is_set():
+        await asyncio.sleep(REPORT_SECONDS)
+        reports.put(counters.take())
+    stopping.set()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    reports.put(counters.take())
+    for channel in channels.values():
+        await channel.close()
+
+
+def load_generator(address: str, plans: list[SeatPlan], think_seconds: float, stop: Any, reports: Any) -> None:
+    """A load-generator process: play ``plans`` until ``stop``, reporting every REPORT_SECONDS."""
+    asyncio.run(_generate(address, plans, think_seconds, stop, reports))
+
+
+# --- one run of each side -----------------------------------------------------------------
+
+
+@dataclass
+class Window:
+    """The load generators' reports over one stretch of time."""
+
+    actions: int = 0
+    stale: int = 0
+    refused: int = 0
+    hands: int = 0
+    act_seconds: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    seated: dict[int, int] = field(default_factory=dict)
+
+    def add(self, report: LoadReport) -> None:
+        self.actions += report.actions
+        self.stale += report.stale
+        self.refused += report.refused
+        self.hands += report.hands
+        self.act_seconds += report.act_seconds
+        self.errors += report.errors
+        self.seated[report.pid] = report.seated
+
+
+def _drain(reports: Any, window: Window, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            window.add(reports.get(timeout=left))
+        except queue.Empty:
+            return
+
+
+def command_calls(client: Any) -> dict[str, int]:
+    """Calls per Redis command so far (INFO commandstats; a script's inner commands included)."""
+    return {name.removeprefix("cmdstat_"): int(stats["calls"]) for name, stats in client.info("commandstats").items()}
+
+
+def plan_seats(platform: Any, tables: int, seats: int, run_id: str) -> list[SeatPlan]:
+    """An account per seat, registered in-process with a cheap password hash, and its token
+    minted here: the run measures tables, not logins."""
+    from paiju.wallet.passwords import PasswordHasher
+
+    platform.wallet.passwords = PasswordHasher(n=2**4)
+    plans = []
+    kinds = iter(BOT_KINDS * (tables * seats))
+    for table in range(tables):
+        for seat in range(seats):
+            name = f"g{run_id}-{table}-{seat}"
+            account = platform.wallet.register(name, secrets.token_hex(8))
+            token = platform.signer.issue(str(account), name, TOKEN_TTL_SECONDS)
+            plans.append(SeatPlan(f"zhajinhua-free-{table + 1:02d}", token, next(kinds), seat == 0))
+    return plans
+
+
+def run_paiju(args: argparse.Namespace) -> dict[str, Any]:
+    """One measured run of Paiju's table path; its figures."""
+    from paiju.common.config import Settings
+    from paiju.platform import build
+    from paiju.wallet.celery_app import WorkerOptions
+
+    run_id = secrets.token_hex(4)
+    prefix = f"bench-{run_id}"
+    with ledger(None, run_id) as database_url:
+        seats = args.tables * args.seats
+        environment = {
+            "REDIS_URL": with_connections(args.redis_url, seats * 2 + 128),
+            "DATABASE_URL": database_url,
+            "PAIJU_REDIS_PREFIX": prefix,
+            "PAIJU_SECRET": secrets.token_hex(32),
+            "PAIJU_STARTING_GRANT": str(10**9),  # nobody goes broke within a run
+            "PAIJU_GRPC_WORKERS": str(seats * 2 + 32),
+        }
+        settings = Settings.from_env(environment)
+        platform = build(settings, rooms_per_tier=args.tables, options=WorkerOptions.from_env(environment))
+        plans = plan_seats(platform, args.tables, args.seats, run_id)
+        context = multiprocessing.get_context("spawn")  # never fork a process that runs gRPC
+        stop, server_stop, reports = context.Event(), context.Event(), context.Queue()
+        servers = start_servers(context, environment, args, server_stop)
+        address = f"127.0.0.1:{servers.port}"
+        shares = [plans[i::args.loadgen_processes] for i in range(args.loadgen_processes)]
+        generators = [context.Process(target=load_generator, daemon=True,
+                                      args=(address, share, args.think_ms / 1000, stop, reports))
+                      for share in shares if share]
+        try:
+            for process in generators:
+                process.start()
+            return _measure(args, platform.redis, servers, generators, reports, seats)
+        finally:
+            _stop(stop, generators)
+            _stop(server_stop, servers.processes)
+            platform.close()
+            drop_prefix(platform.redis, prefix)
+
+
+def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generators: list[Any], reports: Any,
+             seats: int) -> dict[str, Any]:
+    warmup = Window()
+    began = time.monotonic()
+    playing_since: float | None = None
+    while playing_since is None or time.monotonic() - playing_since < args.warmup:
+        _drain(reports, warmup, 1.0)
+        seated = sum(warmup.seated.values())
+        if playing_since is None and seated >= seats and warmup.actions > 0:
+            playing_since = time.monotonic()
+        print(f"\r  paiju warm-up {time.monotonic() - began:4.0f} s · seated {seated}/{seats} · "
+              f"{warmup.actions:,} actions".ljust(80), end="", flush=True)
+        if time.monotonic() - began > args.warmup + 300:
+            raise RuntimeError(f"the tables did not start playing: {warmup.errors[:3]}")
+    server_pids, generator_pids = servers.pids, [process.pid for process in generators]
+    before = (sum(map(cpu_seconds, server_pids)), sum(map(cpu_seconds, generator_pids)),
+              redis_cpu_seconds(redis_client), command_calls(redis_client), servers.rpc_counts())
+    window = Window()
+    start = time.monotonic()
+    while (elapsed := time.monotonic() - start) < args.seconds:
+        _drain(reports, window, min(1.0, args.seconds - elapsed))
+        print(f"\r  paiju measuring {elapsed:4.0f}/{args.seconds:.0f} s · {window.actions:,} actions".ljust(80),
+              end="", flush=True)
+    elapsed = time.monotonic() - start
+    server_cpu = sum(map(cpu_seconds, server_pids)) - before[0]
+    generator_cpu = sum(map(cpu_seconds, generator_pids)) - before[1]
+    redis_cpu = redis_cpu_seconds(redis_client) - before[2]
+    calls_after = command_calls(redis_client)
+    commands = {name: count - before[3].get(name, 0) for name, count in calls_after.items()}
+    time.sleep(REPORT_SECONDS * 2)  # the servers' next report
+    rpcs = {name: count - before[4].get(name, 0.0) for name, count in servers.rpc_counts().items()}
+    print("\r".ljust(81), end="\r")
+    per_action = max(window.actions, 1)
+    return {
+        "peer": "paiju", "tables": args.tables, "seats": args.seats, "think_ms": args.think_ms,
+        "seconds": elapsed, "actions_per_s": window.actions / elapsed, "hands_per_s": window.hands / elapsed,
+        "p50_ms": percentile(window.act_seconds, 0.50) * 1000, "p99_ms": percentile(window.act_seconds, 0.99) * 1000,
+        "stale": window.stale, "refused": window.refused, "errors": window.errors[:3],
+        "server_cpu_us_per_action": server_cpu / per_action * 1e6,
+        "loadgen_cpu_us_per_action": generator_cpu / per_action * 1e6,
+        "redis_cpu_us_per_action": redis_cpu / per_action * 1e6,
+        "redis_round_trips_per_action": rpcs.pop(REDIS_ROUND_TRIPS, 0.0) / per_action,
+        "redis_commands_per_action": sum(commands.values()) / per_action,
+        "top_commands": sorted(((name, count / per_action) for name, count in commands.items() if count),
+                               key=lambda item: -item[1])[:6],
+        "rpcs_per_action": {name: count / per_action for name, count in rpcs.items() if count},
+        "server_cores": server_cpu / elapsed, "loadgen_cores": generator_cpu / elapsed,
+    }
+
+
+def _stop(stop: Any, processes: list[Any]) -> None:
+    stop.set()
+    for process in processes:
+        if process.pid is None:
+            continue
+        process.join(timeout=15)
+        if process.is_alive():
+            process.terminate()
+
+
+def prepared_peer(where: str) -> Path:
+    """The Colyseus peer ready to run: ``where`` itself, or with ``auto`` a copy of the shared
+    peer with its packages installed (``npm ci``), kept in a cache folder between runs."""
+    if where != "auto":
+        return Path(where)
+    if not PEER_SOURCE.exists() or shutil.which("node") is None:
+        raise SystemExit(f"--peer auto needs Node and the peer at {PEER_SOURCE}")
+    lock = (PEER_SOURCE / "package-lock.json").read_bytes()
+    folder = Path(tempfile.gettempdir()) / f"paiju-colyseus-peer-{hashlib.sha256(lock).hexdigest()[:12]}"
+    if not (folder / "node_modules").exists():
+        shutil.copytree(PEER_SOURCE, folder, dirs_exist_ok=True)
+        for path in folder.rglob("*"):
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        print(f"  preparing the Colyseus peer in {folder} (npm ci) …", flush=True)
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--silent"], cwd=folder, check=True)
+    return folder
+
+
+def run_peer(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
+    """One run of the Colyseus peer with the same tables, seats and thought; its figures."""
+    with tempfile.NamedTemporaryFile(suffix=".jsonl") as out:
+        command = ["node", "bench.js", "--tables", str(args.tables), "--seats", str(args.seats),
+                   "--seconds", str(args.seconds), "--warmup", str(args.warmup), "--think-ms", str(args.think_ms),
+                   "--redis", "lua", "--redis-url", args.peer_redis_url, "--out", out.name]
+        finished = subprocess.run(command, check=False, cwd=folder, capture_output=True, text=True,
+                                  timeout=args.seconds + args.warmup + 300)
+        lines = Path(out.name).read_text().splitlines()
+    if finished.returncode != 0 or not lines:
+        raise RuntimeError(f"the peer failed ({finished.returncode}): {finished.stderr[-500:]}")
+    return json.loads(lines[-1])
+
+
+def show(result: dict[str, Any]) -> None:
+    name = result["peer"]
+    print(f"  {name:8} {result['actions_per_s']:8,.0f} actions/s · Act p50 {result['p50_ms']:6.2f} ms p99 "
+          f"{result['p99_ms']:7.2f} ms · server CPU {result['server_cpu_us_per_action']:7,.0f} µs/action · "
+          f"Redis {result['redis_commands_per_action']:5.1f} commands, {result['redis_cpu_us_per_action']:4.0f} µs/action"
+          + (f" · {result['redis_round_trips_per_action']:.1f} round trips" if "redis_round_trips_per_action" in result
+             else "")
+          + (f" · load generator {result['loadgen_cpu_us_per_action']:,.0f} µs/action" if "loadgen_cpu_us_per_action"
+             in result else f" · bots {result.get('bots_cores', 0):.2f} cores"))
+    if name == "paiju":
+        print("           commands/action: " + ", ".join(f"{c} {n:.1f}" for c, n in result["top_commands"])
+              + " · RPCs/action: " + ", ".join(f"{m} {n:.2f}" for m, n in sorted(result["rpcs_per_action"].items(),
+                                                                                  key=lambda item: -item[1])))
+    if result.get("stale") or result.get("refused") or result.get("errors"):
+        print(f"           stale {result.get('stale', 0)}, refused {result.get('refused', 0)}, "
+              f"errors {result.get('errors', [])[:2]}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=200, help="tables (default 200)")
+    parser.add_argument("--seats", type=int, choices=(3, 5), default=5, help="players per table (default 5)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured time per run (default 30)")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds of play before measuring (default 5)")
+    parser.add_argument("--think-ms", type=float, default=0.0,
+                        help="mean thought before each move (default 0: flat out); a fixed offered load")
+    parser.add_argument("--loadgen-processes", type=int, default=1, help="load-generator processes (default 1)")
+    parser.add_argument("--server-processes", type=int, default=1, help="server processes on one port (default 1)")
+    parser.add_argument("--redis-url", default=os.environ.get("PAIJU_BENCH_REDIS_URL", DEFAULT_REDIS_URL),
+                        help=f"real Redis for Paiju (default {DEFAULT_REDIS_URL})")
+    parser.add_argument("--peer", default=None, metavar="DIR|auto",
+                        help="also run the Colyseus peer, interleaved: a prepared copy, or 'auto' to prepare one")
+    parser.add_argument("--peer-redis-url", default=PEER_REDIS_URL, help=f"Redis for the peer (default {PEER_REDIS_URL})")
+    parser.add_argument("--rounds", type=int, default=1, help="A B rounds with --peer (default 1)")
+    args = parser.parse_args(argv)
+    if args.tables < 1 or args.seconds <= 0 or args.loadgen_processes < 1 or args.rounds < 1:
+        parser.error("--tables, --loadgen-processes and --rounds must be at least 1, --seconds above 0")
+    peer = prepared_peer(args.peer) if args.peer else None
+    print(f"table-path bench: {args.tables} tables x {args.seats} seats · {args.server_processes} server process(es), "
+          f"{args.loadgen_processes} load generator(s) · think {args.think_ms:g} ms · {args.seconds:g} s per run · "
+          f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}", flush=True)
+    results: list[dict[str, Any]] = []
+    for round_ in range(args.rounds if peer else 1):
+        for side in ("paiju", "peer") if peer else ("paiju",):
+            result = run_paiju(args) if side == "paiju" else run_peer(args, peer)  # type: ignore[arg-type]
+            results.append(result)
+            print(f"round {round_ + 1}:", end="")
+            show(result)
+    if peer:
+        ours = [r for r in results if r["peer"] == "paiju"]
+        theirs = [r for r in results if r["peer"] != "paiju"]
+        for key, label in (("server_cpu_us_per_action", "server CPU per action"), ("actions_per_s", "actions/s"),
+                           ("p99_ms", "Act p99")):
+            ratios = [a[key] / max(b[key], 1e-9) for a, b in zip(ours, theirs)]
+            print(f"  paiju / peer, {label:22}: " + " · ".join(f"{ratio:.2f}x" for ratio in ratios))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
