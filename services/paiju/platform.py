@@ -16,12 +16,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import redis
-
 from paiju.common.auth import TokenSigner
 from paiju.common.channels import ServiceTokenSource, authorized_channel
 from paiju.common.config import Settings
 from paiju.common.metrics import METRICS
+from paiju.common.redis_clients import open_redis
 from paiju.common.server import ServiceBinding
 from paiju.games.engine import IllegalAction
 from paiju.lobby.rooms import Lobby
@@ -46,12 +45,8 @@ SERVICES = ("wallet", "lobby", "table", "watchdog")
 def redis_client(settings: Settings) -> Any:
     """A bytes-returning client of ``REDIS_URL``, or of an in-process emulation without it."""
     if settings.redis_url:
-        # Every open Watch stream may hold a connection in a blocking read: size the pool for
-        # all the server's threads, not redis-py's default of 100.
-        pool = redis.BlockingConnectionPool.from_url(
-            settings.redis_url, max_connections=settings.grpc_workers + 64, timeout=10
-        )
-        return redis.Redis(connection_pool=pool)
+        return open_redis(settings.redis_url, cluster=settings.redis_cluster,
+                          max_connections=settings.grpc_workers + 64)
     import fakeredis
 
     return fakeredis.FakeRedis(server=fakeredis.FakeServer())

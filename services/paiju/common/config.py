@@ -10,6 +10,8 @@ accept each other's tokens — set it whenever services run in more than one pro
 variable                       default                      meaning
 =============================  ===========================  =========================================
 ``REDIS_URL``                  (unset: embedded emulation)  live tables, streams, deadlines
+``PAIJU_REDIS_CLUSTER``        ``false``                    ``true``: ``REDIS_URL`` names a node of a Redis Cluster
+``PAIJU_BROKER_URL``           (unset: ``REDIS_URL``)       Celery's broker; needed with a cluster (Celery cannot use one)
 ``DATABASE_URL``               ``sqlite:///paiju.sqlite3``  the ledger (SQLAlchemy URL)
 ``PAIJU_SECRET``               (unset: random per process)  HMAC key of session tokens, >= 16 bytes
 ``PAIJU_SESSION_TTL_SECONDS``  ``86400``                    how long a session token is accepted
@@ -67,6 +69,10 @@ class Settings:
 
     redis_url: str | None
     """``None``: use the in-process Redis emulation."""
+    redis_cluster: bool
+    """Whether ``redis_url`` is a node of a Redis Cluster (every table's keys share a hash tag)."""
+    broker_url: str | None
+    """Celery's broker: ``PAIJU_BROKER_URL``, else ``redis_url`` (``None``: eager, in-process jobs)."""
     database_url: str
     secret: bytes
     secret_is_ephemeral: bool
@@ -119,8 +125,17 @@ class Settings:
             secret, ephemeral = secret_text.encode("utf-8"), False
             if len(secret) < MIN_SECRET_BYTES:
                 raise ConfigError(f"PAIJU_SECRET must be at least {MIN_SECRET_BYTES} bytes long")
+        redis_url = env.text("REDIS_URL")
+        redis_cluster = env.flag("PAIJU_REDIS_CLUSTER", False)
+        broker_url = env.text("PAIJU_BROKER_URL")
+        if redis_cluster and redis_url is None:
+            raise ConfigError("PAIJU_REDIS_CLUSTER needs REDIS_URL: the address of one node of the cluster")
+        if redis_cluster and broker_url is None:
+            raise ConfigError("PAIJU_REDIS_CLUSTER needs PAIJU_BROKER_URL: Celery's broker cannot be a Redis Cluster")
         return cls(
-            redis_url=env.text("REDIS_URL"),
+            redis_url=redis_url,
+            redis_cluster=redis_cluster,
+            broker_url=broker_url or redis_url,
             database_url=env.text("DATABASE_URL") or DEFAULT_DATABASE_URL,
             secret=secret,
             secret_is_ephemeral=ephemeral,
@@ -171,6 +186,16 @@ class _Environment:
             bound = f"{minimum}..{maximum}" if maximum is not None else f"at least {minimum}"
             raise ConfigError(f"{name} must be {bound}, not {value}")
         return value
+
+    def flag(self, name: str, default: bool) -> bool:
+        raw = self.text(name)
+        if raw is None:
+            return default
+        if raw.lower() in ("1", "true", "yes", "on"):
+            return True
+        if raw.lower() in ("0", "false", "no", "off"):
+            return False
+        raise ConfigError(f"{name} must be true or false, not {raw!r}")
 
     def port(self, name: str, default: int) -> int:
         return self.integer(name, default, minimum=0, maximum=MAX_PORT)

@@ -117,7 +117,7 @@ def celery_config(settings: Settings, options: WorkerOptions) -> dict[str, Any]:
             }
         },
     }
-    if settings.redis_url is None:
+    if settings.broker_url is None:
         config |= {
             "broker_url": "memory://",
             "task_always_eager": True,
@@ -127,7 +127,7 @@ def celery_config(settings: Settings, options: WorkerOptions) -> dict[str, Any]:
         }
     else:
         config |= {
-            "broker_url": settings.redis_url,
+            "broker_url": settings.broker_url,
             "broker_transport_options": {
                 "global_keyprefix": f"{options.redis_prefix}:celery:",
                 "visibility_timeout": VISIBILITY_TIMEOUT_SECONDS,

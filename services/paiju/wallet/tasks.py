@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from celery import Task
 
 from paiju.common.config import Settings
+from paiju.common.redis_clients import open_redis
 from paiju.table.store import TableStore
 from paiju.wallet.celery_app import RELAY_OUTBOX, SETTLE_HAND, WorkerOptions, app
 from paiju.wallet.leaderboard import Leaderboard
@@ -68,7 +69,7 @@ class WorkerResources:
         wallet.migrate()
         if settings.redis_url is None:
             return cls(wallet)
-        client = redis.Redis.from_url(settings.redis_url)
+        client = open_redis(settings.redis_url, cluster=settings.redis_cluster)
         return cls(
             wallet,
             Leaderboard(client, options.leaderboard_prefix),

@@ -1,0 +1,28 @@
+"""Clients of the Redis that holds live tables: one server, or a Redis Cluster.
+
+Every key of a table shares its ``{table_id}`` hash tag, so each table's scripts and
+transactions touch one cluster slot; the global indexes, the presence board, the seat directory
+and the leaderboards are single keys, so a cluster client routes every command by itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+from redis.cluster import RedisCluster
+
+
+def open_redis(url: str, *, cluster: bool = False, max_connections: int = 128) -> Any:
+    """A bytes-returning client of ``url``: a pooled one that waits for a free connection, or,
+    with ``cluster``, a cluster client that finds every node from the one ``url`` names.
+
+    >>> open_redis("redis://127.0.0.1:1/0").connection_pool.max_connections
+    128
+    """
+    if cluster:
+        return RedisCluster.from_url(url, max_connections=max_connections)
+    # Every open Watch stream may hold a connection in a blocking read: size the pool for all
+    # the server's threads, and wait for a free one rather than fail.
+    pool = redis.BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=10)
+    return redis.Redis(connection_pool=pool)
