@@ -1,0 +1,265 @@
+"""Fault soak (``make soak``): bots play all three games on a real Redis (append-only, synced on
+every write), PostgreSQL and an external Celery worker, while a driver kills the server, the
+worker and Redis with SIGKILL at random instants and starts them again, over and over.
+
+When the faults stop, every table plays a further hand, and then: the ledger balances to its
+grants, nothing is held, every hand that ended is settled exactly once, no table is stuck, and
+no player lost a seat while connected. Loopback only, bounded in time
+(``PAIJU_FAULT_SOAK_SECONDS``, default 240), and it prints its figures for the issue.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import grpc
+import psycopg
+import pytest
+import redis
+import sqlalchemy as sa
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from paiju.client.bots import sensible_bot, trick_bot
+from paiju.client.play import BotStats, play_bot
+from paiju.client.sdk import PaijuClient, PaijuError
+from paiju.wallet import PasswordHasher, Wallet
+
+pytestmark = pytest.mark.soak
+
+SOAK_SECONDS = float(os.environ.get("PAIJU_FAULT_SOAK_SECONDS", "240"))
+SETTLE_SECONDS = 240.0
+"""How long the tables get, after the faults, to play a further hand each and settle it."""
+GRANT = 1_000_000  # nobody goes broke within a soak
+HOLD_SWEEP_SECONDS = 10
+PASSWORD = "a long enough soak password"
+TABLES = (
+    # (game, tier, room, players, bot)
+    ("zhajinhua", "free", "zhajinhua-free-01", 3, sensible_bot),
+    ("zhajinhua", "free", "zhajinhua-free-02", 4, sensible_bot),
+    ("hunzhan", "stake10", "hunzhan-stake10-01", 4, trick_bot),
+    ("chaodipi", "yangzhou-fortune10", "chaodipi-yangzhou-fortune10-01", 4, trick_bot),
+)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_until(what: str, done: Callable[[], bool], seconds: float, log: Path | None = None) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        if _answers(done):
+            return
+        if time.monotonic() > deadline:
+            tail = log.read_text()[-3000:] if log is not None and log.exists() else ""
+            raise AssertionError(f"timed out after {seconds:.0f} s waiting for {what}\n{tail}")
+        time.sleep(0.1)
+
+
+def _answers(done: Callable[[], bool]) -> bool:
+    try:
+        return bool(done())
+    except Exception:  # noqa: BLE001 - not up yet: it is asked again
+        return False
+
+
+@dataclass
+class Child:
+    """A process of the soak that the driver kills and starts again."""
+
+    name: str
+    command: list[str]
+    environment: dict[str, str]
+    folder: Path
+    ready: Callable[[], bool]
+    process: subprocess.Popen | None = None
+    kills: int = 0
+
+    @property
+    def log(self) -> Path:
+        return self.folder / f"{self.name}.log"
+
+    def start(self) -> None:
+        with self.log.open("a") as output:
+            self.process = subprocess.Popen(self.command, env=self.environment, cwd=self.folder, stdout=output,
+                                            stderr=subprocess.STDOUT, start_new_session=True)
+        wait_until(f"{self.name} to be ready", self.ready, 120, self.log)
+
+    def kill(self) -> None:
+        assert self.process is not None
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=30)
+        self.kills += 1
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
+
+
+def serving(address: str) -> bool:
+    with grpc.insecure_channel(address) as channel:
+        answer = health_pb2_grpc.HealthStub(channel).Check(
+            health_pb2.HealthCheckRequest(service="paiju.v1.Table"), timeout=1)
+        return answer.status == health_pb2.HealthCheckResponse.SERVING
+
+
+@dataclass
+class Player:
+    """A bot that keeps playing its seat through every fault, as a patient person would."""
+
+    address: str
+    name: str
+    game: str
+    tier: str
+    room: str
+    bot: Callable
+    stats: BotStats = field(default_factory=BotStats)
+    errors: Counter = field(default_factory=Counter)
+    seat_losses: list[str] = field(default_factory=list)
+
+    def play(self, stop: threading.Event, hands: int = 10**9) -> None:
+        rng = random.Random(self.name)
+        goal = self.stats.hands + hands
+        while not stop.is_set() and self.stats.hands < goal:
+            client = PaijuClient(self.address)
+            try:
+                client.login(self.name, PASSWORD)
+                play_bot(client, self.game, self.tier, self.bot, hands=goal - self.stats.hands, stop=stop, rng=rng,
+                         room_id=self.room, stats=self.stats)
+                if not stop.is_set() and self.stats.hands < goal:
+                    # play_bot ends early only when the seat is gone.
+                    self.seat_losses.append(f"{self.name} stood up at {self.room}")
+                    return
+            except (PaijuError, grpc.RpcError, ValueError) as error:
+                # The server, Redis or the wallet was down: wait a moment and come back.
+                what = f"{error.status.name}: {error.reason[:60]}" if isinstance(error, PaijuError) else repr(error)[:80]
+                self.errors[what] += 1
+                stop.wait(0.3)
+            finally:
+                client.close()
+
+
+@pytest.fixture
+def soak_world(redis_url: str, database_url: str, tmp_path: Path) -> Iterator[dict]:
+    run = secrets.token_hex(4)
+    schema = f"fault_soak_{run}"
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    ledger_url = sa.make_url(database_url).update_query_dict(
+        {"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+    redis_port, grpc_port = free_port(), free_port()
+    soak_redis = f"redis://127.0.0.1:{redis_port}/0"
+    environment = {**os.environ, "REDIS_URL": soak_redis, "DATABASE_URL": ledger_url,
+                   "PAIJU_SECRET": secrets.token_hex(32), "PAIJU_PORT": str(grpc_port), "PAIJU_METRICS_PORT": "0",
+                   "PAIJU_REDIS_PREFIX": f"soak-{run}", "PAIJU_STARTING_GRANT": str(GRANT),
+                   "PAIJU_RELAY_SECONDS": "0.5", "PAIJU_SHUTDOWN_GRACE_SECONDS": "1",
+                   "PAIJU_HOLD_SWEEP_SECONDS": str(HOLD_SWEEP_SECONDS)}
+    address = f"127.0.0.1:{grpc_port}"
+    redis_child = Child("redis", ["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
+                                  "--appendonly", "yes", "--appendfsync", "always", "--dir", str(tmp_path)],
+                        environment, tmp_path, lambda: redis.Redis(port=redis_port, socket_timeout=1).ping())
+    server = Child("server", [sys.executable, "-m", "paiju.cli", "serve", "--external-worker", "--rooms", "2"],
+                   environment, tmp_path, lambda: serving(address))
+    worker = Child("worker", [sys.executable, "-m", "paiju.cli", "worker"], environment, tmp_path,
+                   lambda: (tmp_path / "worker.log").exists() and "ready" in (tmp_path / "worker.log").read_text())
+    children = [redis_child, server, worker]
+    wallet = Wallet(ledger_url, starting_grant=GRANT, password_hasher=PasswordHasher(n=2**4))
+    try:
+        redis_child.start()
+        server.start()  # it migrates the ledger
+        worker.start()
+        yield {"address": address, "children": children, "wallet": wallet, "folder": tmp_path}
+    finally:
+        for child in reversed(children):
+            child.stop()
+        wallet.close()
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def test_kill_9_of_server_worker_and_redis_loses_no_coin_and_locks_no_table(soak_world):
+    address, children, wallet = soak_world["address"], soak_world["children"], soak_world["wallet"]
+    players: list[Player] = []
+    for game, tier, room, count, bot in TABLES:
+        for n in range(count):
+            name = f"soak{secrets.token_hex(2)}{n}"
+            wallet.register(name, PASSWORD)
+            players.append(Player(address, name, game, tier, room, bot))
+    stop = threading.Event()
+    threads = [threading.Thread(target=player.play, args=(stop,), daemon=True) for player in players]
+    for thread in threads:
+        thread.start()
+
+    rng = random.Random(os.environ.get("PAIJU_FAULT_SOAK_SEED"))
+    began = time.monotonic()
+    faults: list[str] = []
+    while time.monotonic() - began < SOAK_SECONDS:
+        time.sleep(rng.uniform(3.0, 10.0))
+        victim = rng.choice(children)
+        victim.kill()
+        time.sleep(rng.uniform(0.1, 2.0))
+        victim.start()
+        faults.append(victim.name)
+        print(f"  {time.monotonic() - began:5.0f} s: killed and restarted {victim.name}; "
+              f"hands so far {sum(p.stats.hands for p in players)}", flush=True)
+    played = sum(p.stats.hands for p in players)
+
+    # The faults are over: every table must play on and finish a further hand.
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=60)
+    finals = [threading.Event() for _ in players]
+    closing = [threading.Thread(target=player.play, args=(event, 1), daemon=True)
+               for player, event in zip(players, finals)]
+    for thread in closing:
+        thread.start()
+    settle_by = time.monotonic() + SETTLE_SECONDS
+    for thread in closing:
+        thread.join(timeout=max(0.0, settle_by - time.monotonic()))
+    stuck = sorted({p.room for p, t in zip(players, closing) if t.is_alive()})
+    for event in finals:
+        event.set()
+
+    def held_coins() -> int:
+        return sum(wallet.held(wallet.account_id(p.name)) for p in players)  # type: ignore[arg-type]
+
+    # The wallet's sweep releases what a crashed start left; give it its bound and a margin.
+    release_by = time.monotonic() + HOLD_SWEEP_SECONDS * 2 + 60
+    while held_coins() and time.monotonic() < release_by:
+        time.sleep(1.0)
+    with wallet.database.read() as conn:
+        # A hand settled twice would move its coins twice: its entries would not sum to zero.
+        unbalanced = conn.execute(sa.text(
+            "SELECT hand_id, sum(amount) FROM wallet_entries WHERE hand_id IS NOT NULL "
+            "GROUP BY hand_id HAVING sum(amount) <> 0")).fetchall()
+        settled_hands = conn.execute(sa.text("SELECT count(*) FROM wallet_hands")).scalar()
+        hold_rows = conn.execute(sa.text("SELECT count(*) FROM wallet_holds")).scalar()
+    errors = sum((p.errors for p in players), Counter())
+    losses = [loss for p in players for loss in p.seat_losses]
+    print(f"\nfault soak: {SOAK_SECONDS:.0f} s, {len(faults)} kill -9s ({dict(Counter(faults))}), "
+          f"{played} hands played during the faults by {len(players)} bots at {len(TABLES)} tables, "
+          f"{settled_hands} hands settled in the ledger; seats lost: {len(losses)}; tables stuck: {stuck or 'none'}; "
+          f"coins still held: {held_coins()} in {hold_rows} rows")
+    print(f"calls refused during outages (most frequent): {errors.most_common(5)}")
+    assert not stuck, f"tables that did not finish a further hand after the faults: {stuck}"
+    assert wallet.total_coins() == wallet.grants_total()
+    assert wallet.check_balances() == []
+    assert not unbalanced, f"hands whose entries do not balance (settled twice?): {unbalanced[:5]}"
+    assert hold_rows == 0 and held_coins() == 0, f"{hold_rows} hold rows left"
+    assert not losses, losses
+    assert played > 0 and faults
