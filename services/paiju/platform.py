@@ -154,7 +154,8 @@ class Platform:
                 queued.wait(0.5)
                 queued.clear()
                 try:
-                    report = relay_outbox(self.store, settler, record_scores=settler.record_scores)
+                    report = relay_outbox(self.store, settler, record_scores=settler.record_scores,
+                                          release=settler.release)
                 except Exception:  # a background duty must outlive one failure
                     log.exception("settlement relay failed; trying again")
                     self._stop.wait(1.0)

@@ -167,6 +167,9 @@ class HandRecord:
     """The table seat of each hand seat, in hand order (hand seat i plays at seats[i])."""
     blob: bytes
     number: int
+    held: bool = True
+    """Whether the wallet holds coins for this hand (a score channel's hands hold none): a hand
+    that ends without a settlement then has its holds released."""
 
     def hand_seat(self, table_seat: int) -> int | None:
         return self.seats.index(table_seat) if table_seat in self.seats else None
@@ -338,6 +341,8 @@ class TableRecord:
         hand_blob = b""
         if self.hand is not None:
             data["hand"] = {"hand_id": self.hand.hand_id, "seats": self.hand.seats, "number": self.hand.number}
+            if not self.hand.held:  # written only when it differs from the default
+                data["hand"]["held"] = False
             hand_blob = self.hand.blob
         text = json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
         # JSON written this way holds no raw newline, so the first one ends it.

@@ -41,6 +41,9 @@ SETTLEMENT_PREFIX = "settle:"
 LOST_RACE_PAUSES = (0.0, 0.01, 0.05, 0.2)
 """Seconds between looks at whether a start whose holds failed lost a race to another starter."""
 SCORE_PREFIX = "score:"
+RELEASE_PREFIX = "release:"
+OWED_PREFIXES = (SETTLEMENT_PREFIX, RELEASE_PREFIX)
+"""Outbox entries the ledger must apply before the table's next hand may hold coins."""
 
 
 class WalletPort(Protocol):
@@ -322,11 +325,12 @@ class Tables:
         return self._retrying(table_id, change)
 
     def _settling(self, table_id: str) -> bool:
-        """Whether the last hand's settlement is still on its way to the ledger.
+        """Whether the last hand's settlement (or the release of its holds) is still on its way
+        to the ledger.
 
         The next hand waits for it: its holds and stakes must come from settled balances.
         """
-        return any(key.startswith(SETTLEMENT_PREFIX) for key in self.store.outbox_keys(table_id))
+        return any(key.startswith(OWED_PREFIXES) for key in self.store.outbox_keys(table_id))
 
     # --- hands --------------------------------------------------------------------------------
 
@@ -341,14 +345,17 @@ class Tables:
         dealer = accounts.index(winner) if winner in accounts else self.randbelow(len(seats))
         carry = record.carry if record.carry and record.carry.get("accounts") == accounts else None
         hand = spec.start_hand(record.rules, coins, dealer, self.seeds(), carry)
-        try:
-            self.wallet.hold_hand(hand_id, {account: hand.max_loss(seat) for seat, account in enumerate(accounts)})
-        except IllegalAction:
-            self._lost_race_to_start(table_id, version)
-            raise
+        amounts = {account: hand.max_loss(seat) for seat, account in enumerate(accounts)}
+        held = {account: amount for account, amount in amounts.items() if amount}
+        if held:
+            try:
+                self.wallet.hold_hand(hand_id, held)
+            except IllegalAction:
+                self._lost_race_to_start(table_id, version)
+                raise
         for seat, coin in zip(seats, coins):
             record.seats[seat].coins = coin  # type: ignore[union-attr]
-        record.hand = HandRecord(hand_id, seats, hand.to_bytes(), number)
+        record.hand = HandRecord(hand_id, seats, hand.to_bytes(), number, held=bool(held))
         plan = DeadlinePlan()
         plan.drop(READY_KICK_DEADLINE, START_DEADLINE)
         self._turn_changed(record, hand, plan)
@@ -513,7 +520,11 @@ class Tables:
         outbox = []
         if settlement["lines"]:
             outbox.append((SETTLEMENT_PREFIX + hand_record.hand_id, _payload(settlement)))
-        elif result.scores is not None and any(result.scores):
+        elif hand_record.held:
+            # Nothing to settle (炒地皮: void before the first card): the holds go back, once.
+            release = {"hand_id": hand_record.hand_id, "table_id": record.table_id}
+            outbox.append((RELEASE_PREFIX + hand_record.hand_id, _payload(release)))
+        if not settlement["lines"] and result.scores is not None and any(result.scores):
             # A score channel: no coins move; its points (积分) are kept per account instead.
             points = {"hand_id": hand_record.hand_id, "table_id": record.table_id, "game": record.game,
                       "scores": dict(zip(accounts, result.scores))}
@@ -663,6 +674,7 @@ class Tables:
 __all__ = [
     "READY_KICK_DEADLINE",
     "RECONNECT_PREFIX",
+    "RELEASE_PREFIX",
     "SETTLEMENT_PREFIX",
     "START_DEADLINE",
     "SYSTEM_DEADLINE",

@@ -34,7 +34,8 @@ def place_holds(
     """Hold ``amounts`` (account → coins) for ``hand_id``, all or none.
 
     Asking again for the same amounts changes nothing; another amount for an account already
-    held in this hand is a :class:`HoldConflict`.
+    held in this hand is a :class:`HoldConflict`. A hold of 0 coins sets nothing aside and
+    leaves no row (a score channel's hand holds nothing).
     """
     # Lock first: a settlement of this hand that commits meanwhile is then seen below.
     balances = lock_accounts(conn, amounts)
@@ -44,7 +45,7 @@ def place_holds(
     for account, amount in amounts.items():
         if account in existing and existing[account] != amount:
             raise HoldConflict(hand_id, account, existing[account], amount)
-    new = {account: amount for account, amount in amounts.items() if account not in existing}
+    new = {account: amount for account, amount in amounts.items() if amount and account not in existing}
     if new:
         require_all_available(conn, new, balances)
         conn.execute(

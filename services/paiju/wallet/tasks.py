@@ -127,12 +127,14 @@ def relay_outbox_task(limit: int = 100) -> dict[str, int]:
     working = resources()
     if working.outbox is None:
         return {"applied": 0, "replayed": 0, "refused": 0}
-    report = relay_outbox(working.outbox, working.settler, limit, record_scores=working.settler.record_scores)
-    if report.applied or report.replayed or report.refused:
+    settler = working.settler
+    report = relay_outbox(working.outbox, settler, limit, record_scores=settler.record_scores, release=settler.release)
+    if report.applied or report.replayed or report.refused or report.released:
         log.info(
-            "relay: %d applied, %d repeats, %d refused",
+            "relay: %d applied, %d repeats, %d released, %d refused",
             report.applied,
             report.replayed,
+            report.released,
             len(report.refused),
         )
     return {"applied": report.applied, "replayed": report.replayed, "refused": len(report.refused)}
