@@ -1,5 +1,6 @@
 """Coins and tables never stuck (issue 13), on the real Redis and PostgreSQL: every hand that
-ends releases its holds once."""
+ends releases its holds once, and a start that crashes anywhere leaves no hold after the sweep
+and its table playable."""
 
 from __future__ import annotations
 
@@ -12,11 +13,15 @@ from typing import Any
 import pytest
 import redis
 
+from paiju.common.config import ConfigError, Settings
 from paiju.table.store import TableStore
 from paiju.table.tables import RELEASE_PREFIX, Tables, Timers, reconnect_deadline
 from paiju.table.wallet_port import DirectWallet
 from paiju.wallet import Wallet
+from paiju.wallet.celery_app import SWEEP_HOLDS, WorkerOptions, celery_config
 from paiju.wallet.relay import Settler, relay_outbox
+from paiju.wallet.sweep import sweep_orphan_holds
+from paiju.wallet.tasks import WorkerResources, sweep_holds_task, use_resources
 from tests.wallet.conftest import FAST_HASHER, PostgresSchemas
 from tests.wallet.helpers import row_count
 
@@ -169,3 +174,183 @@ def test_a_score_channel_hand_left_zero_coin_hold_rows(tables, wallet, store, ta
 
     assert store.outbox_pending() == []  # nothing held, nothing to release or record
     assert_coins_conserved(wallet)
+
+
+# --- 13.2: a crash anywhere in a hand's start leaves nothing held after the sweep ---------------
+
+
+class CrashingWallet(DirectWallet):
+    """The wallet port, crashing at ``point`` once when armed."""
+
+    def __init__(self, wallet: Wallet) -> None:
+        super().__init__(wallet)
+        self.point: str | None = None
+
+    def _maybe_crash(self, point: str) -> None:
+        if self.point == point:
+            self.point = None
+            raise Crash(point)
+
+    def available_many(self, accounts: list[str]) -> list[int]:
+        self._maybe_crash("before the holds")
+        return super().available_many(accounts)
+
+    def hold_hand(self, hand_id: str, amounts: dict[str, int]) -> None:
+        super().hold_hand(hand_id, amounts)
+        self._maybe_crash("after the holds")
+
+
+class CrashingStore:
+    """The table store, crashing around a commit once when armed."""
+
+    def __init__(self, store: TableStore) -> None:
+        self.store = store
+        self.point: str | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+    def commit(self, *args: Any, **kwargs: Any) -> int:
+        if self.point == "before the commit":
+            self.point = None
+            raise Crash("before the commit")
+        version = self.store.commit(*args, **kwargs)
+        if self.point == "after the commit":
+            self.point = None
+            raise Crash("after the commit")
+        return version
+
+
+CRASH_POINTS = ("before the holds", "after the holds", "before the commit", "after the commit")
+
+
+def test_a_crash_between_the_holds_and_the_hands_commit_orphaned_the_hold_and_jammed_the_table(
+    store, wallet, wallet_clock, table_clock
+):
+    rng = random.Random(13)
+    port, crashing_store = CrashingWallet(wallet), CrashingStore(store)
+    crashing = tables_on(crashing_store, port, table_clock)  # type: ignore[arg-type]
+    accounts = seat_players(crashing, wallet, "crash-01", ("zhajinhua", "free"), 3)
+    for _round in range(2):
+        for point in CRASH_POINTS:
+            for account in accounts[:-1]:
+                crashing.ready("crash-01", account)
+            port.point = crashing_store.point = point
+            with pytest.raises(Crash):
+                crashing.ready("crash-01", accounts[-1])
+            restarted = tables_on(store, DirectWallet(wallet), table_clock)
+            live = restarted.view("crash-01", None)["hand"]
+            assert (live is not None) == (point == "after the commit")
+
+            wallet_clock.now += SWEEP_AFTER + timedelta(seconds=1)
+            sweep_orphan_holds(wallet, store, SWEEP_AFTER)
+
+            owed = {} if live is None else wallet.holds(live["hand_id"])
+            assert {int(a): wallet.held(int(a)) for a in accounts} == {int(a): owed.get(int(a), 0) for a in accounts}
+            if live is None:  # the table plays on: the last player presses start again
+                restarted.ready("crash-01", accounts[-1])
+            hand = restarted.view("crash-01", None)["hand"]
+            assert hand is not None and set(wallet.holds(hand["hand_id"])) == {int(a) for a in accounts}
+            play_out(restarted, "crash-01", accounts, rng)
+            relay(store, wallet)
+            assert [wallet.held(int(a)) for a in accounts] == [0, 0, 0]
+            assert_coins_conserved(wallet)
+
+
+def test_a_player_whose_coins_an_orphaned_hold_took_is_stood_up_not_dealt_in_with_zero(
+    tables, wallet, store, wallet_clock, table_clock
+):
+    accounts = seat_players(tables, wallet, "orphan-01", FORTUNE, 4)
+    crashing = tables_on(store, CrashingWallet(wallet), table_clock)
+    for account in accounts[:-1]:
+        tables.ready("orphan-01", account)
+    crashing.wallet.point = "after the holds"  # type: ignore[attr-defined]
+    with pytest.raises(Crash):
+        crashing.ready("orphan-01", accounts[-1])
+    assert [wallet.available(int(a)) for a in accounts] == [0, 0, 0, 0]  # all held by a ghost
+
+    outcome = tables.ready("orphan-01", accounts[-1])
+
+    assert tables.view("orphan-01", None)["hand"] is None  # nobody played with 0 coins
+    assert sorted(e.data["reason"] for e in outcome.events if e.type == "stood") == ["not_enough_coins"] * 4
+    wallet_clock.now += SWEEP_AFTER / 2
+    assert sweep_orphan_holds(wallet, store, SWEEP_AFTER).released == {}  # not yet: within the bound
+    wallet_clock.now += SWEEP_AFTER
+    assert list(sweep_orphan_holds(wallet, store, SWEEP_AFTER).released.values()) == [80_000]
+    for account in accounts:
+        tables.sit("orphan-01", account, "again")
+        tables.ready("orphan-01", account)
+    hand = tables.view("orphan-01", None)["hand"]
+    assert wallet.holds(hand["hand_id"]) == {int(a): 20_000 for a in accounts}
+    assert_coins_conserved(wallet)
+
+
+class SweepBeforeCommit(DirectWallet):
+    """The wallet port of a start that stalls between its holds and its commit while the sweep
+    (its bound passed) runs, once."""
+
+    def __init__(self, wallet: Wallet, sweep: Any) -> None:
+        super().__init__(wallet)
+        self.sweep = sweep
+
+    def hold_hand(self, hand_id: str, amounts: dict[str, int]) -> None:
+        super().hold_hand(hand_id, amounts)
+        sweep, self.sweep = self.sweep, None
+        if sweep is not None:
+            sweep()
+
+
+def test_a_sweep_during_a_slow_start_fences_the_start_off_instead_of_leaving_a_hand_without_holds(
+    store, wallet, wallet_clock, table_clock
+):
+    swept: list[Any] = []
+
+    def sweep() -> None:
+        wallet_clock.now += SWEEP_AFTER + timedelta(seconds=1)
+        swept.append(sweep_orphan_holds(wallet, store, SWEEP_AFTER))
+
+    slow = tables_on(store, SweepBeforeCommit(wallet, sweep), table_clock)
+    accounts = seat_players(slow, wallet, "slow-01", ("zhajinhua", "free"), 2)
+    for account in accounts:
+        slow.ready("slow-01", account)
+
+    (report,) = swept
+    assert len(report.released) == 1  # the stalled try's holds, which then failed to commit
+    hand = slow.view("slow-01", None)["hand"]
+    assert hand is not None and hand["hand_id"] not in report.released  # the start tried again
+    held = wallet.holds(hand["hand_id"])
+    assert {int(a): wallet.held(int(a)) for a in accounts} == held and all(held.values())
+    assert_coins_conserved(wallet)
+
+
+def test_a_hold_whose_table_is_gone_is_released_by_the_sweep(store, wallet, wallet_clock):
+    account = wallet.register("gone", "password-123")
+    wallet.hold_hand("no-such-table-3-0badcafe", {account: 700})
+    wallet.hold_hand("not a table hand", {account: 300})
+    wallet_clock.now += SWEEP_AFTER + timedelta(seconds=1)
+    report = sweep_orphan_holds(wallet, store, SWEEP_AFTER, batch=1)  # one page per hand
+    assert report.released == {"no-such-table-3-0badcafe": 700, "not a table hand": 300}
+    assert wallet.held(account) == 0
+    assert_coins_conserved(wallet)
+
+
+def test_the_beat_sweeps_orphaned_holds_and_keeps_those_of_hands_in_play(tables, store, wallet, wallet_clock):
+    accounts = seat_players(tables, wallet, "beat-01", ("zhajinhua", "free"), 2)
+    for account in accounts:
+        tables.ready("beat-01", account)
+    playing = tables.view("beat-01", None)["hand"]["hand_id"]
+    wallet.hold_hand("beat-01-1-0badcafe", {int(accounts[0]): 500})  # a start that crashed
+    schedule = celery_config(Settings.from_env({"REDIS_URL": "redis://127.0.0.1:6379/3"}),
+                             WorkerOptions.from_env({"PAIJU_HOLD_SWEEP_SECONDS": "90"}))["beat_schedule"]
+    assert (schedule["sweep-orphan-holds"]["task"], schedule["sweep-orphan-holds"]["schedule"]) == (SWEEP_HOLDS, 90)
+    use_resources(WorkerResources(wallet, outbox=store, hold_sweep_seconds=SWEEP_AFTER.total_seconds()))
+    try:
+        assert sweep_holds_task() == {"released": 0, "kept": 0}  # within the bound
+        wallet_clock.now += SWEEP_AFTER + timedelta(seconds=1)
+        assert sweep_holds_task() == {"released": 1, "kept": 1}
+    finally:
+        use_resources(None)
+    assert set(wallet.holds(playing)) == {int(a) for a in accounts}
+    assert wallet.holds("beat-01-1-0badcafe") == {}
+    with pytest.raises(ConfigError, match="PAIJU_HOLD_SWEEP_SECONDS"):
+        WorkerOptions.from_env({"PAIJU_HOLD_SWEEP_SECONDS": "0"})

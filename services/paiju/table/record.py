@@ -175,6 +175,28 @@ class HandRecord:
         return self.seats.index(table_seat) if table_seat in self.seats else None
 
 
+def new_hand_id(table_id: str, number: int, token: str) -> str:
+    """The id of hand ``number`` of a table; ``token`` tells apart tries to start it.
+
+    >>> new_hand_id("zhajinhua-free-03", 7, "5c0ffee5")
+    'zhajinhua-free-03-7-5c0ffee5'
+    """
+    return f"{table_id}-{number}-{token}"
+
+
+def hand_place(hand_id: str) -> tuple[str, int] | None:
+    """The table and the hand number of an id :func:`new_hand_id` made; ``None`` for another id.
+
+    >>> hand_place("zhajinhua-free-03-7-5c0ffee5"), hand_place("hand-1")
+    (('zhajinhua-free-03', 7), None)
+    """
+    table_id, _, rest = hand_id.rpartition("-")
+    table_id, _, number = table_id.rpartition("-")
+    if not (table_id and number.isascii() and number.isdigit() and rest):
+        return None
+    return table_id, int(number)
+
+
 @dataclass(slots=True)
 class TableRecord:
     table_id: str

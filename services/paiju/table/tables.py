@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from paiju.common.logs import log_context
 from paiju.common.metrics import METRICS
 from paiju.games.engine import Event, HandState, IllegalAction, require
-from paiju.table.record import HandRecord, SeatRecord, TableRecord
+from paiju.table.record import HandRecord, SeatRecord, TableRecord, new_hand_id
 from paiju.table.seating import SeatDirectory
 from paiju.table.store import Deadline, Snapshot, StaleVersion, TableExists, TableStore
 
@@ -339,8 +339,12 @@ class Tables:
         seats = record.seated()
         accounts = [record.seats[s].account for s in seats]  # type: ignore[union-attr]
         number = record.hands_played + 1
-        hand_id = f"{table_id}-{number}-{secrets.token_hex(4)}"
+        hand_id = new_hand_id(table_id, number, secrets.token_hex(4))
         coins = self.wallet.available_many(accounts)
+        minimum = spec.tier(record.tier).min_coins
+        short = [seat for seat, coin in zip(seats, coins) if coin < minimum]
+        if short:
+            return self._stand_the_short(table_id, version, record, events, short)
         winner = record.last_winner
         dealer = accounts.index(winner) if winner in accounts else self.randbelow(len(seats))
         carry = record.carry if record.carry and record.carry.get("accounts") == accounts else None
@@ -365,8 +369,30 @@ class Tables:
         try:
             return self._commit(table_id, version, record, events, plan)
         except StaleVersion:
-            self.wallet.release(hand_id)
+            # Certainly not committed: give the coins back now. (After any other failure the
+            # commit may have landed; the wallet's sweep of holds asks the table.)
+            if held:
+                self.wallet.release(hand_id)
             raise
+
+    def _stand_the_short(
+        self, table_id: str, version: int, record: TableRecord, events: list[Event], short: list[int]
+    ) -> Outcome:
+        """Stand up the seats whose available coins fall below the tier's minimum (another hand
+        holds them, or a start that crashed does until the wallet's sweep): they are not dealt
+        in, with 0 coins or any other. The hand starts without them if it still can."""
+        self._lost_race_to_start(table_id, version)  # another starter's holds are not a shortage
+        stood = []
+        for seat in short:
+            taken = record.seats[seat]
+            assert taken is not None
+            record.seats[seat] = None  # a reconnect deadline of the seat finds it empty: a no-op
+            stood.append(Event("stood", {"seat": seat, "account": taken.account, "reason": "not_enough_coins"}))
+        if record.can_start():
+            return self._start_hand(table_id, version, record, [*events, *stood])
+        plan = DeadlinePlan()
+        self._seating_changed(table_id, record, plan)
+        return self._commit(table_id, version, record, [*events, *stood], plan)
 
     def _lost_race_to_start(self, table_id: str, version: int) -> None:
         """Raise ``StaleVersion`` if the holds failed because another starter got there first.

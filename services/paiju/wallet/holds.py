@@ -26,6 +26,13 @@ _TAKE_HOLDS = (
     .returning(holds.c.hand_id, holds.c.account_id, holds.c.amount)
 )
 _INSERT_HOLD = holds.insert()
+_HANDS_HELD_BEFORE = (
+    sa.select(holds.c.hand_id)
+    .where(holds.c.created_at < sa.bindparam("cutoff"), holds.c.hand_id > sa.bindparam("after"))
+    .group_by(holds.c.hand_id)
+    .order_by(holds.c.hand_id)
+    .limit(sa.bindparam("limit"))
+)
 
 
 def place_holds(
@@ -71,6 +78,12 @@ def hand_holds(conn: Connection, hand_id: str) -> dict[int, int]:
 def holds_of_hands(conn: Connection, hand_ids: Sequence[str]) -> dict[str, dict[int, int]]:
     """The open holds of each of ``hand_ids`` that has any: hand → account → coins."""
     return _by_hand(conn.execute(_HOLDS_OF_HANDS, {"hand_ids": list(hand_ids)}))
+
+
+def hands_held_before(conn: Connection, cutoff: datetime, limit: int, after: str = "") -> list[str]:
+    """Up to ``limit`` hands with a hold placed before ``cutoff``, in id order from the first id
+    above ``after`` (pass the last one seen to page on)."""
+    return list(conn.execute(_HANDS_HELD_BEFORE, {"cutoff": cutoff, "limit": limit, "after": after}).scalars())
 
 
 def abandon_hand(conn: Connection, hand_id: str) -> int:
