@@ -1,10 +1,11 @@
-"""Coins and tables never stuck (issue 13), on the real Redis and PostgreSQL: every hand that
-ends releases its holds once, and a start that crashes anywhere leaves no hold after the sweep
-and its table playable."""
+"""Coins and tables never stuck (issue 13, items 1-3), on the real Redis and PostgreSQL: every
+hand that ends releases its holds once, a start that crashes anywhere leaves no hold after the
+sweep and its table playable, and one account sits in one room at a time under concurrency."""
 
 from __future__ import annotations
 
 import random
+import threading
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -14,6 +15,8 @@ import pytest
 import redis
 
 from paiju.common.config import ConfigError, Settings
+from paiju.games.engine import IllegalAction
+from paiju.table.seating import CLAIM_PENDING_MS
 from paiju.table.store import TableStore
 from paiju.table.tables import RELEASE_PREFIX, Tables, Timers, reconnect_deadline
 from paiju.table.wallet_port import DirectWallet
@@ -354,3 +357,83 @@ def test_the_beat_sweeps_orphaned_holds_and_keeps_those_of_hands_in_play(tables,
     assert wallet.holds("beat-01-1-0badcafe") == {}
     with pytest.raises(ConfigError, match="PAIJU_HOLD_SWEEP_SECONDS"):
         WorkerOptions.from_env({"PAIJU_HOLD_SWEEP_SECONDS": "0"})
+
+
+# --- 13.3: one room at a time, under concurrency --------------------------------------------------
+
+
+def test_nine_concurrent_sits_seated_one_account_in_six_rooms(store, wallet, redis_url, table_clock):
+    rooms = [f"room-{n}" for n in range(9)]
+    setup = tables_on(store, DirectWallet(wallet), table_clock)
+    for room in rooms:
+        setup.open(room, "zhajinhua", "free")
+    account = str(wallet.register("everywhere", "password-123"))
+    for _round in range(5):
+        # One table service per thread, each on its own connections: nine replicas at once.
+        replicas = [
+            tables_on(TableStore(redis.Redis.from_url(redis_url), prefix=store.prefix),
+                      DirectWallet(wallet), table_clock)
+            for _ in rooms
+        ]
+        outcomes = sit_at_once(replicas, rooms, account)
+
+        seated_at = [room for room in rooms if setup.view(room, account)["seat"] is not None]
+        assert len(seated_at) == 1, outcomes
+        assert sorted(outcomes.values()) == ["seated"] + ["seated_elsewhere"] * 8
+        assert setup.directory.table_of(account) == seated_at[0]
+        setup.stand(seated_at[0], account)
+        assert setup.directory.table_of(account) is None
+
+
+def sit_at_once(replicas: list[Tables], rooms: list[str], account: str) -> dict[str, str]:
+    """``account`` sits in every room at once, each through its own replica: each room's
+    outcome (``seated`` or the refusal's code)."""
+    start = threading.Barrier(len(rooms))
+    outcomes: dict[str, str] = {}
+
+    def sit(number: int) -> None:
+        start.wait(timeout=30)
+        try:
+            replicas[number].sit(rooms[number], account, "everywhere")
+            outcomes[rooms[number]] = "seated"
+        except IllegalAction as refused:
+            outcomes[rooms[number]] = refused.code
+
+    threads = [threading.Thread(target=sit, args=(n,)) for n in range(len(rooms))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return outcomes
+
+
+def test_a_sit_that_crashed_after_its_claim_locks_the_player_out_only_for_the_pending_bound(
+    tables, wallet, table_clock
+):
+    for room in ("claim-1", "claim-2"):
+        tables.open(room, "zhajinhua", "free")
+    account = str(wallet.register("crashed-sit", "password-123"))
+    tables.directory.claim(account, "claim-1", lambda table: False, table_clock.now)  # then a crash
+
+    with pytest.raises(IllegalAction) as refused:
+        tables.sit("claim-2", account, "too soon")
+    assert refused.value.code == "seated_elsewhere"
+    table_clock.now += CLAIM_PENDING_MS
+    tables.sit("claim-2", account, "later")
+    assert tables.directory.table_of(account) == "claim-2"
+
+
+def test_a_second_hands_hold_was_zero_because_the_first_took_the_balance(tables, wallet, store):
+    accounts = seat_players(tables, wallet, "second-01", ("zhajinhua", "free"), 3)
+    elsewhere = accounts[0]
+    wallet.hold_hand("first-hand-1-0badcafe", {int(elsewhere): 20_000})  # the first hand took it all
+
+    for account in accounts:
+        tables.ready("second-01", account)
+
+    hand = tables.view("second-01", None)["hand"]
+    assert hand is not None
+    held = wallet.holds(hand["hand_id"])
+    assert set(held) == {int(a) for a in accounts[1:]} and all(amount > 0 for amount in held.values())
+    assert tables.view("second-01", elsewhere)["seat"] is None  # stood up, not dealt in with 0
+    assert_coins_conserved(wallet)

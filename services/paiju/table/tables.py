@@ -272,7 +272,7 @@ class Tables:
         """Take a seat (the first free one when ``seat`` is None)."""
         coins = self.wallet.available(account)
         self.load(table_id)  # an unknown table is refused before anything is claimed
-        self.directory.claim(account, table_id, self._seats(account))
+        token = self.directory.claim(account, table_id, self._seats(account), self.clock_ms())
 
         def change(version: int, record: TableRecord) -> Outcome:
             taken = record.sit(account, name, coins, seat)
@@ -282,11 +282,19 @@ class Tables:
             return self._commit(table_id, version, record, [event], plan)
 
         try:
-            return self._retrying(table_id, change)  # type: ignore[return-value]
+            outcome = self._retrying(table_id, change)
         except Exception:
-            if not self._seats(account)(table_id):
-                self.directory.release(account, table_id)
+            if self._seats(account)(table_id):  # already seated here: the claim stays true
+                self.directory.confirm(account, table_id, token)
+            else:
+                self.directory.release(account, table_id, token)
             raise
+        if not self.directory.confirm(account, table_id, token):
+            # A Sit at another table took the claim while this one committed: this one yields.
+            self.stand(table_id, account)
+            raise IllegalAction(f"you are seated at table {self.directory.table_of(account)}: stand up there first",
+                                "seated_elsewhere")
+        return outcome  # type: ignore[return-value]
 
     def stand(self, table_id: str, account: str) -> Outcome:
         def change(version: int, record: TableRecord) -> Outcome:
