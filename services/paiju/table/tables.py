@@ -307,7 +307,11 @@ class Tables:
         return self._retrying(table_id, change)  # type: ignore[return-value]
 
     def ready(self, table_id: str, account: str) -> Outcome:
-        """Press start; the hand starts when every seated player has (and enough are seated)."""
+        """Press start; the hand starts when every seated player has (and enough are seated).
+
+        A start stands up the players whose available coins fell below the tier's minimum; when
+        the caller is one, it is told so (IllegalAction ``not_enough_coins``) after the change.
+        """
 
         def change(version: int, record: TableRecord) -> Outcome:
             seat = record.seat_of(account)
@@ -319,7 +323,11 @@ class Tables:
             self._seating_changed(table_id, record, plan)  # a start waits for the last settlement
             return self._commit(table_id, version, record, events, plan)
 
-        return self._retrying(table_id, change)  # type: ignore[return-value]
+        outcome: Outcome = self._retrying(table_id, change)  # type: ignore[assignment]
+        if any(event.type == "stood" and event.data["account"] == account for event in outcome.events):
+            raise IllegalAction("your available coins fell below this room's minimum: you were stood up",
+                                "not_enough_coins")
+        return outcome
 
     def start_if_ready(self, table_id: str) -> Outcome | None:
         """Start the hand now if everyone is ready and the last settlement has landed (the
