@@ -8,20 +8,21 @@ on one worker or as its own ``celery … beat`` process)::
         celery -A paiju.wallet.celery_app worker -B --loglevel=info
 
 The worker reads the settings of :mod:`paiju.common.config` (``REDIS_URL`` is the broker and
-the table store, ``DATABASE_URL`` the ledger) and two of its own:
+the table store, ``DATABASE_URL`` the ledger) and three of its own (the all-in-one server
+reads the prefix and the sweep's bound too):
 
-==========================  ==========  ==========================================================
-variable                    default     meaning
-==========================  ==========  ==========================================================
-``PAIJU_REDIS_PREFIX``      ``paiju``   key prefix of the table store (the outbox), the
-                                        leaderboards (``<prefix>:leaderboard``) and the broker's
-                                        keys (``<prefix>:celery:``); the queue is
-                                        ``<prefix>:wallet``
-``PAIJU_RELAY_SECONDS``     ``5``       how often the beat relays pending settlements
-``PAIJU_HOLD_SWEEP_SECONDS`` ``60``     a hold no table owes (its hand never started, or its
-                                        table is gone) is released once it is this old; the
-                                        beat sweeps for such holds this often
-==========================  ==========  ==========================================================
+==============================  ==========  ======================================================
+variable                        default     meaning
+==============================  ==========  ======================================================
+``PAIJU_REDIS_PREFIX``          ``paiju``   key prefix of the table store (the outbox), the
+                                            leaderboards (``<prefix>:leaderboard``) and the
+                                            broker's keys (``<prefix>:celery:``); the queue is
+                                            ``<prefix>:wallet``
+``PAIJU_RELAY_SECONDS``         ``5``       how often the beat relays pending settlements
+``PAIJU_HOLD_SWEEP_SECONDS``    ``60``      a hold no table owes (its hand never started, or its
+                                            table is gone) is released once it is this old; the
+                                            beat sweeps for such holds this often
+==============================  ==========  ======================================================
 
 Without ``REDIS_URL`` (one machine, embedded defaults) tasks run eagerly in the calling process:
 ``settle_hand.delay(payload)`` applies the settlement before it returns, and the all-in-one
