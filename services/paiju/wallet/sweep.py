@@ -55,11 +55,12 @@ def sweep_orphan_holds(
                 report.kept += 1
                 continue
             try:
-                report.released[hand_id] = wallet.release(hand_id)
+                coins = wallet.release(hand_id)
             except HandAlreadySettled:
                 continue  # settled meanwhile: the settlement took the holds
-            log.warning("released the holds of hand %s (%d coins): no table owes them",
-                        hand_id, report.released[hand_id])
+            if coins:  # none: released meanwhile by its table's outbox
+                report.released[hand_id] = coins
+                log.warning("released the holds of hand %s (%d coins): no table owes them", hand_id, coins)
         if len(page) < batch:
             break
         after = page[-1]
