@@ -14,6 +14,7 @@ import logging
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from paiju.common.auth import TokenSigner
@@ -30,10 +31,11 @@ from paiju.table.store import TableStore
 from paiju.table.tables import Tables, Timers, WalletPort
 from paiju.table.wallet_port import DirectWallet, RemoteWallet
 from paiju.wallet import Wallet
-from paiju.wallet.celery_app import WorkerOptions
+from paiju.wallet.celery_app import DEFAULT_HOLD_SWEEP_SECONDS, WorkerOptions
 from paiju.wallet.leaderboard import Leaderboard
 from paiju.wallet.relay import Settler, relay_outbox
 from paiju.wallet.service import open_wallet
+from paiju.wallet.sweep import sweep_orphan_holds
 from paiju.watchdog.owners import LocalTables, RemoteTables
 from paiju.watchdog.presence import PresenceBoard
 from paiju.watchdog.replica import Replica
@@ -66,6 +68,8 @@ class Platform:
     leaderboard: Leaderboard
     presence: PresenceBoard
     watchdog: Replica | None = None
+    hold_sweep_seconds: float = DEFAULT_HOLD_SWEEP_SECONDS
+    """How old a hold no table owes is when the sweep releases it (and how often it sweeps)."""
     draining: threading.Event = field(default_factory=threading.Event)
     hub: StreamHub = field(init=False)
 
@@ -123,7 +127,8 @@ class Platform:
 
         The relay does in-process what the Celery worker's beat does in production: it applies
         each pending settlement of the outbox exactly once, then acknowledges it. Running both
-        is safe (a settlement is applied once however often it is delivered).
+        is safe (a settlement is applied once however often it is delivered). So does the sweep
+        of holds no table owes, beside it.
         """
         if "watchdog" in self.services:
             if "table" in self.services:
@@ -134,6 +139,9 @@ class Platform:
             self.watchdog = Replica(self.store, self.presence, owner, lease_ms=self.settings.watchdog_lease_ms).start()
         if relay and self.wallet is not None:
             self._start_relay()
+            age = timedelta(seconds=self.hold_sweep_seconds)
+            self._every(self.hold_sweep_seconds, "hold-sweep",
+                        lambda: sweep_orphan_holds(self.wallet, self.store, age))  # type: ignore[arg-type]
         if "table" in self.services:
             self._every(5.0, "table-gauges", self.sample_gauges)
 
@@ -149,7 +157,8 @@ class Platform:
                 queued.wait(0.5)
                 queued.clear()
                 try:
-                    report = relay_outbox(self.store, settler, record_scores=settler.record_scores)
+                    report = relay_outbox(self.store, settler, record_scores=settler.record_scores,
+                                          release=settler.release)
                 except Exception:  # a background duty must outlive one failure
                     log.exception("settlement relay failed; trying again")
                     self._stop.wait(1.0)
@@ -246,4 +255,5 @@ def build(
         lobby.ensure_rooms()
     leaderboard = Leaderboard(client, options.leaderboard_prefix)
     presence = PresenceBoard(client, options.redis_prefix)
-    return Platform(settings, tuple(services), client, store, wallet, tables, lobby, signer, leaderboard, presence)
+    return Platform(settings, tuple(services), client, store, wallet, tables, lobby, signer, leaderboard, presence,
+                    hold_sweep_seconds=options.hold_sweep_seconds)

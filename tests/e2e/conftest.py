@@ -69,7 +69,9 @@ def deployment(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
     run = secrets.token_hex(4)
     folder = tmp_path_factory.mktemp(f"e2e-{request.param}")
     environment = {"PAIJU_SECRET": SECRET, "PAIJU_REDIS_PREFIX": f"e2e-{run}", "PAIJU_RELAY_SECONDS": "0.2",
-                   "PAIJU_STARTING_GRANT": "20000", "PAIJU_RECONNECT_SECONDS": str(RECONNECT_SECONDS)}
+                   "PAIJU_STARTING_GRANT": "20000", "PAIJU_RECONNECT_SECONDS": str(RECONNECT_SECONDS),
+                   # Holds no table owes are swept after a second: every hand played here must keep its own.
+                   "PAIJU_HOLD_SWEEP_SECONDS": "1"}
     worker = schema = database_url = None
     if request.param == "embedded":
         environment["DATABASE_URL"] = f"sqlite:///{folder / 'ledger.sqlite3'}"

@@ -73,7 +73,7 @@ def test_a_hand_holds_every_player_or_none(wallet: Wallet) -> None:
     assert len(wallet.hold_hand("hand-1", {rich: 5_000, poor: 1_000, other: 0})) == 3
     with pytest.raises(HoldConflict):
         wallet.hold_hand("hand-1", {rich: 5_000, poor: 999})
-    assert wallet.holds("hand-1") == {rich: 5_000, poor: 1_000, other: 0}
+    assert wallet.holds("hand-1") == {rich: 5_000, poor: 1_000}  # a hold of 0 leaves no row
 
 
 def test_release_drops_the_hands_holds_and_says_how_many_coins(wallet: Wallet) -> None:

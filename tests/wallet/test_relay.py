@@ -278,3 +278,17 @@ def test_score_channel_points_are_recorded_once_and_acknowledged(tmp_path) -> No
     assert [row.account for row in wallet.score_top("chaodipi")] == [ann, bo]
     assert wallet.balance(ann) == wallet.balance(bo) == 20_000  # no coins moved
     wallet.close()
+
+
+def test_a_release_is_applied_once_and_one_naming_another_hand_is_refused(wallet: Wallet, store: TableStore) -> None:
+    alice = wallet.register("alice", "password-1")
+    wallet.hold_hand("t1-1", {alice: 900})
+    wallet.hold_hand("t1-2", {alice: 100})
+    queue(store, "t1", ("release:t1-1", json.dumps({"hand_id": "t1-1", "table_id": "t1"}).encode()),
+          ("release:t1-2", json.dumps({"hand_id": "t1-1", "table_id": "t1"}).encode()))
+    settler = Settler(wallet)
+    report = relay_outbox(store, settler, release=settler.release)
+    assert report.released == 1 and [key for _table, key, _reason in report.refused] == ["release:t1-2"]
+    assert wallet.holds("t1-1") == {} and wallet.holds("t1-2") == {alice: 100}
+    assert [entry.key for entry in store.outbox_pending()] == ["release:t1-2"]
+    assert relay_outbox(store, settler).skipped == 1  # a relay that releases nothing leaves it be

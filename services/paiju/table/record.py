@@ -167,9 +167,34 @@ class HandRecord:
     """The table seat of each hand seat, in hand order (hand seat i plays at seats[i])."""
     blob: bytes
     number: int
+    held: bool = True
+    """Whether the wallet holds coins for this hand (a score channel's hands hold none): a hand
+    that ends without a settlement then has its holds released."""
 
     def hand_seat(self, table_seat: int) -> int | None:
         return self.seats.index(table_seat) if table_seat in self.seats else None
+
+
+def new_hand_id(table_id: str, number: int, token: str) -> str:
+    """The id of hand ``number`` of a table; ``token`` tells apart tries to start it.
+
+    >>> new_hand_id("zhajinhua-free-03", 7, "5c0ffee5")
+    'zhajinhua-free-03-7-5c0ffee5'
+    """
+    return f"{table_id}-{number}-{token}"
+
+
+def hand_place(hand_id: str) -> tuple[str, int] | None:
+    """The table and the hand number of an id :func:`new_hand_id` made; ``None`` for another id.
+
+    >>> hand_place("zhajinhua-free-03-7-5c0ffee5"), hand_place("hand-1")
+    (('zhajinhua-free-03', 7), None)
+    """
+    table_id, _, rest = hand_id.rpartition("-")
+    table_id, _, number = table_id.rpartition("-")
+    if not (table_id and number.isascii() and number.isdigit() and rest):
+        return None
+    return table_id, int(number)
 
 
 @dataclass(slots=True)
@@ -338,6 +363,8 @@ class TableRecord:
         hand_blob = b""
         if self.hand is not None:
             data["hand"] = {"hand_id": self.hand.hand_id, "seats": self.hand.seats, "number": self.hand.number}
+            if not self.hand.held:  # written only when it differs from the default
+                data["hand"]["held"] = False
             hand_blob = self.hand.blob
         text = json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
         # JSON written this way holds no raw newline, so the first one ends it.

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from paiju.common.logs import log_context
 from paiju.common.metrics import METRICS
 from paiju.games.engine import Event, HandState, IllegalAction, require
-from paiju.table.record import HandRecord, SeatRecord, TableRecord
+from paiju.table.record import HandRecord, SeatRecord, TableRecord, new_hand_id
 from paiju.table.seating import SeatDirectory
 from paiju.table.store import Deadline, Snapshot, StaleVersion, TableExists, TableStore
 
@@ -41,6 +41,9 @@ SETTLEMENT_PREFIX = "settle:"
 LOST_RACE_PAUSES = (0.0, 0.01, 0.05, 0.2)
 """Seconds between looks at whether a start whose holds failed lost a race to another starter."""
 SCORE_PREFIX = "score:"
+RELEASE_PREFIX = "release:"
+OWED_PREFIXES = (SETTLEMENT_PREFIX, RELEASE_PREFIX)
+"""Outbox entries the ledger must apply before the table's next hand may hold coins."""
 
 
 class WalletPort(Protocol):
@@ -269,7 +272,7 @@ class Tables:
         """Take a seat (the first free one when ``seat`` is None)."""
         coins = self.wallet.available(account)
         self.load(table_id)  # an unknown table is refused before anything is claimed
-        self.directory.claim(account, table_id, self._seats(account))
+        token = self.directory.claim(account, table_id, self._seats(account), self.clock_ms())
 
         def change(version: int, record: TableRecord) -> Outcome:
             taken = record.sit(account, name, coins, seat)
@@ -279,11 +282,19 @@ class Tables:
             return self._commit(table_id, version, record, [event], plan)
 
         try:
-            return self._retrying(table_id, change)  # type: ignore[return-value]
+            outcome = self._retrying(table_id, change)
         except Exception:
-            if not self._seats(account)(table_id):
-                self.directory.release(account, table_id)
+            if self._seats(account)(table_id):  # already seated here: the claim stays true
+                self.directory.confirm(account, table_id, token)
+            else:
+                self.directory.release(account, table_id, token)
             raise
+        if not self.directory.confirm(account, table_id, token):
+            # A Sit at another table took the claim while this one committed: this one yields.
+            self.stand(table_id, account)
+            raise IllegalAction(f"you are seated at table {self.directory.table_of(account)}: stand up there first",
+                                "seated_elsewhere")
+        return outcome  # type: ignore[return-value]
 
     def stand(self, table_id: str, account: str) -> Outcome:
         def change(version: int, record: TableRecord) -> Outcome:
@@ -296,7 +307,11 @@ class Tables:
         return self._retrying(table_id, change)  # type: ignore[return-value]
 
     def ready(self, table_id: str, account: str) -> Outcome:
-        """Press start; the hand starts when every seated player has (and enough are seated)."""
+        """Press start; the hand starts when every seated player has (and enough are seated).
+
+        A start stands up the players whose available coins fell below the tier's minimum; when
+        the caller is one, it is told so (IllegalAction ``not_enough_coins``) after the change.
+        """
 
         def change(version: int, record: TableRecord) -> Outcome:
             seat = record.seat_of(account)
@@ -308,7 +323,11 @@ class Tables:
             self._seating_changed(table_id, record, plan)  # a start waits for the last settlement
             return self._commit(table_id, version, record, events, plan)
 
-        return self._retrying(table_id, change)  # type: ignore[return-value]
+        outcome: Outcome = self._retrying(table_id, change)  # type: ignore[assignment]
+        if any(event.type == "stood" and event.data["account"] == account for event in outcome.events):
+            raise IllegalAction("your available coins fell below this room's minimum: you were stood up",
+                                "not_enough_coins")
+        return outcome
 
     def start_if_ready(self, table_id: str) -> Outcome | None:
         """Start the hand now if everyone is ready and the last settlement has landed (the
@@ -322,11 +341,12 @@ class Tables:
         return self._retrying(table_id, change)
 
     def _settling(self, table_id: str) -> bool:
-        """Whether the last hand's settlement is still on its way to the ledger.
+        """Whether the last hand's settlement (or the release of its holds) is still on its way
+        to the ledger.
 
         The next hand waits for it: its holds and stakes must come from settled balances.
         """
-        return any(key.startswith(SETTLEMENT_PREFIX) for key in self.store.outbox_keys(table_id))
+        return any(key.startswith(OWED_PREFIXES) for key in self.store.outbox_keys(table_id))
 
     # --- hands --------------------------------------------------------------------------------
 
@@ -335,20 +355,27 @@ class Tables:
         seats = record.seated()
         accounts = [record.seats[s].account for s in seats]  # type: ignore[union-attr]
         number = record.hands_played + 1
-        hand_id = f"{table_id}-{number}-{secrets.token_hex(4)}"
+        hand_id = new_hand_id(table_id, number, secrets.token_hex(4))
         coins = self.wallet.available_many(accounts)
+        minimum = spec.tier(record.tier).min_coins
+        short = [seat for seat, coin in zip(seats, coins) if coin < minimum]
+        if short:
+            return self._stand_the_short(table_id, version, record, events, short)
         winner = record.last_winner
         dealer = accounts.index(winner) if winner in accounts else self.randbelow(len(seats))
         carry = record.carry if record.carry and record.carry.get("accounts") == accounts else None
         hand = spec.start_hand(record.rules, coins, dealer, self.seeds(), carry)
-        try:
-            self.wallet.hold_hand(hand_id, {account: hand.max_loss(seat) for seat, account in enumerate(accounts)})
-        except IllegalAction:
-            self._lost_race_to_start(table_id, version)
-            raise
+        amounts = {account: hand.max_loss(seat) for seat, account in enumerate(accounts)}
+        held = {account: amount for account, amount in amounts.items() if amount}
+        if held:
+            try:
+                self.wallet.hold_hand(hand_id, held)
+            except IllegalAction:
+                self._lost_race_to_start(table_id, version)
+                raise
         for seat, coin in zip(seats, coins):
             record.seats[seat].coins = coin  # type: ignore[union-attr]
-        record.hand = HandRecord(hand_id, seats, hand.to_bytes(), number)
+        record.hand = HandRecord(hand_id, seats, hand.to_bytes(), number, held=bool(held))
         plan = DeadlinePlan()
         plan.drop(READY_KICK_DEADLINE, START_DEADLINE)
         self._turn_changed(record, hand, plan)
@@ -358,8 +385,30 @@ class Tables:
         try:
             return self._commit(table_id, version, record, events, plan)
         except StaleVersion:
-            self.wallet.release(hand_id)
+            # Certainly not committed: give the coins back now. (After any other failure the
+            # commit may have landed; the wallet's sweep of holds asks the table.)
+            if held:
+                self.wallet.release(hand_id)
             raise
+
+    def _stand_the_short(
+        self, table_id: str, version: int, record: TableRecord, events: list[Event], short: list[int]
+    ) -> Outcome:
+        """Stand up the seats whose available coins fall below the tier's minimum (another hand
+        holds them, or a start that crashed does until the wallet's sweep): they are not dealt
+        in, with 0 coins or any other. The hand starts without them if it still can."""
+        self._lost_race_to_start(table_id, version)  # another starter's holds are not a shortage
+        stood = []
+        for seat in short:
+            taken = record.seats[seat]
+            assert taken is not None
+            record.seats[seat] = None  # a reconnect deadline of the seat finds it empty: a no-op
+            stood.append(Event("stood", {"seat": seat, "account": taken.account, "reason": "not_enough_coins"}))
+        if record.can_start():
+            return self._start_hand(table_id, version, record, [*events, *stood])
+        plan = DeadlinePlan()
+        self._seating_changed(table_id, record, plan)
+        return self._commit(table_id, version, record, [*events, *stood], plan)
 
     def _lost_race_to_start(self, table_id: str, version: int) -> None:
         """Raise ``StaleVersion`` if the holds failed because another starter got there first.
@@ -513,7 +562,11 @@ class Tables:
         outbox = []
         if settlement["lines"]:
             outbox.append((SETTLEMENT_PREFIX + hand_record.hand_id, _payload(settlement)))
-        elif result.scores is not None and any(result.scores):
+        elif hand_record.held:
+            # Nothing to settle (炒地皮: void before the first card): the holds go back, once.
+            release = {"hand_id": hand_record.hand_id, "table_id": record.table_id}
+            outbox.append((RELEASE_PREFIX + hand_record.hand_id, _payload(release)))
+        if not settlement["lines"] and result.scores is not None and any(result.scores):
             # A score channel: no coins move; its points (积分) are kept per account instead.
             points = {"hand_id": hand_record.hand_id, "table_id": record.table_id, "game": record.game,
                       "scores": dict(zip(accounts, result.scores))}
@@ -663,6 +716,7 @@ class Tables:
 __all__ = [
     "READY_KICK_DEADLINE",
     "RECONNECT_PREFIX",
+    "RELEASE_PREFIX",
     "SETTLEMENT_PREFIX",
     "START_DEADLINE",
     "SYSTEM_DEADLINE",

@@ -1,4 +1,5 @@
-"""The wallet's Celery app: settlement jobs on a Redis broker, and the beat that relays outboxes.
+"""The wallet's Celery app: settlement jobs on a Redis broker, and the beat that relays outboxes
+and sweeps holds no table owes.
 
 Run a worker, with the beat embedded (``-B``: run exactly one beat per deployment, with ``-B``
 on one worker or as its own ``celery … beat`` process)::
@@ -7,21 +8,25 @@ on one worker or as its own ``celery … beat`` process)::
         celery -A paiju.wallet.celery_app worker -B --loglevel=info
 
 The worker reads the settings of :mod:`paiju.common.config` (``REDIS_URL`` is the broker and
-the table store, ``DATABASE_URL`` the ledger) and two of its own:
+the table store, ``DATABASE_URL`` the ledger) and three of its own (the all-in-one server
+reads the prefix and the sweep's bound too):
 
-==========================  ==========  ==========================================================
-variable                    default     meaning
-==========================  ==========  ==========================================================
-``PAIJU_REDIS_PREFIX``      ``paiju``   key prefix of the table store (the outbox), the
-                                        leaderboards (``<prefix>:leaderboard``) and the broker's
-                                        keys (``<prefix>:celery:``); the queue is
-                                        ``<prefix>:wallet``
-``PAIJU_RELAY_SECONDS``     ``5``       how often the beat relays pending settlements
-==========================  ==========  ==========================================================
+==============================  ==========  ======================================================
+variable                        default     meaning
+==============================  ==========  ======================================================
+``PAIJU_REDIS_PREFIX``          ``paiju``   key prefix of the table store (the outbox), the
+                                            leaderboards (``<prefix>:leaderboard``) and the
+                                            broker's keys (``<prefix>:celery:``); the queue is
+                                            ``<prefix>:wallet``
+``PAIJU_RELAY_SECONDS``         ``5``       how often the beat relays pending settlements
+``PAIJU_HOLD_SWEEP_SECONDS``    ``60``      a hold no table owes (its hand never started, or its
+                                            table is gone) is released once it is this old; the
+                                            beat sweeps for such holds this often
+==============================  ==========  ======================================================
 
 Without ``REDIS_URL`` (one machine, embedded defaults) tasks run eagerly in the calling process:
 ``settle_hand.delay(payload)`` applies the settlement before it returns, and the all-in-one
-server relays its outbox with :class:`paiju.wallet.relay.RelayLoop` instead of a beat.
+server relays its outbox and sweeps holds on threads of its own instead of a beat.
 
 >>> embedded = make_celery(Settings.from_env({}), WorkerOptions.from_env({}))
 >>> embedded.conf.task_always_eager, embedded.conf.task_default_queue
@@ -49,8 +54,10 @@ from paiju.common.metrics import MetricsServerError, start_metrics_server
 
 SETTLE_HAND = "paiju.wallet.settle_hand"
 RELAY_OUTBOX = "paiju.wallet.relay_outbox"
+SWEEP_HOLDS = "paiju.wallet.sweep_holds"
 DEFAULT_PREFIX = "paiju"
 DEFAULT_RELAY_SECONDS = 5.0
+DEFAULT_HOLD_SWEEP_SECONDS = 60.0
 VISIBILITY_TIMEOUT_SECONDS = 600
 """An unacknowledged job (its worker died) is handed to another worker after this long."""
 
@@ -63,27 +70,20 @@ class WorkerOptions:
 
     redis_prefix: str = DEFAULT_PREFIX
     relay_seconds: float = DEFAULT_RELAY_SECONDS
+    hold_sweep_seconds: float = DEFAULT_HOLD_SWEEP_SECONDS
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> WorkerOptions:
-        """Read ``PAIJU_REDIS_PREFIX`` and ``PAIJU_RELAY_SECONDS``; ``ConfigError`` names a bad
-        one."""
+        """Read ``PAIJU_REDIS_PREFIX``, ``PAIJU_RELAY_SECONDS`` and ``PAIJU_HOLD_SWEEP_SECONDS``;
+        ``ConfigError`` names a bad one."""
         env = os.environ if environ is None else environ
         prefix = env.get("PAIJU_REDIS_PREFIX", "").strip() or DEFAULT_PREFIX
         if not _PREFIX.fullmatch(prefix):
             raise ConfigError(
                 f"PAIJU_REDIS_PREFIX must be 1 to 64 letters, digits or _.-, not {prefix!r}"
             )
-        raw = env.get("PAIJU_RELAY_SECONDS", "").strip()
-        try:
-            seconds = float(raw) if raw else DEFAULT_RELAY_SECONDS
-        except ValueError:
-            seconds = -1.0
-        if not 0 < seconds < 86_400:
-            raise ConfigError(
-                f"PAIJU_RELAY_SECONDS must be a number of seconds above zero, not {raw!r}"
-            )
-        return cls(prefix, seconds)
+        relay = _seconds(env, "PAIJU_RELAY_SECONDS", DEFAULT_RELAY_SECONDS)
+        return cls(prefix, relay, _seconds(env, "PAIJU_HOLD_SWEEP_SECONDS", DEFAULT_HOLD_SWEEP_SECONDS))
 
     @property
     def queue(self) -> str:
@@ -94,6 +94,17 @@ class WorkerOptions:
     def leaderboard_prefix(self) -> str:
         """The key prefix of the leaderboards."""
         return f"{self.redis_prefix}:leaderboard"
+
+
+def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name, "").strip()
+    try:
+        seconds = float(raw) if raw else default
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds < 86_400:
+        raise ConfigError(f"{name} must be a number of seconds above zero, not {raw!r}")
+    return seconds
 
 
 def celery_config(settings: Settings, options: WorkerOptions) -> dict[str, Any]:
@@ -114,7 +125,12 @@ def celery_config(settings: Settings, options: WorkerOptions) -> dict[str, Any]:
                 "schedule": options.relay_seconds,
                 # A pass queued while no worker ran is useless once the next one is due.
                 "options": {"expires": options.relay_seconds},
-            }
+            },
+            "sweep-orphan-holds": {
+                "task": SWEEP_HOLDS,
+                "schedule": options.hold_sweep_seconds,
+                "options": {"expires": options.hold_sweep_seconds},
+            },
         },
     }
     if settings.broker_url is None:

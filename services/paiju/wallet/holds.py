@@ -26,6 +26,13 @@ _TAKE_HOLDS = (
     .returning(holds.c.hand_id, holds.c.account_id, holds.c.amount)
 )
 _INSERT_HOLD = holds.insert()
+_HANDS_HELD_BEFORE = (
+    sa.select(holds.c.hand_id)
+    .where(holds.c.created_at < sa.bindparam("cutoff"), holds.c.hand_id > sa.bindparam("after"))
+    .group_by(holds.c.hand_id)
+    .order_by(holds.c.hand_id)
+    .limit(sa.bindparam("limit"))
+)
 
 
 def place_holds(
@@ -34,7 +41,8 @@ def place_holds(
     """Hold ``amounts`` (account → coins) for ``hand_id``, all or none.
 
     Asking again for the same amounts changes nothing; another amount for an account already
-    held in this hand is a :class:`HoldConflict`.
+    held in this hand is a :class:`HoldConflict`. A hold of 0 coins sets nothing aside and
+    leaves no row (a score channel's hand holds nothing).
     """
     # Lock first: a settlement of this hand that commits meanwhile is then seen below.
     balances = lock_accounts(conn, amounts)
@@ -44,7 +52,7 @@ def place_holds(
     for account, amount in amounts.items():
         if account in existing and existing[account] != amount:
             raise HoldConflict(hand_id, account, existing[account], amount)
-    new = {account: amount for account, amount in amounts.items() if account not in existing}
+    new = {account: amount for account, amount in amounts.items() if amount and account not in existing}
     if new:
         require_all_available(conn, new, balances)
         conn.execute(
@@ -70,6 +78,12 @@ def hand_holds(conn: Connection, hand_id: str) -> dict[int, int]:
 def holds_of_hands(conn: Connection, hand_ids: Sequence[str]) -> dict[str, dict[int, int]]:
     """The open holds of each of ``hand_ids`` that has any: hand → account → coins."""
     return _by_hand(conn.execute(_HOLDS_OF_HANDS, {"hand_ids": list(hand_ids)}))
+
+
+def hands_held_before(conn: Connection, cutoff: datetime, limit: int, after: str = "") -> list[str]:
+    """Up to ``limit`` hands with a hold placed before ``cutoff``, in id order from the first id
+    above ``after`` (pass the last one seen to page on)."""
+    return list(conn.execute(_HANDS_HELD_BEFORE, {"cutoff": cutoff, "limit": limit, "after": after}).scalars())
 
 
 def abandon_hand(conn: Connection, hand_id: str) -> int:

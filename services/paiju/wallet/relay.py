@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from paiju.common.metrics import METRICS
-from paiju.wallet.errors import WalletError
+from paiju.wallet.errors import HandAlreadySettled, WalletError
 from paiju.wallet.leaderboard import Leaderboard
 from paiju.wallet.model import Line, Reason, Settlement
 from paiju.wallet.store import Wallet
@@ -165,6 +165,26 @@ class ScoreOrder:
             raise MalformedSettlement(f"a score payload names hand_id, game and scores: {error}") from None
 
 
+RELEASE_KEY_PREFIX = "release:"
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseOrder:
+    """A hand that ended without a settlement (炒地皮: void before the first card): its holds
+    go back as they were. The table queues it in the same commit that ends the hand."""
+
+    hand_id: str
+    table_id: str
+
+    @classmethod
+    def from_json(cls, payload: bytes | str) -> ReleaseOrder:
+        try:
+            document = json.loads(payload)
+            return cls(_text_field(document, "hand_id"), _text_field(document, "table_id"))
+        except (ValueError, UnicodeDecodeError, TypeError, AttributeError) as error:
+            raise MalformedSettlement(f"a release payload names hand_id and table_id: {error}") from None
+
+
 class Settler:
     """Applies settlement orders to the ledger and counts them on the leaderboard."""
 
@@ -207,6 +227,11 @@ class Settler:
         """Record a score-channel hand's points once (a repeat changes nothing)."""
         return self.wallet.record_scores(order.hand_id, order.game, order.points)
 
+    def release(self, order: ReleaseOrder) -> int:
+        """Release the holds of a hand that ended without a settlement; the coins released (0
+        when a delivery before this one released them)."""
+        return self.wallet.release(order.hand_id)
+
 
 class Outbox(Protocol):
     """What the relay needs of :class:`paiju.table.store.TableStore`."""
@@ -226,12 +251,15 @@ class RelayReport:
     """Settlements applied now."""
     replayed: int = 0
     """Settlements that had been applied before (acknowledged now)."""
+    released: int = 0
+    """Hands that ended without a settlement whose holds were released now (or before)."""
     skipped: int = 0
     """Entries that are not settlements (left for their own consumer)."""
     refused: list[tuple[str, str, str]] = field(default_factory=list)
     """``(table_id, key, reason)`` of entries refused for good; they stay pending."""
     settled_tables: list[str] = field(default_factory=list)
-    """The tables whose settlements were acknowledged (their next hand may start now)."""
+    """The tables whose settlements or releases were acknowledged (their next hand may start
+    now)."""
 
 
 @runtime_checkable
@@ -248,8 +276,10 @@ def relay_outbox(
     settle: Callable[[SettlementOrder], Settlement],
     limit: int = DEFAULT_BATCH,
     record_scores: Callable[[ScoreOrder], bool] | None = None,
+    release: Callable[[ReleaseOrder], int] | None = None,
 ) -> RelayReport:
-    """Apply up to ``limit`` pending settlements and acknowledge each one after it is applied.
+    """Apply up to ``limit`` pending settlements and acknowledge each one after it is applied;
+    with ``release``, release the holds of hands that ended without one the same way.
 
     When ``settle`` can settle in batches (a :class:`Settler`), the pass's settlements are
     applied in one ledger transaction and acknowledged once it has committed; if the batch is
@@ -270,6 +300,9 @@ def relay_outbox(
                 _refuse(report, "scores", entry, error)
                 continue
             outbox.outbox_ack(entry.table_id, entry.key)
+            continue
+        if entry.key.startswith(RELEASE_KEY_PREFIX) and release is not None:
+            _release(outbox, report, entry, release)
             continue
         if not entry.key.startswith(SETTLEMENT_KEY_PREFIX):
             report.skipped += 1
@@ -307,6 +340,23 @@ def _settlement_order(entry: Any) -> SettlementOrder:
             f"not what its place in the outbox says"
         )
     return order
+
+
+def _release(outbox: Outbox, report: RelayReport, entry: Any, release: Callable[[ReleaseOrder], int]) -> None:
+    """Release a hand's holds, then acknowledge the entry (releasing twice changes nothing)."""
+    try:
+        order = ReleaseOrder.from_json(entry.payload)
+        if RELEASE_KEY_PREFIX + order.hand_id != entry.key or order.table_id != entry.table_id:
+            raise MalformedSettlement(f"the payload is hand {order.hand_id!r}, not what its place says")
+        release(order)
+    except HandAlreadySettled:
+        pass  # settled after all: the settlement took the holds
+    except PERMANENT_ERRORS as error:
+        _refuse(report, "release", entry, error)
+        return
+    outbox.outbox_ack(entry.table_id, entry.key)
+    report.released += 1
+    report.settled_tables.append(entry.table_id)
 
 
 def _refuse(report: RelayReport, kind: str, entry: Any, error: Exception) -> None:
@@ -357,7 +407,7 @@ class RelayLoop:
         limit: int = DEFAULT_BATCH,
     ) -> RelayLoop:
         """A loop relaying ``outbox`` through ``settler`` (not started)."""
-        return cls(lambda: relay_outbox(outbox, settler, limit), interval=interval)
+        return cls(lambda: relay_outbox(outbox, settler, limit, release=settler.release), interval=interval)
 
     def start(self) -> RelayLoop:
         """Start the thread; returns the loop."""

@@ -7,7 +7,7 @@ go below zero, and the sum of all balances, the house's included, changes only b
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
@@ -16,7 +16,7 @@ from sqlalchemy.engine import URL, Connection
 from paiju.games.zhajinhua import level_for
 from paiju.wallet import accounts, ledger, queries, scores
 from paiju.wallet.database import Database
-from paiju.wallet.holds import abandon_hand, hand_holds, place_holds
+from paiju.wallet.holds import abandon_hand, hand_holds, hands_held_before, place_holds
 from paiju.wallet.migrations import migrate
 from paiju.wallet.model import BalanceMismatch, Coins, Entry, Hold, LeaderboardRow, Line, Settlement
 from paiju.wallet.passwords import PasswordHasher
@@ -211,6 +211,14 @@ class Wallet:
         check_hand_id(hand_id)
         with self.database.write() as conn:
             return abandon_hand(conn, hand_id)
+
+    def hands_held_longer_than(self, age: timedelta, limit: int = 100, after: str = "") -> list[str]:
+        """Up to ``limit`` hands with a hold placed more than ``age`` ago (by the wallet's
+        clock), in id order from the first id above ``after`` (pass the last one seen to page
+        on): what a sweep of holds no table owes looks at."""
+        check_positive(limit, "a number of hands")
+        with self.database.read() as conn:
+            return hands_held_before(conn, self.clock() - age, limit, after)
 
     def holds(self, hand_id: str) -> dict[int, int]:
         """The open holds of ``hand_id``: account → coins."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import redis
@@ -25,10 +26,18 @@ from celery import Task
 from paiju.common.config import Settings
 from paiju.common.redis_clients import open_redis
 from paiju.table.store import TableStore
-from paiju.wallet.celery_app import RELAY_OUTBOX, SETTLE_HAND, WorkerOptions, app
+from paiju.wallet.celery_app import (
+    DEFAULT_HOLD_SWEEP_SECONDS,
+    RELAY_OUTBOX,
+    SETTLE_HAND,
+    SWEEP_HOLDS,
+    WorkerOptions,
+    app,
+)
 from paiju.wallet.leaderboard import Leaderboard
 from paiju.wallet.relay import SettlementOrder, Settler, relay_outbox
 from paiju.wallet.store import Wallet
+from paiju.wallet.sweep import sweep_orphan_holds
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +62,8 @@ class WorkerResources:
     outbox: TableStore | None = None
     """``None`` when no outbox is reachable: settlements are applied but acknowledged by
     nobody (the relay acknowledges them when it finds them applied)."""
+    hold_sweep_seconds: float = DEFAULT_HOLD_SWEEP_SECONDS
+    """How old a hold no table owes is when the sweep releases it."""
 
     @property
     def settler(self) -> Settler:
@@ -74,6 +85,7 @@ class WorkerResources:
             wallet,
             Leaderboard(client, options.leaderboard_prefix),
             TableStore(client, options.redis_prefix),
+            options.hold_sweep_seconds,
         )
 
 
@@ -128,12 +140,25 @@ def relay_outbox_task(limit: int = 100) -> dict[str, int]:
     working = resources()
     if working.outbox is None:
         return {"applied": 0, "replayed": 0, "refused": 0}
-    report = relay_outbox(working.outbox, working.settler, limit, record_scores=working.settler.record_scores)
-    if report.applied or report.replayed or report.refused:
+    settler = working.settler
+    report = relay_outbox(working.outbox, settler, limit, record_scores=settler.record_scores, release=settler.release)
+    if report.applied or report.replayed or report.refused or report.released:
         log.info(
-            "relay: %d applied, %d repeats, %d refused",
+            "relay: %d applied, %d repeats, %d released, %d refused",
             report.applied,
             report.replayed,
+            report.released,
             len(report.refused),
         )
     return {"applied": report.applied, "replayed": report.replayed, "refused": len(report.refused)}
+
+
+@app.task(name=SWEEP_HOLDS, ignore_result=True)
+def sweep_holds_task() -> dict[str, int]:
+    """Release the holds no table owes (a start that crashed after its holds, a table that is
+    gone) once they are older than the bound (the beat runs it); how many hands it released."""
+    working = resources()
+    if working.outbox is None:
+        return {"released": 0, "kept": 0}
+    report = sweep_orphan_holds(working.wallet, working.outbox, timedelta(seconds=working.hold_sweep_seconds))
+    return {"released": len(report.released), "kept": report.kept}
