@@ -33,7 +33,7 @@ def wait_for(what: str, done: Callable[[], bool], deployment=None) -> None:
 
 def new_clients(deployment, count: int) -> list[PaijuClient]:
     tag = secrets.token_hex(3)
-    return [PaijuClient.connect(deployment.address, f"p{tag}{i}", "a long enough password") for i in range(count)]
+    return [PaijuClient.connect(deployment.address, f"p{tag}{i}", "a long enough password", register=True) for i in range(count)]
 
 
 def seated_clients(deployment, room: str, count: int = 3) -> tuple[list[PaijuClient], dict[str, int]]:
@@ -284,7 +284,7 @@ def test_services_deployed_apart_play_a_hand_through_the_wallet_service(redis_ur
     wallet_platform.start_background(relay=True)  # settlements, as the worker would
     others["table"].start_background(relay=False)
     routes = {"wallet": wallet_server.address, **{name: s.address for name, s in servers.items()}}
-    clients = [PaijuClient.connect(routes["wallet"], f"split{run}{i}", "a long password", routes) for i in range(2)]
+    clients = [PaijuClient.connect(routes["wallet"], f"split{run}{i}", "a long password", routes, register=True) for i in range(2)]
     try:
         assert all(platform.wallet is None for platform in others.values())
         room = "zhajinhua-free-01"
