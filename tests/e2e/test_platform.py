@@ -344,6 +344,28 @@ def test_a_dropped_stream_holds_the_seat_and_a_new_stream_brings_the_player_back
         client.close()
 
 
+def test_closing_one_of_two_streams_keeps_the_player_connected(deployment):
+    player, witness = new_clients(deployment, 2)
+    room = "zhajinhua-expert-01"
+    for client in (player, witness):
+        client.sit(room)
+    other_device = PaijuClient.connect(deployment.address, player.username, "a long enough password")
+    first, second, witnessing = player.watch(room), other_device.watch(room), witness.watch(room)
+    for stream in (first, second, witnessing):
+        assert next(stream).view is not None
+    presence = deployment.platform.presence
+    first.close()  # one of the player's two streams ends; the other lives on
+    wait_for("the server to see that stream end", lambda: presence.streams(room, player.account_id) == 1)
+    witnessing.close()  # the witness's only stream ends after it: noticed in the same pass or later
+    wait_for("the watchdog to notice the witness gone", lambda: not seat_state(witness, room)["connected"])
+    assert seat_state(player, room)["connected"]
+    second.close()
+    for client in (player, witness):
+        client.stand(room)
+    for client in (player, other_device, witness):
+        client.close()
+
+
 def test_a_stream_that_follows_views_brings_the_view_of_each_turn_and_of_the_hand_end(deployment):
     room = "zhajinhua-free-05"
     clients, seats = seated_clients(deployment, room)

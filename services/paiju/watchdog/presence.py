@@ -120,6 +120,11 @@ class PresenceBoard:
         beat between the sweep and the disconnection would otherwise be lost on it)."""
         return bool(self._client.zrem(self.key, self._member(table_id, account)))
 
+    def streams(self, table_id: str, account: str) -> int:
+        """How many streams of the player the board knows of (open, or gone without closing
+        and not yet forgotten)."""
+        return int(self._client.zcard(self._streams_key(self._member(table_id, account))))
+
     def last_beat(self, table_id: str, account: str) -> int | None:
         score = self._client.zscore(self.key, self._member(table_id, account))
         return None if score is None else int(score)
