@@ -57,3 +57,19 @@ def test_an_away_player_who_is_ready_still_holds_up_the_start(tables, wallet, cl
     assert tables.deadline("t1", START_DEADLINE) is None
     tables.reconnect("t1", accounts[0])  # back: the start may go ahead
     assert tables.deadline("t1", START_DEADLINE) is not None
+
+
+@pytest.mark.parametrize(("game", "tier"), [("hunzhan", "stake10"), ("chaodipi", "yangzhou-fortune10")])
+def test_standing_with_accept_escape_leaves_a_trick_game_by_its_escape_rules(tables, wallet, game, tier):
+    tables.open("t4", game, tier)
+    accounts = [str(wallet.register(f"{game}{i}", "secret password")) for i in range(4)]
+    for account in accounts:
+        tables.sit("t4", account, account)
+    for account in accounts:
+        tables.ready("t4", account)
+    assert tables.load("t4")[1].hand is not None
+    outcome = tables.stand("t4", accounts[2], accept_escape=True)
+    # An escape ends a four-player hand at once, settled by the game; the escaper's seat goes with it.
+    assert {"escaped", "hand_settled", "stood"} <= {event.type for event in outcome.events}
+    _, record = tables.load("t4")
+    assert record.hand is None and record.seats[2] is None
