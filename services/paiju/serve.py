@@ -13,7 +13,6 @@ import logging
 import random
 import secrets
 import signal
-import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -179,19 +178,22 @@ def _bot_forever(address, name, game, tier, room, bot, stat, stop) -> None:  # t
     shutting down (even in its first seconds) ends it quietly.
     """
     rng = random.Random()
+    password, registered = secrets.token_hex(16), False
     client = None
     try:
         while not stop.is_set():
             try:
                 if client is None:
                     # A connection of its own, as a player's device has (and server processes each take some).
-                    client = PaijuClient.connect(address, name, secrets.token_hex(16), register=True,
+                    client = PaijuClient.connect(address, name, password, register=not registered,
                                                  own_connection=True)
+                    registered = True
                 play_bot(client, game, tier, bot, hands=10**9, stop=stop, rng=rng, room_id=room, stats=stat)
             except PaijuError as error:
                 if stop.is_set():
                     return
                 log.info("bot %s: %s", name, error.reason)
+                registered = registered or error.status == grpc.StatusCode.ALREADY_EXISTS  # an answer lost
                 if error.error_code == "not_enough_coins":
                     return  # broke: this bot has played its last hand
             except (grpc.RpcError, ValueError) as error:  # ValueError: grpc's "Channel closed!"

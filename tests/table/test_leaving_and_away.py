@@ -6,7 +6,7 @@ import pytest
 
 from paiju.games.engine import IllegalAction
 from paiju.table.tables import READY_KICK_DEADLINE, START_DEADLINE
-from tests.table.test_tables import clock, seated_table, store, tables, wallet  # noqa: F401  (fixtures)
+from tests.table.test_tables import seated_table
 
 
 def test_standing_mid_hand_names_the_real_way_out(tables, wallet):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 
 from paiju.lobby.rooms import Lobby, room_id
-from tests.table.test_tables import clock, players, store, tables, wallet  # noqa: F401  (fixtures)
+from tests.table.test_tables import players
 
 WAIT_SECONDS = 60.0
 """Generous: the test ends the hand itself; quick match returns as soon as it sees that."""

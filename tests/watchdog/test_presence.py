@@ -7,7 +7,7 @@ import pytest
 import redis
 
 from paiju.watchdog.presence import QUIET_AFTER_MS, PresenceBoard, StreamPresence
-from tests.watchdog.test_watchdog import client, observe_for, seat_players, world  # noqa: F401  (fixtures)
+from tests.watchdog.test_watchdog import observe_for, seat_players
 
 BEAT_MS = 2_000
 RECONNECT_MS = 90_000

@@ -71,7 +71,7 @@ class PresenceBoard:
     def __init__(self, client: Any, prefix: str = "paiju") -> None:
         self._client = client
         self.prefix = prefix
-        tag = f"{{{prefix}:presence}}"
+        tag = f"{prefix}:{{presence}}"  # the prefix first: what scans of a prefix find
         self.key = tag
         self.closed_key = f"{tag}:closed"
         self._streams_prefix = f"{tag}:streams:"
