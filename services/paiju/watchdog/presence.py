@@ -45,6 +45,24 @@ end
 return {closed, silent}
 """
 
+# Streams alive at ARGV[1]: KEYS[3..] are their players' stream sets, ARGV[3..] each's player
+# and stream id in pairs. Returns the players that were missing from the board.
+_BEAT = """
+local back = {}
+local closing = redis.call('ZCARD', KEYS[2]) > 0
+for i = 3, #KEYS do
+  local member, stream = ARGV[2 * i - 3], ARGV[2 * i - 2]
+  if not redis.call('ZSCORE', KEYS[1], member) then back[#back + 1] = member end
+  redis.call('ZADD', KEYS[1], 'GT', ARGV[1], member)
+  if closing then redis.call('ZREM', KEYS[2], member) end
+  redis.call('ZADD', KEYS[i], ARGV[1], stream)
+  redis.call('PEXPIRE', KEYS[i], ARGV[2])
+end
+return back
+"""
+BEATS_PER_SCRIPT = 500
+"""Streams one beat script takes (Redis runs a script alone: a whole hub's in one would stall it)."""
+
 # A stream closed: forget it; if no other stream of the player beat within the quiet time and
 # the player is still present, the player is gone since now.
 _CLOSE = """
@@ -76,6 +94,7 @@ class PresenceBoard:
         self.closed_key = f"{tag}:closed"
         self._streams_prefix = f"{tag}:streams:"
         self._claim = client.register_script(_CLAIM)
+        self._beat = client.register_script(_BEAT)
         self._close = client.register_script(_CLOSE)
 
     @staticmethod
@@ -91,18 +110,17 @@ class PresenceBoard:
         return bool(self.beat_many([(table_id, account, stream)], now_ms))
 
     def beat_many(self, streams: list[tuple[str, str, str]], now_ms: int) -> list[tuple[str, str]]:
-        """Many ``(table_id, account, stream)`` alive at ``now_ms``, in one round trip (a
-        process's whole hub); the players that were missing from the set, to be marked back."""
-        pipe = self._client.pipeline(transaction=False)
-        for table_id, account, stream in streams:
-            member = self._member(table_id, account)
-            pipe.zadd(self.key, {member: now_ms}, nx=True)
-            pipe.zadd(self.key, {member: now_ms}, xx=True, gt=True)
-            pipe.zrem(self.closed_key, member)  # a live stream cancels a close not yet swept
-            pipe.zadd(self._streams_key(member), {stream: now_ms})
-            pipe.pexpire(self._streams_key(member), STREAMS_KEPT_MS)
-        added = pipe.execute()[::5]
-        return sorted({(table_id, account) for (table_id, account, _), new in zip(streams, added) if new})
+        """Many ``(table_id, account, stream)`` alive at ``now_ms`` (a process's whole hub), a
+        few round trips for all; the players that were missing from the board, to be marked back."""
+        back: set[tuple[str, str]] = set()
+        for start in range(0, len(streams), BEATS_PER_SCRIPT):
+            keys, args = [self.key, self.closed_key], [now_ms, STREAMS_KEPT_MS]
+            for table_id, account, stream in streams[start:start + BEATS_PER_SCRIPT]:
+                member = self._member(table_id, account)
+                keys.append(self._streams_key(member))
+                args += [member, stream]
+            back.update(_player(member) for member in self._beat(keys=keys, args=args))
+        return sorted(back)
 
     def closed(self, table_id: str, account: str, now_ms: int, stream: str = "") -> bool:
         """A stream closed; True if it was the player's last live one (gone since now)."""
@@ -145,9 +163,14 @@ class PresenceBoard:
 
     @staticmethod
     def _silence(member: Any, since_ms: int) -> Silence:
-        text = member.decode() if isinstance(member, bytes) else member
-        table_id, _, account = text.partition(SEPARATOR)
-        return Silence(table_id, account, since_ms)
+        return Silence(*_player(member), since_ms)
+
+
+def _player(member: Any) -> tuple[str, str]:
+    """The table and account of a board member."""
+    text = member.decode() if isinstance(member, bytes) else member
+    table_id, _, account = text.partition(SEPARATOR)
+    return table_id, account
 
 
 class StreamPresence:
