@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	@$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $@
 
-run: $(STAMP)  ## the all-in-one server with bot tables playing 炸金花 without end
+run: $(STAMP)  ## the all-in-one server with bot tables of every game playing without end
 	$(BIN)/paiju serve --bots 4
 
 demo: $(STAMP)  ## bots at one 炸金花 table in this process, every hand printed

@@ -55,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser("serve", help="run the services (all in one process by default)")
     serve.add_argument("service", nargs="?", default="all", choices=["all", "wallet", "lobby", "table", "watchdog"])
-    serve.add_argument("--bots", type=int, default=0, help="tables of bots playing 炸金花 (all-in-one only)")
+    serve.add_argument("--bots", type=int, default=0, help="tables of bots in each game: 炸金花 free, 混战 stake10, 炒地皮 yangzhou-fortune10 (all-in-one only)")
     serve.add_argument("--rooms", type=int, default=10, help="rooms per game and tier")
     serve.add_argument("--processes", type=int, default=1,
                        help="serve from this many processes sharing the port, e.g. one per core "

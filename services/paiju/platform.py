@@ -37,7 +37,7 @@ from paiju.wallet.relay import Settler, relay_outbox
 from paiju.wallet.service import open_wallet
 from paiju.wallet.sweep import sweep_orphan_holds
 from paiju.watchdog.owners import LocalTables, RemoteTables
-from paiju.watchdog.presence import PresenceBoard
+from paiju.watchdog.presence import PresenceBoard, StreamPresence
 from paiju.watchdog.replica import Replica
 
 log = logging.getLogger(__name__)
@@ -74,7 +74,7 @@ class Platform:
     hub: StreamHub = field(init=False)
 
     def __post_init__(self) -> None:
-        self.hub = StreamHub(self.store, self.presence.beat_many, self.tables.clock_ms)
+        self.hub = StreamHub(self.store, StreamPresence(self.presence, self.tables.reconnect).beat, self.tables.clock_ms)
     _threads: list[threading.Thread] = field(default_factory=list)
     _stop: threading.Event = field(default_factory=threading.Event)
 

@@ -1,20 +1,23 @@
 """``paiju serve``: the services over gRPC, all in one process or one per process, and bot tables.
 
 All in one (the default) runs wallet, lobby and table on one port and, in background threads,
-the deadline pump and the settlement relay. ``--bots N`` seats N tables of bots that play
-炸金花 through the public API, and prints one live line: hands, actions/s, the leaderboard top.
+the deadline pump and the settlement relay. ``--bots N`` seats N tables of bots in each game
+(:data:`BOT_TABLES`) that play through the public API, and prints one live line: hands per game,
+actions/s, the 炸金花 leaderboard top.
 """
 
 from __future__ import annotations
 
 import itertools
+import logging
 import random
 import secrets
 import signal
-import sys
 import threading
 import time
 from collections.abc import Sequence
+
+import grpc
 
 from paiju.client.bots import BOTS
 from paiju.client.play import BotStats, play_bot
@@ -23,6 +26,8 @@ from paiju.common.config import Settings
 from paiju.common.metrics import MetricsServerError, start_metrics_server
 from paiju.common.server import start_from_settings
 from paiju.platform import SERVICES, build
+
+log = logging.getLogger(__name__)
 
 
 def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: int = 0, rooms_per_tier: int = 10,
@@ -48,8 +53,9 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
     out(f"paiju {'+'.join(services)} listening on {server.address} (live state: {redis_where}; ledger: {ledger})")
     if metrics is not None:
         out(f"metrics: {metrics.url}")
-    out(f"connect: PaijuClient.connect('{server.address}', 'name', 'password') "
-        f"or any gRPC client (reflection is on: grpcurl -plaintext {server.address} list)")
+    hint = connect_hint(services, server.address)
+    if hint is not None:
+        out(hint)
     stop = threading.Event()
     shutdown = shutdown_on_signals()
     stats = start_bots(server.address, bot_tables, stop) if bot_tables else {}
@@ -76,6 +82,19 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
         if metrics is not None:
             metrics.stop()
     return 0
+
+
+PLAYER_SERVICES = ("wallet", "lobby", "table")
+"""What a player's client calls: only a port serving all of them is one to connect to."""
+
+
+def connect_hint(services: Sequence[str], address: str) -> str | None:
+    """How a player connects, for a port where a client can log in, sit and play; None for a
+    port serving only some of that (one service alone, behind a gateway)."""
+    if not set(PLAYER_SERVICES) <= set(services):
+        return None
+    return (f"connect: PaijuClient.connect('{address}', 'name', 'password', register=True) "
+            f"or any gRPC client (reflection is on: grpcurl -plaintext {address} list)")
 
 
 def service_port(settings: Settings, services: Sequence[str]) -> int:
@@ -153,15 +172,35 @@ def start_bots(address: str, tables: int, stop: threading.Event) -> dict[str, li
 
 
 def _bot_forever(address, name, game, tier, room, bot, stat, stop) -> None:  # type: ignore[no-untyped-def]
-    """A bot that keeps playing; when stood up (broke) it takes its seat again later."""
+    """A bot that keeps playing; when stood up (broke) it takes its seat again later.
+
+    What befalls it goes to the log, not the terminal, where the live line is drawn; a server
+    shutting down (even in its first seconds) ends it quietly.
+    """
     rng = random.Random()
-    # A connection of its own, as a player's device has (and server processes each take some).
-    client = PaijuClient.connect(address, name, secrets.token_hex(16), own_connection=True)
-    while not stop.is_set():
-        try:
-            play_bot(client, game, tier, bot, hands=10**9, stop=stop, rng=rng, room_id=room, stats=stat)
-        except PaijuError as error:
-            print(f"\n{name}: {error.reason}", file=sys.stderr)
-            if error.error_code == "not_enough_coins":
-                return  # broke: this bot has played its last hand
-        stop.wait(2.0)
+    password, registered = secrets.token_hex(16), False
+    client = None
+    try:
+        while not stop.is_set():
+            try:
+                if client is None:
+                    # A connection of its own, as a player's device has (and server processes each take some).
+                    client = PaijuClient.connect(address, name, password, register=not registered,
+                                                 own_connection=True)
+                    registered = True
+                play_bot(client, game, tier, bot, hands=10**9, stop=stop, rng=rng, room_id=room, stats=stat)
+            except PaijuError as error:
+                if stop.is_set():
+                    return
+                log.info("bot %s: %s", name, error.reason)
+                registered = registered or error.status == grpc.StatusCode.ALREADY_EXISTS  # an answer lost
+                if error.error_code == "not_enough_coins":
+                    return  # broke: this bot has played its last hand
+            except (grpc.RpcError, ValueError) as error:  # ValueError: grpc's "Channel closed!"
+                if stop.is_set():
+                    return
+                log.info("bot %s: %s", name, error)
+            stop.wait(2.0)
+    finally:
+        if client is not None:
+            client.close()

@@ -33,7 +33,7 @@ def wait_for(what: str, done: Callable[[], bool], deployment=None) -> None:
 
 def new_clients(deployment, count: int) -> list[PaijuClient]:
     tag = secrets.token_hex(3)
-    return [PaijuClient.connect(deployment.address, f"p{tag}{i}", "a long enough password") for i in range(count)]
+    return [PaijuClient.connect(deployment.address, f"p{tag}{i}", "a long enough password", register=True) for i in range(count)]
 
 
 def seated_clients(deployment, room: str, count: int = 3) -> tuple[list[PaijuClient], dict[str, int]]:
@@ -284,7 +284,7 @@ def test_services_deployed_apart_play_a_hand_through_the_wallet_service(redis_ur
     wallet_platform.start_background(relay=True)  # settlements, as the worker would
     others["table"].start_background(relay=False)
     routes = {"wallet": wallet_server.address, **{name: s.address for name, s in servers.items()}}
-    clients = [PaijuClient.connect(routes["wallet"], f"split{run}{i}", "a long password", routes) for i in range(2)]
+    clients = [PaijuClient.connect(routes["wallet"], f"split{run}{i}", "a long password", routes, register=True) for i in range(2)]
     try:
         assert all(platform.wallet is None for platform in others.values())
         room = "zhajinhua-free-01"
@@ -341,6 +341,28 @@ def test_a_dropped_stream_holds_the_seat_and_a_new_stream_brings_the_player_back
     assert gone.value.status == grpc.StatusCode.PERMISSION_DENIED
     watcher.stand(room)
     for client in (player, watcher):
+        client.close()
+
+
+def test_closing_one_of_two_streams_keeps_the_player_connected(deployment):
+    player, witness = new_clients(deployment, 2)
+    room = "zhajinhua-expert-01"
+    for client in (player, witness):
+        client.sit(room)
+    other_device = PaijuClient.connect(deployment.address, player.username, "a long enough password")
+    first, second, witnessing = player.watch(room), other_device.watch(room), witness.watch(room)
+    for stream in (first, second, witnessing):
+        assert next(stream).view is not None
+    presence = deployment.platform.presence
+    first.close()  # one of the player's two streams ends; the other lives on
+    wait_for("the server to see that stream end", lambda: presence.streams(room, player.account_id) == 1)
+    witnessing.close()  # the witness's only stream ends after it: noticed in the same pass or later
+    wait_for("the watchdog to notice the witness gone", lambda: not seat_state(witness, room)["connected"])
+    assert seat_state(player, room)["connected"]
+    second.close()
+    for client in (player, witness):
+        client.stand(room)
+    for client in (player, other_device, witness):
         client.close()
 
 

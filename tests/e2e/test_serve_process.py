@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
 import grpc
 import pytest
@@ -22,14 +25,16 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture
-def server_process(tmp_path):
+@contextlib.contextmanager
+def serving(tmp_path: Path, *arguments: str) -> Iterator[tuple[subprocess.Popen, str, Path]]:
+    """``paiju serve *arguments`` in a process of its own on a free loopback port, embedded Redis
+    and a SQLite ledger in ``tmp_path``, once it reports ready: the process, its address, its log."""
     port = free_port()
     environment = {**os.environ, "PAIJU_PORT": str(port), "PAIJU_METRICS_PORT": "0",
                    "DATABASE_URL": f"sqlite:///{tmp_path}/ledger.sqlite3", "PAIJU_SHUTDOWN_GRACE_SECONDS": "3"}
     environment.pop("REDIS_URL", None)  # the embedded default
     log = (tmp_path / "serve.log").open("w")
-    process = subprocess.Popen([sys.executable, "-m", "paiju.cli", "serve", "--rooms", "1"], env=environment,
+    process = subprocess.Popen([sys.executable, "-m", "paiju.cli", "serve", *arguments], env=environment,
                                stdout=log, stderr=subprocess.STDOUT)
     address = f"127.0.0.1:{port}"
     deadline = time.monotonic() + 30
@@ -46,10 +51,18 @@ def server_process(tmp_path):
             process.kill()
             pytest.fail("the server did not come up:\n" + (tmp_path / "serve.log").read_text()[-3000:])
         time.sleep(0.2)
-    yield process, address, tmp_path / "serve.log"
-    if process.poll() is None:
-        process.kill()
-        process.wait(timeout=10)
+    try:
+        yield process, address, tmp_path / "serve.log"
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
+
+
+@pytest.fixture
+def server_process(tmp_path):
+    with serving(tmp_path, "--rooms", "1") as running:
+        yield running
 
 
 def test_every_service_reports_ready_on_grpc_health(server_process):
@@ -63,7 +76,7 @@ def test_every_service_reports_ready_on_grpc_health(server_process):
 
 def test_sigterm_ends_streams_with_a_hint_to_reconnect_and_exits_cleanly(server_process):
     process, address, log = server_process
-    client = PaijuClient.connect(address, "drainer", "a long password")
+    client = PaijuClient.connect(address, "drainer", "a long password", register=True)
     room = "zhajinhua-free-01"
     client.sit(room)
     stream = client.watch(room)

@@ -127,7 +127,7 @@ def test_both_copies_serve_players_and_honour_each_others_tokens(two_copies) -> 
     process, address, metrics = two_copies
     # Register and Login on one connection, every later call on another: across 16 players some
     # tokens made by one copy are checked by the other (they share the secret made at start).
-    players = [PaijuClient.connect(address, f"player-{n}", "a long password", own_connection=True)
+    players = [PaijuClient.connect(address, f"player-{n}", "a long password", register=True, own_connection=True)
                for n in range(16)]
     try:
         for player in players:

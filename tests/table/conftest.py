@@ -16,6 +16,9 @@ import pytest
 import redis
 
 from paiju.table.store import TableStore
+from paiju.table.tables import Tables, Timers
+from paiju.table.wallet_port import DirectWallet
+from paiju.wallet import Wallet
 
 
 @dataclass
@@ -62,3 +65,30 @@ def backend(request: pytest.FixtureRequest) -> Iterator[Backend]:
 @pytest.fixture
 def store(backend: Backend) -> TableStore:
     return backend.store()
+
+
+@pytest.fixture
+def wallet(tmp_path):
+    ledger = Wallet(f"sqlite:///{tmp_path}/ledger.sqlite3")
+    ledger.migrate()
+    yield ledger
+    ledger.close()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000
+
+    def __call__(self) -> int:
+        return self.now
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def tables(store, wallet, clock):
+    return Tables(store, DirectWallet(wallet), Timers(turn_ms=20_000, ready_kick_ms=20_000), clock_ms=clock,
+                  randbelow=lambda n: 0)

@@ -16,7 +16,6 @@ from paiju.table.record import TableRecord
 from paiju.table.store import StaleVersion, TableStore
 from paiju.table.tables import READY_KICK_DEADLINE, TURN_DEADLINE, NotSeated, Tables, Timers
 from paiju.table.wallet_port import DirectWallet
-from paiju.wallet import Wallet
 from tests.games.zhajinhua_playouts import Knowledge, cards_in
 
 
@@ -30,33 +29,6 @@ def store(request):
     yield TableStore(client, prefix=prefix)
     for key in client.scan_iter(f"{prefix}:*"):
         client.delete(key)
-
-
-@pytest.fixture
-def wallet(tmp_path):
-    ledger = Wallet(f"sqlite:///{tmp_path}/ledger.sqlite3")
-    ledger.migrate()
-    yield ledger
-    ledger.close()
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000
-
-    def __call__(self) -> int:
-        return self.now
-
-
-@pytest.fixture
-def clock():
-    return Clock()
-
-
-@pytest.fixture
-def tables(store, wallet, clock):
-    return Tables(store, DirectWallet(wallet), Timers(turn_ms=20_000, ready_kick_ms=20_000), clock_ms=clock,
-                  randbelow=lambda n: 0)
 
 
 def players(wallet, count):

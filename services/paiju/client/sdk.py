@@ -1,6 +1,6 @@
 """A Python client of Paiju over its public gRPC API only (what any frontend could do).
 
->>> # client = PaijuClient.connect("127.0.0.1:50051", "ann", "a long password")
+>>> # client = PaijuClient.connect("127.0.0.1:50051", "ann", "a long password", register=True)
 >>> # room, seat = client.quick_match("zhajinhua", "free"); client.ready(room)
 """
 
@@ -92,15 +92,15 @@ class PaijuClient:
 
     @classmethod
     def connect(cls, target: str, username: str, password: str, routes: dict[str, str] | None = None, *,
-                own_connection: bool = False) -> PaijuClient:
-        """Log in, registering the account first if it does not exist yet."""
+                register: bool = False, own_connection: bool = False) -> PaijuClient:
+        """Log in to an existing account; with ``register``, create the account first (a name
+        already taken is refused, ALREADY_EXISTS). A wrong password is UNAUTHENTICATED, never
+        mistaken for a wish to register."""
         client = cls(target, routes, own_connection=own_connection)
-        try:
-            client.login(username, password)
-        except PaijuError as error:
-            if error.status not in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.UNAUTHENTICATED):
-                raise
+        if register:
             client.register(username, password)
+        else:
+            client.login(username, password)
         return client
 
     def _call(self, method: Any, request: Any) -> Any:
@@ -154,8 +154,11 @@ class PaijuClient:
             request.seat = seat
         return self._call(self.lobby.Sit, request).seat
 
-    def stand(self, room_id: str) -> None:
-        self._call(self.lobby.Stand, lobby_pb2.StandRequest(room_id=room_id))
+    def stand(self, room_id: str, escape: bool = False) -> bool:
+        """Leave my seat. During a hand I am in, leaving is an escape (the game's penalty), so it
+        is refused unless ``escape``; True when it was one."""
+        request = lobby_pb2.StandRequest(room_id=room_id, accept_escape=escape)
+        return self._call(self.lobby.Stand, request).escaped
 
     def ready(self, room_id: str) -> bool:
         """Press start; True if this started the hand."""

@@ -6,12 +6,17 @@ per tier (setting), created when a lobby starts if they are missing.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from paiju.games.engine import IllegalAction
 from paiju.games.registry import game_names, game_spec
-from paiju.table.record import IDLE, WAITING, TableRecord
+from paiju.table.record import IDLE, PLAYING, WAITING, TableRecord
 from paiju.table.tables import Outcome, Tables
+
+QUICK_MATCH_WAIT_SECONDS = 5.0
+"""How long quick match waits for a playing room with a free seat to end its hand when no room is
+waiting with players in it: a seat where a hand can start soon beats an empty table."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,14 +64,20 @@ class Lobby:
             if table_id in found
         ]
 
-    def quick_match(self, game: str, tier: str, account: str, name: str) -> tuple[str, Outcome]:
-        """Seat the player in the fullest waiting room with a free seat, else an idle one."""
-        candidates = [
-            entry.record
-            for entry in self.rooms(game, tier)
-            if entry.record.state in (WAITING, IDLE) and None in entry.record.seats
-        ]
-        candidates.sort(key=lambda record: (record.state != WAITING, -len(record.seated())))
+    def quick_match(
+        self, game: str, tier: str, account: str, name: str, wait_seconds: float = QUICK_MATCH_WAIT_SECONDS
+    ) -> tuple[str, Outcome]:
+        """Seat the player where a hand can start soonest: the waiting room with the most
+        players ready, then the fullest; with nobody waiting anywhere, the first playing room
+        with a free seat to end its hand (for at most ``wait_seconds``); else an idle room."""
+        rooms = [entry.record for entry in self.rooms(game, tier)]
+        candidates = [record for record in rooms if record.state in (WAITING, IDLE) and None in record.seats]
+        candidates.sort(key=soonest_start)
+        if not any(record.seated() for record in candidates):
+            playing = {record.table_id for record in rooms if record.state == PLAYING and None in record.seats}
+            seated = self._seat_when_a_hand_ends(playing, account, name, wait_seconds) if playing else None
+            if seated is not None:
+                return seated
         last_refusal: IllegalAction | None = None
         for record in candidates:
             try:
@@ -76,3 +87,40 @@ class Lobby:
                     raise
                 last_refusal = refusal  # the room filled or started meanwhile: try the next
         raise last_refusal or IllegalAction(f"every {game} {tier} room is full or playing", "no_free_seat")
+
+    def _seat_when_a_hand_ends(
+        self, table_ids: set[str], account: str, name: str, wait_seconds: float
+    ) -> tuple[str, Outcome] | None:
+        """Sit at the first of ``table_ids`` found between hands with a free seat, listening to
+        their commits for at most ``wait_seconds``; None if none came free in time."""
+        notices = self.tables.store.commit_notices()
+        try:
+            waiting_for = sorted(table_ids)  # a hand may have ended before we listened
+            give_up = time.monotonic() + wait_seconds
+            while True:
+                for table_id in waiting_for:
+                    snapshot = self.tables.store.load(table_id)
+                    record = None if snapshot is None else TableRecord.from_bytes(snapshot.state)
+                    if record is None or record.state == PLAYING or None not in record.seats:
+                        continue
+                    try:
+                        return table_id, self.tables.sit(table_id, account, name)
+                    except IllegalAction as refusal:
+                        if refusal.code in ("not_enough_coins", "seated_elsewhere", "already_seated"):
+                            raise  # the player's own refusal: no other room would do better
+                left = give_up - time.monotonic()
+                if left <= 0:
+                    return None
+                notice = notices.get_message(timeout=min(left, 1.0))
+                changed = None if notice is None else notice["data"]
+                changed = changed.decode() if isinstance(changed, bytes) else changed
+                # No notice for a second: look at them all again (a notice can be lost).
+                waiting_for = sorted(table_ids) if notice is None else [changed] if changed in table_ids else []
+        finally:
+            notices.close()
+
+
+def soonest_start(record: TableRecord) -> tuple[int, int]:
+    """Where a hand can start soonest sorts first: most players ready, then the fullest."""
+    seated = [record.seats[seat] for seat in record.seated()]
+    return -sum(1 for taken in seated if taken is not None and taken.ready), -len(seated)

@@ -119,8 +119,11 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
 
     def Stand(self, request, context):  # type: ignore[no-untyped-def]
         caller = current_caller()
-        self._seat_change(context, lambda: self.lobby.tables.stand(request.room_id, caller.account_id))
-        return lobby_pb2.StandResponse(room=self._room(request.room_id, context), escaped=False)
+        outcome = self._seat_change(
+            context, lambda: self.lobby.tables.stand(request.room_id, caller.account_id, request.accept_escape)
+        )
+        escaped = any(event.type == "escaped" for event in outcome.events)
+        return lobby_pb2.StandResponse(room=self._room(request.room_id, context), escaped=escaped)
 
     def Ready(self, request, context):  # type: ignore[no-untyped-def]
         caller = current_caller()

@@ -37,6 +37,7 @@ sent while the hub was not listening is lost, and this is how late its events ca
 MOST_NOTICES_AT_ONCE = 10_000
 """Tables one wake-up collects notices for, so a flood of commits still gets read in turn."""
 BEAT_SECONDS = 2.0
+BEAT_RETRY_SECONDS = 0.5
 
 
 @dataclass(eq=False)
@@ -51,6 +52,8 @@ class Subscription:
     table_id: str
     account: str | None
     read_state: Callable[[str], Any] | None = None
+    stream_id: str = ""
+    """Which of the player's streams this is: presence counts a player's live streams."""
     events: queue.SimpleQueue[Any] = field(default_factory=queue.SimpleQueue)
     notify: Callable[[], None] | None = None
     """Called (from the hub's thread) after something was put in ``events``: how a watcher that
@@ -75,7 +78,7 @@ class StreamHub:
     def __init__(
         self,
         store: TableStore,
-        beat: Callable[[list[tuple[str, str]], int], None] | None = None,
+        beat: Callable[[list[tuple[str, str, str]], int], Any] | None = None,
         clock_ms: Callable[[], int] = lambda: int(time.time() * 1000),
     ) -> None:
         self.store = store
@@ -88,10 +91,11 @@ class StreamHub:
         self._thread: threading.Thread | None = None
 
     def subscribe(
-        self, table_id: str, account: str | None, read_state: Callable[[str], Any] | None = None
+        self, table_id: str, account: str | None, read_state: Callable[[str], Any] | None = None,
+        stream_id: str = "",
     ) -> Subscription:
         """Start receiving the table's events from now on (read any backlog yourself first)."""
-        subscription = Subscription(table_id, account, read_state)
+        subscription = Subscription(table_id, account, read_state, stream_id=stream_id)
         with self._lock:
             if table_id not in self._watchers:
                 self._watchers[table_id] = set()
@@ -118,8 +122,9 @@ class StreamHub:
         notices = None
         while not self._stop.is_set():
             if time.monotonic() >= next_beat and self._beat is not None:
-                next_beat = time.monotonic() + BEAT_SECONDS
-                self._beat_all()
+                # A failed beat (Redis away) is tried again soon: the watchdog's quiet time
+                # must not run out on a live stream once Redis is back.
+                next_beat = time.monotonic() + (BEAT_SECONDS if self._beat_all() else BEAT_RETRY_SECONDS)
             with self._lock:
                 watching = bool(self._cursors)
             if not watching:
@@ -186,15 +191,18 @@ class StreamHub:
         for subscription in wanting:
             subscription.put(state)
 
-    def _beat_all(self) -> None:
+    def _beat_all(self) -> bool:
+        """Beat for every player's stream here; False if that failed."""
         with self._lock:
-            present = [(s.table_id, s.account) for watchers in self._watchers.values() for s in watchers
+            present = [(s.table_id, s.account, s.stream_id) for watchers in self._watchers.values() for s in watchers
                        if s.account is not None]
         if present:
             try:
                 self._beat(present, self._clock_ms())  # type: ignore[misc]
-            except Exception:  # a missed beat is made up two seconds later
+            except Exception:
                 log.exception("presence beat failed")
+                return False
+        return True
 
     def watched(self) -> dict[str, set[str]]:
         """The tables this process streams, and the players watching each."""

@@ -302,7 +302,8 @@ class TableRecord:
         require(seat is not None, "you are not seated at this table", "not_seated")
         require(
             self.hand is None or self.hand.hand_seat(seat) is None,  # type: ignore[arg-type]
-            "you are in the hand being played: leave it through the table (it counts as an escape)",
+            "you are in the hand being played: leaving now is an escape; stand with accept_escape "
+            "set (SDK: stand(room, escape=True))",
             "in_hand",
         )
         return seat  # type: ignore[return-value]
@@ -321,13 +322,14 @@ class TableRecord:
         return self.can_start()
 
     def can_start(self) -> bool:
-        """Every seated player is ready and their number is legal for the game."""
+        """Every seated player is ready and connected (an away player is not dealt in), and
+        their number is legal for the game."""
         seated = self.seated()
         spec = self.spec
         return (
             self.hand is None
             and spec.min_players <= len(seated) <= spec.max_players
-            and all(self.seats[s].ready for s in seated)  # type: ignore[union-attr]
+            and all(self.seats[s].ready and self.seats[s].connected for s in seated)  # type: ignore[union-attr]
         )
 
     def ready_kick_candidate(self) -> int | None:
@@ -338,7 +340,8 @@ class TableRecord:
         if self.hand is not None:
             return None
         seated = self.seated()
-        waiting = [s for s in seated if not self.seats[s].ready]  # type: ignore[union-attr]
+        # An away player holds up the start like one who has not pressed start.
+        waiting = [s for s in seated if not (self.seats[s].ready and self.seats[s].connected)]  # type: ignore[union-attr]
         ready_count = len(seated) - len(waiting)
         spec = self.spec
         needed = spec.max_players - 1 if spec.min_players == spec.max_players else spec.min_players

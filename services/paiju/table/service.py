@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import queue
+import secrets
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -21,7 +22,7 @@ from paiju.table.fanout import after as is_after
 from paiju.table.record import TableRecord
 from paiju.table.store import EventsTrimmed, Snapshot, StaleVersion
 from paiju.table.tables import TURN_DEADLINE, NotSeated, TableNotFound, Tables
-from paiju.watchdog.presence import PresenceBoard
+from paiju.watchdog.presence import PresenceBoard, StreamPresence
 
 MAX_EVENTS_PER_UPDATE = 500
 WATCH_POLL_MS = 5_000
@@ -100,7 +101,7 @@ class TableService(table_pb2_grpc.TableServicer):
         self.tables = tables
         self.presence = presence
         self.draining = draining or threading.Event()
-        beat = None if presence is None else presence.beat_many
+        beat = None if presence is None else StreamPresence(presence, tables.reconnect).beat
         self.hub = hub or StreamHub(tables.store, beat, tables.clock_ms)
 
     def _viewer(self, table_id: str, context: grpc.ServicerContext) -> tuple[str | None, Snapshot, TableRecord]:
@@ -188,32 +189,33 @@ class TableService(table_pb2_grpc.TableServicer):
         ]
         return table_pb2.ActResponse(version=outcome.version, events=mine, view=view)
 
-    def _beat(self, table_id: str, account: str | None) -> None:
-        if account is not None and self.presence is not None:
-            self.presence.beat(table_id, account, self.tables.clock_ms())
-
     def Watch(self, request: table_pb2.WatchRequest, context: grpc.ServicerContext) -> Iterator[table_pb2.TableUpdate]:
         """An open stream is a connected player: it beats while open, and opening it brings a
-        disconnected player back within the reconnect window."""
+        disconnected player back within the reconnect window. The player stays connected while
+        any of their streams lives, on this process or another."""
         account, _, record = self._viewer(request.table_id, context)
-        self._beat(request.table_id, account)
+        stream_id = secrets.token_hex(8)
+        if account is not None and self.presence is not None:
+            self.presence.beat(request.table_id, account, self.tables.clock_ms(), stream_id)
         if account is not None:
             self.tables.reconnect(request.table_id, account)
         try:
             seat = None if account is None else record.seat_of(account)
-            yield from self._stream(request, context, account, seat)
+            yield from self._stream(request, context, account, seat, stream_id)
         finally:
             # A draining server leaves presence alone: the player is expected back elsewhere.
             if account is not None and self.presence is not None and not self.draining.is_set():
-                self.presence.closed(request.table_id, account, self.tables.clock_ms())
+                self.presence.closed(request.table_id, account, self.tables.clock_ms(), stream_id)
 
     def _stream(
-        self, request: table_pb2.WatchRequest, context: grpc.ServicerContext, account: str | None, seat: int | None
+        self, request: table_pb2.WatchRequest, context: grpc.ServicerContext, account: str | None, seat: int | None,
+        stream_id: str,
     ) -> Iterator[table_pb2.TableUpdate]:
         table_id = request.table_id
         follow_view = request.follow_view and account is not None
         # First, so nothing falls between the snapshot or backlog and the live events.
-        subscription = self.hub.subscribe(table_id, account, self._read_after_events if follow_view else None)
+        subscription = self.hub.subscribe(table_id, account, self._read_after_events if follow_view else None,
+                                          stream_id=stream_id)
         on_loop = getattr(context, "waits_on_loop", False)
         if on_loop:
             subscription.notify = context.wake  # type: ignore[attr-defined]

@@ -296,8 +296,14 @@ class Tables:
                                 "seated_elsewhere")
         return outcome  # type: ignore[return-value]
 
-    def stand(self, table_id: str, account: str) -> Outcome:
+    def stand(self, table_id: str, account: str, accept_escape: bool = False) -> Outcome:
+        """Leave the seat. During a hand the player is in, leaving is an escape (settled by the
+        game's own rules, the seat given up when the hand ends): refused unless ``accept_escape``."""
+
         def change(version: int, record: TableRecord) -> Outcome:
+            seat = record.seat_of(account)
+            if accept_escape and seat is not None and record.hand is not None and record.hand.hand_seat(seat) is not None:
+                return self._escape(table_id, version, record, seat)
             seat = record.stand(account)
             plan = DeadlinePlan()
             plan.drop(reconnect_deadline(seat))
@@ -657,6 +663,11 @@ class Tables:
             plan = DeadlinePlan()
             plan.put(reconnect_deadline(seat), reconnect_by, taken.away_stamp)  # type: ignore[arg-type]
             self._suspend_turn(table_id, record, seat, plan)  # type: ignore[arg-type]
+            if record.hand is None:
+                # An away player is not dealt in: the start they pressed is withdrawn, and the
+                # ready rules (the kick) apply to them as to anyone who has not pressed it.
+                taken.ready = False
+                self._seating_changed(table_id, record, plan)
             event = Event("disconnected", {"seat": seat, "reconnect_by_ms": reconnect_by})
             return self._commit(table_id, version, record, [event], plan)
 
@@ -677,6 +688,8 @@ class Tables:
             if taken.turn_left_ms is not None and record.hand is not None:
                 plan.put(TURN_DEADLINE, self.clock_ms() + taken.turn_left_ms, record.turn_stamp)
             taken.turn_left_ms = None
+            if record.hand is None:
+                self._seating_changed(table_id, record, plan)  # back: the start may go ahead
             return self._commit(table_id, version, record, [Event("reconnected", {"seat": seat})], plan)
 
         return self._retrying(table_id, change)
@@ -705,12 +718,22 @@ class Tables:
             plan = DeadlinePlan()
             self._seating_changed(table_id, record, plan)
             return self._commit(table_id, version, record, [Event("stood", {"seat": seat, "account": taken.account, "reason": "escaped"})], plan)
-        # Not back in time during a hand: an escape, settled by the game's own rules.
+        if taken.leaving:
+            return None  # already escaped from this hand: the seat goes when it ends
+        return self._escape(table_id, version, record, seat)  # not back in time during a hand
+
+    def _escape(self, table_id: str, version: int, record: TableRecord, seat: int) -> Outcome:
+        """The player at ``seat`` escapes the hand in play, settled by the game's own rules; the
+        seat is given up when the hand ends."""
+        taken = record.seats[seat]
+        assert taken is not None and record.hand is not None
+        require(not taken.leaving, "you have already left this hand: your seat is given up when it ends", "already_left")
         taken.leaving = True
-        hand = record.spec.load_hand(record.hand.blob)  # type: ignore[union-attr]
+        hand = record.spec.load_hand(record.hand.blob)
         before = hand.turn_number
         left = self._leave(hand, seat, record)
-        events = left if any(e.type == "escaped" for e in left) else [Event("escaped", {"seat": hand_seat}), *left]
+        escaped = Event("escaped", {"seat": record.hand.hand_seat(seat)})
+        events = left if any(e.type == "escaped" for e in left) else [escaped, *left]
         return self._after_move(table_id, version, record, hand, events, turn_changed=hand.turn_number != before)
 
 __all__ = [

@@ -62,13 +62,19 @@ def fire_due(store: TableStore, owner: TableOwner, now_ms: int, lease_ms: int = 
     return report
 
 
-def sweep_presence(board: PresenceBoard, owner: TableOwner, now_ms: int, report: PassReport | None = None) -> PassReport:
-    """Disconnect every player whose streams have all gone quiet."""
+def sweep_presence(
+    board: PresenceBoard, owner: TableOwner, now_ms: int, report: PassReport | None = None,
+    observed_since_ms: int | None = None,
+) -> PassReport:
+    """Disconnect every player whose last stream closed, or whose streams have all gone quiet
+    over time this sweeper observed (from ``observed_since_ms``)."""
     report = report or PassReport()
-    for silence in board.claim_silent(now_ms):
+    for silence in board.claim_silent(now_ms, observed_since_ms=observed_since_ms):
         try:
             if owner.disconnect(silence.table_id, silence.account, silence.since_ms):
                 report.disconnected += 1
+                # A stream that beat after the claim finds its player marked back at its next beat.
+                board.forget_if_beaten(silence.table_id, silence.account)
         except Exception as error:
             log.exception("disconnecting %s at %s failed", silence.account, silence.table_id)
             report.errors.append(f"{silence.table_id}/{silence.account}: {error}")

@@ -16,6 +16,7 @@ from paiju.table.tables import (
 )
 from paiju.watchdog.presence import PresenceBoard
 
+REPORTED_STREAM = "reported"
 KINDS = {
     TURN_DEADLINE: common_pb2.DEADLINE_KIND_TURN,
     READY_KICK_DEADLINE: common_pb2.DEADLINE_KIND_READY_KICK,
@@ -77,10 +78,11 @@ class WatchdogService(watchdog_pb2_grpc.WatchdogServicer):
         if not request.account_id or request.seat < 0:
             abort(context, grpc.StatusCode.INVALID_ARGUMENT, "a report names a seated account")
         now = self.tables.clock_ms()
+        # A report stands for one stream of the player's: the reporter's own.
         if request.connected:
-            self.board.beat(table_id, request.account_id, now)
+            self.board.beat(table_id, request.account_id, now, REPORTED_STREAM)
         else:
-            self.board.closed(table_id, request.account_id, now)
+            self.board.closed(table_id, request.account_id, now, REPORTED_STREAM)
         presence = watchdog_pb2.Presence(owner=common_pb2.DEADLINE_OWNER_TABLE, target_id=table_id,
                                          seat=request.seat, account_id=request.account_id,
                                          connected=request.connected)

@@ -116,7 +116,8 @@ class LobbyServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Stand(self, request, context):
-        """Leaves the caller's seat. During a hand this is an escape, so it is refused unless
+        """Leaves the caller's seat. During a hand the caller is in, this is an escape (settled by the
+        game's rules; the seat is given up when the hand ends), so it is refused unless
         `accept_escape` is set.
         Errors: INVALID_ARGUMENT (empty room_id), NOT_FOUND (unknown room), FAILED_PRECONDITION (the
         caller does not sit in this room; a hand is on and accept_escape is not set).
@@ -137,8 +138,9 @@ class LobbyServicer:
         raise NotImplementedError('Method not implemented!')
 
     def QuickMatch(self, request, context):
-        """Seats the caller in any room of a game and tier: the fullest waiting room first, then an idle
-        one.
+        """Seats the caller in any room of a game and tier where a hand can start soonest: the waiting
+        room with the most players ready, then the fullest; with nobody waiting anywhere, the first
+        playing room with a free seat to end its hand (waiting a few seconds for it); then an idle one.
         Errors: INVALID_ARGUMENT (empty game or tier), NOT_FOUND (unknown game or tier),
         FAILED_PRECONDITION (coins below the tier's minimum; already seated in a room),
         RESOURCE_EXHAUSTED (no room of the tier has a free seat).

@@ -69,8 +69,9 @@ class WatchdogServicer:
 
     def ReportPresence(self, request, context):
         """Records that a seated player's connection opened or closed (sent by the service holding the
-        player's stream). A disconnect schedules the reconnect deadline; a reconnect within the
-        window cancels it.
+        player's stream). A report stands for one connection of the player's: a close disconnects
+        only when no other stream of the player lives. A disconnect schedules the reconnect deadline;
+        a reconnect within the window cancels it.
         Errors: INVALID_ARGUMENT (unspecified owner, empty target_id or account_id, seat below zero).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)

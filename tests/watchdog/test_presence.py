@@ -1,0 +1,125 @@
+"""Presence is the truth of the live streams: connected players are never escaped, whatever
+streams close, whatever Redis or the watchdog went through (fakeredis and the real Redis)."""
+
+from __future__ import annotations
+
+import pytest
+import redis
+
+from paiju.watchdog.presence import QUIET_AFTER_MS, PresenceBoard, StreamPresence
+from tests.watchdog.test_watchdog import observe_for, seat_players
+
+BEAT_MS = 2_000
+RECONNECT_MS = 90_000
+
+
+def connected(tables, account, table_id="t1"):
+    _, record = tables.load(table_id)
+    return record.seats[record.seat_of(account)].connected
+
+
+def live_for(replica, clock, ms, beat):
+    """``ms`` of a running replica (a pass a second) while ``beat(now)`` runs every 2 s, as a
+    process's stream hub beats, each just after a pass; the players disconnected meanwhile."""
+    disconnected = 0
+    for elapsed in range(0, ms, 1_000):
+        disconnected += replica.run_once().disconnected
+        if elapsed % BEAT_MS == 0:
+            beat(clock.now)
+        clock.now += 1_000
+    return disconnected
+
+
+def test_closing_one_of_two_streams_leaves_the_player_connected(world):
+    tables, board, replica, clock, wallet = world
+    [player, other] = seat_players(tables, wallet, 2, ready=False)
+    elsewhere = PresenceBoard(tables.store.client, board.prefix)  # another server process
+    replica.run_once()
+    board.beat("t1", player, clock.now, "stream-here")
+    elsewhere.beat("t1", player, clock.now, "stream-elsewhere")
+    assert board.closed("t1", player, clock.now, "stream-here") is False  # another stream lives
+    beats = StreamPresence(elsewhere, tables.reconnect)
+    assert live_for(replica, clock, 3 * RECONNECT_MS // 2, lambda now: beats.beat([("t1", player, "stream-elsewhere")], now)) == 0
+    assert connected(tables, player)
+    assert tables.view("t1", other)["table"]["seats"][tables.view("t1", player)["seat"]] is not None
+
+
+def test_closing_the_last_stream_disconnects_at_once(world):
+    tables, board, replica, clock, wallet = world
+    [player, _] = seat_players(tables, wallet, 2, ready=False)
+    replica.run_once()
+    board.beat("t1", player, clock.now, "a")
+    board.beat("t1", player, clock.now, "b")
+    assert board.closed("t1", player, clock.now, "a") is False
+    assert board.closed("t1", player, clock.now, "b") is True
+    assert replica.run_once().disconnected == 1
+    assert not connected(tables, player)
+
+
+def test_a_stream_that_outlived_a_redis_outage_keeps_its_seat(world, monkeypatch):
+    tables, board, replica, clock, wallet = world
+    [player, _] = seat_players(tables, wallet, 2, ready=False)
+    beats = StreamPresence(board, tables.reconnect)
+    assert live_for(replica, clock, 4_000, lambda now: beats.beat([("t1", player, "s")], now)) == 0
+
+    def redis_is_down(*_, **__):
+        raise redis.ConnectionError("Redis is loading the dataset in memory")
+
+    with monkeypatch.context() as outage:  # 30 s: no beat lands, every watchdog pass fails
+        outage.setattr(replica.store, "due_deadlines", redis_is_down)
+        for _ in range(30):
+            clock.now += 1_000
+            with pytest.raises(redis.ConnectionError):
+                replica.run_once()
+    # Back: the watchdog's first pass comes before the stream's first beat.
+    assert live_for(replica, clock, 3 * RECONNECT_MS // 2, lambda now: beats.beat([("t1", player, "s")], now)) == 0
+    assert connected(tables, player)
+
+
+def test_a_watchdog_back_from_an_outage_waits_the_quiet_time_before_calling_anyone_silent(world):
+    tables, board, replica, clock, wallet = world
+    [player, gone] = seat_players(tables, wallet, 2, ready=False)
+    board.beat("t1", player, clock.now, "s")
+    board.beat("t1", gone, clock.now, "s")
+    clock.now += 5 * QUIET_AFTER_MS  # the watchdog was away; the player's beats were lost with Redis
+    beats = StreamPresence(board, tables.reconnect)
+    assert replica.run_once().disconnected == 0
+    # The live stream beats again; the other player's never does: only they are disconnected.
+    assert live_for(replica, clock, 2 * QUIET_AFTER_MS, lambda now: beats.beat([("t1", player, "s")], now)) == 1
+    assert connected(tables, player)
+    assert not connected(tables, gone)
+
+
+def test_a_live_streams_beats_resuming_mark_its_player_back_before_the_window_closes(world):
+    tables, board, replica, clock, wallet = world
+    [player, _] = seat_players(tables, wallet, 2, ready=False)
+    replica.run_once()
+    board.beat("t1", player, clock.now, "s")
+    # The stream's process lost Redis while the watchdog did not: it sees silence.
+    assert observe_for(replica, clock, QUIET_AFTER_MS) == 1
+    assert not connected(tables, player)
+    beats = StreamPresence(board, tables.reconnect)
+    assert live_for(replica, clock, 3 * RECONNECT_MS // 2, lambda now: beats.beat([("t1", player, "s")], now)) == 0
+    assert connected(tables, player)
+    assert tables.view("t1", player)["seat"] is not None
+
+
+def test_a_beat_between_the_sweep_and_the_disconnection_still_marks_the_player_back(world):
+    tables, board, replica, clock, wallet = world
+    [player, _] = seat_players(tables, wallet, 2, ready=False)
+    beats = StreamPresence(board, tables.reconnect)
+    owner = replica.owner
+    disconnect = owner.disconnect
+
+    def beaten_meanwhile(table_id, account, since_ms):
+        beats.beat([(table_id, account, "s")], clock.now)  # lands after the claim, before the commit
+        return disconnect(table_id, account, since_ms)
+
+    owner.disconnect = beaten_meanwhile
+    replica.run_once()
+    board.beat("t1", player, clock.now, "s")
+    board.closed("t1", player, clock.now, "s")  # say the stream was the last: then a new one beats
+    assert replica.run_once().disconnected == 1
+    assert not connected(tables, player)
+    beats.beat([("t1", player, "s")], clock.now + BEAT_MS)
+    assert connected(tables, player)
