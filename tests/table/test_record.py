@@ -10,6 +10,7 @@ import zlib
 
 import pytest
 
+from paiju.games.engine import IllegalAction
 from paiju.games.registry import game_spec
 from paiju.table.record import HandRecord, TableRecord
 
@@ -77,3 +78,15 @@ def test_a_record_in_a_hand_stays_small(game: str, tier: str, players: int, move
     # Zlib'd without the dictionary these are 1.4 to 2.4 KB; the high-entropy parts (two seeds,
     # two card orders, a commitment) alone take ~250 bytes.
     assert len(record.to_bytes()) <= 700
+
+
+def test_a_seated_player_sitting_again_mid_hand_was_told_nobody_may_enter() -> None:
+    # Found by the fault soak: a client back from an outage sits again to make sure of its seat;
+    # told "nobody may enter now" instead of "already seated", it retried until the hand ended.
+    record = _record_in_a_hand("zhajinhua", "free", 3, 2)
+    with pytest.raises(IllegalAction) as seated:
+        record.verify_sit("7001", coins=80_000)
+    assert seated.value.code == "already_seated"
+    with pytest.raises(IllegalAction) as newcomer:
+        record.verify_sit("9999", coins=80_000)
+    assert newcomer.value.code == "table_playing"

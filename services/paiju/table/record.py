@@ -272,8 +272,10 @@ class TableRecord:
 
     def verify_sit(self, account: str, coins: int, seat: int | None = None) -> int:
         """The seat ``account`` would take; raises IllegalAction with the reason otherwise."""
-        require(self.hand is None, "a hand is being played here: nobody may enter now", "table_playing")
+        # A player coming back to their own seat mid-hand (a client reconnecting) must hear that
+        # they sit here, not that nobody may enter: the first answer lets them play on.
         require(self.seat_of(account) is None, "you are already seated at this table", "already_seated")
+        require(self.hand is None, "a hand is being played here: nobody may enter now", "table_playing")
         tier = self.spec.tier(self.tier)
         require(
             coins >= tier.min_coins,
