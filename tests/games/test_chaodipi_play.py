@@ -146,6 +146,17 @@ def test_over_trumping_compares_pairs_or_the_top_card() -> None:
     assert winner("J", "S", ["5C 6C 7C", "9S 7S 7S", "8S 8S 4S", "2C 3C 8C"]) == 1
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_longer_trump_tractor_beats_shorter_when_trumping_a_throw(variant: str) -> None:
+    # 不同长度的连对之，长度最长的连对最大: the three-pair trump tractor wins, whoever plays first.
+    lead, two_pairs, three_pairs = "3C 3C 4C 4C 9C JC", "KS KS AS AS 5S 6S", "2S 2S 3S 3S 4S 4S"
+    discard = "2D 3D 4D 6D 8D 9D"
+    assert winner("7", "S", [lead, two_pairs, three_pairs, discard], variant) == 2
+    assert winner("7", "S", [lead, three_pairs, two_pairs, discard], variant) == 1
+    # Of two trump tractors of one length, the higher top pair still wins.
+    assert winner("7", "S", [lead, "2S 2S 3S 3S 8S 9S", two_pairs, discard], variant) == 2
+
+
 def test_trumping_with_singles_against_pairs_is_a_discard() -> None:
     assert winner("J", "S", ["5C 5C", "9S 7S", "2C 3C", "4C 6C"]) == 0
     assert winner("J", "S", ["5C 5C", "7S 7S", "2C 3C", "BJ BJ"]) == 3
