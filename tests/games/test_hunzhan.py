@@ -313,6 +313,34 @@ def test_the_default_move_is_lowest_by_points_then_strength_then_text():
     assert all(hunzhan.default_key(a, order) <= hunzhan.default_key(b, order) for a, b in itertools.pairwise(plays))
 
 
+def test_default_move_text_is_rank_ascending_with_s_h_c_d_within_a_rank():
+    # Decision (§5): on equal points and equal highest card (here the other 2s), the lower text
+    # wins, each play written by rank ascending and S H C D within a rank: "7S 7C", not "7C 7S".
+    order = hunzhan.hunzhan_order("S")
+    plays = allowed_plays(parse_cards("2S 2C 2D 7S 7C AD"), [parse_cards("7H 7H 8H 8H")], order)
+    assert format_cards(plays[0]) == "2C 2D 7C AD"  # "2C 2D 7C …" < "2C 2D 7S 7C"
+    hand = playing_hand({0: "TS 7H 7H 8H 8H", 1: "2S 2C 2D 7S 7C AD"}, 0, "TS")
+    hand.apply(0, "play 7H 7H 8H 8H")
+    hand.hands[1] = sorted(parse_cards("2S 2C 2D 7S 7C AD"))  # void in hearts, as in the vector
+    events = hand.timeout()
+    assert events[1].data["cards"] == "2C 2D 7C AD"
+
+
+def test_the_player_whose_declaration_stands_cannot_override_it():
+    # Decision (§1): 反主 answers someone else's declaration, while dealing and after it.
+    hand = new_hand({0: "TD TS BJ BJ", 1: "TC"})
+    hand.system_step()  # seat 0 gets TD
+    hand.apply(0, "declare TD")
+    assert hand.legal_actions(0) == []
+    hand.deal_all()
+    assert hand.legal_actions(0) == [] and not hand.can(0, "declare BJ BJ")
+    with pytest.raises(IllegalAction) as own:
+        hand.apply(0, "declare BJ BJ")
+    assert own.value.code == "own_declaration"
+    hand.apply(1, "declare TC")
+    assert [str(a) for a in hand.legal_actions(0)] == ["declare TS", "declare BJ BJ"]
+
+
 def test_views_leak_nothing_before_the_end():
     hand = playing_hand({0: "TS"}, 0, "TS")
     for seat in (None, 0, 1, 2, 3):

@@ -34,7 +34,6 @@ from functools import lru_cache
 from typing import Any
 
 from paiju.cards import (
-    ALL_CARDS,
     Card,
     commitment,
     double_deck_with_jokers,
@@ -60,9 +59,9 @@ from paiju.games.chaodipi.play import (
     winner,
 )
 from paiju.games.chaodipi.scoring import (
+    POINTS,
     AttackerPoints,
     Side,
-    card_points,
     dig_points,
     failed_rob_points,
     failed_throw_points,
@@ -1273,10 +1272,6 @@ def _hand_level(match: MatchState) -> str:
 
 def _shown(entry: Mapping[str, Any]) -> dict[str, Any]:
     return {key: entry[key] for key in ("seat", "stage", "kind", "cards", "trump", "effective")}
-
-
-POINTS: tuple[int, ...] = tuple(card_points([card]) for card in ALL_CARDS)
-"""Points per card code: 5 → 5, 10 and K → 10."""
 
 
 def _points(cards: Sequence[Card]) -> int:

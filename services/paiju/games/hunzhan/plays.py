@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from paiju.cards import ALL_CARDS, Card
+from paiju.cards import Card
 from paiju.games.hunzhan.order import POINTS, hunzhan_order
 from paiju.games.tricks import (
     TRUMP,
-    TRUMP_BASE,
     Play,
     Shape,
     TrumpOrder,
@@ -23,8 +22,10 @@ from paiju.games.tricks import (
     classify,
     follow_plays,
     lead_plays,
+    lowest,
     trick_winner,
 )
+from paiju.games.tricks.lowest import DefaultKey
 
 __all__ = ["allowed_plays", "default_key", "hunzhan_order", "is_winning"]
 
@@ -90,37 +91,16 @@ def _allowed_singles(hand: Sequence[Card], trick: Sequence[Sequence[Card]], orde
     return [(card,) for card in chosen]
 
 
-def default_key(play: Play, order: TrumpOrder) -> tuple[int, int, tuple[str, ...]]:
+def default_key(play: Play, order: TrumpOrder) -> DefaultKey:
     """The order of the timeout's default move: point value, then the strength of the
-    highest card, then the card text (spec §5 **Decision**).
-
-    The text compares as the tuple of its two-character tokens, which orders exactly as the
-    space-separated text does.
-    """
-    keys = _card_keys(order)
-    if len(play) == 1:
-        return keys[play[0]]
-    return (
-        sum([POINTS[card] for card in play]),
-        max([keys[card][1] for card in play]),
-        tuple([_TEXT[card] for card in play]),
-    )
+    highest card, then the card text (spec §5 **Decision**, :mod:`~paiju.games.tricks.lowest`)."""
+    return lowest.default_key(play, _card_keys(order), POINTS)
 
 
 @cache
-def _card_keys(order: TrumpOrder) -> tuple[tuple[int, int, tuple[str, ...]], ...]:
+def _card_keys(order: TrumpOrder) -> tuple[DefaultKey, ...]:
     """Per card code: its :func:`default_key` as a single (orders live for the process)."""
-    return tuple(
-        (
-            POINTS[card],
-            order.level[card] + (TRUMP_BASE if order.suit_class[card] == TRUMP else 0),
-            (_TEXT[card],),
-        )
-        for card in range(len(ALL_CARDS))
-    )
-
-
-_TEXT = tuple(str(card) for card in ALL_CARDS)
+    return lowest.card_keys(order, POINTS)
 
 
 def _beats(play: Play, best: Shape, order: TrumpOrder) -> bool:
