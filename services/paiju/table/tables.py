@@ -414,13 +414,21 @@ class Tables:
         require(hand_seat is not None, "you are not in the hand being played", "not_in_hand")
         hand = record.spec.load_hand(record.hand.blob)  # type: ignore[union-attr]
         before = hand.turn_number
+        waited_for = getattr(hand, "system_wait_key", None)
         events = hand.apply(hand_seat, action)
         record.seats[seat].strikes = 0  # type: ignore[union-attr]  # acting in person ends a run of timeouts
-        return self._after_move(table_id, expected_version, record, hand, events, turn_changed=hand.turn_number != before)
+        return self._after_move(
+            table_id, expected_version, record, hand, events, turn_changed=hand.turn_number != before,
+            wait_restarted=waited_for is None or getattr(hand, "system_wait_key", None) != waited_for,
+        )
 
     def _after_move(
-        self, table_id: str, version: int, record: TableRecord, hand: Any, events: list[Event], turn_changed: bool
+        self, table_id: str, version: int, record: TableRecord, hand: Any, events: list[Event], turn_changed: bool,
+        wait_restarted: bool = True,
     ) -> Outcome:
+        """Commit a move's effects. ``wait_restarted``: whether the wait for the engine's next
+        system step begins again (a player's move restarts it only when the engine says so,
+        so that no move can hold the deal or the declaring window open)."""
         hand_record = record.hand
         assert hand_record is not None
         hand_record.blob = hand.to_bytes()
@@ -430,7 +438,8 @@ class Tables:
         if hand.result is None:
             if turn_changed:
                 self._turn_changed(record, hand, plan)
-            self._system_step_timer(record, hand, plan)
+            if wait_restarted or getattr(hand, "pending_system_step", None) is None:
+                self._system_step_timer(record, hand, plan)
             return self._commit(table_id, version, record, table_events, plan, hand=hand)
         outbox, ended = self._settle(record, hand, plan)
         return self._commit(table_id, version, record, table_events + ended, plan, outbox)

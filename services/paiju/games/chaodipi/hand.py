@@ -333,12 +333,23 @@ class Hand(SerialisedState):
     @property
     def pending_system_step(self) -> tuple[str, float] | None:
         """``("deal", deal_interval)`` while cards remain; ``("close_declaring", declare_window)``
-        once all are dealt (restart that wait after every ``declared`` event); else ``None``."""
+        once all are dealt (restart that wait whenever :attr:`system_wait_key` changes); else
+        ``None``."""
         if self.phase is Phase.DEALING:
             return ("deal", self.rules.deal_interval)
         if self.phase is Phase.DECLARING:
             return ("close_declaring", self.rules.declare_window)
         return None
+
+    @property
+    def system_wait_key(self) -> tuple[int, int, int]:
+        """What the wait for :attr:`pending_system_step` was begun for: the deal, the cards
+        dealt and the declarations that took effect. The table restarts its timer when this
+        changes — a dealt card, or a declaration that took effect (it restarts the declaring
+        window) — and not on other moves: a blind declaration with no effect or a stake
+        multiple leaves the window running (§3), so no move keeps declaring open for ever."""
+        effective = sum(1 for entry in self.declarations if entry["effective"])
+        return (len(self.orders), self.dealt, effective)
 
     def side(self, seat: int) -> Side:
         assert self.banker is not None
@@ -451,7 +462,8 @@ class Hand(SerialisedState):
         kind, _ = self._reading(seat, action)
         if self.variant.blind_declaring:
             # Decision (暗炒): a seat cannot declare twice in a row, and a single is only a first
-            # declaration (everyone knows *that* someone declared); any pair is accepted blind.
+            # declaration (everyone knows *that* someone declared); any pair is accepted blind,
+            # once per seat and hand, so that blind declaring ends.
             require(
                 not self.declarations or self.declarations[-1]["seat"] != seat,
                 "your declaration is the last one",
@@ -462,6 +474,7 @@ class Hand(SerialisedState):
                 "a single declares only first",
                 "declaration_too_low",
             )
+            self._verify_not_shown_blind(seat, action.cards)
             return
         standing = self.standing
         require(
@@ -490,7 +503,9 @@ class Hand(SerialisedState):
         )
         kind, _ = self._reading(seat, action)
         require(kind != Declaration.SINGLE, "a rob shows a pair", "declaration_too_low")
-        if not self.variant.blind_declaring:
+        if self.variant.blind_declaring:
+            self._verify_not_shown_blind(seat, action.cards)
+        else:
             standing = self.standing
             assert standing is not None
             require(
@@ -498,6 +513,16 @@ class Hand(SerialisedState):
                 f"{format_cards(action.cards)} does not outrank {standing['cards']}",
                 "declaration_too_low",
             )
+
+    def _verify_not_shown_blind(self, seat: int, cards: Sequence[Card]) -> None:
+        """暗炒 Decision (§3): a seat shows each distinct pair blind at most once per hand,
+        declaring and robbing together."""
+        text = format_cards(cards)
+        require(
+            not any(entry["seat"] == seat and entry["cards"] == text for entry in self.declarations),
+            f"you have shown {text} already in this hand",
+            "shown_before",
+        )
 
     def verify_pass(self, seat: int) -> None:
         self._verify_seat(seat)

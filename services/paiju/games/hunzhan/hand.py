@@ -254,13 +254,21 @@ class Hand(SerialisedState):
         """What the table service must do next and after how many seconds, if anything.
 
         ``("deal", deal_interval)`` while cards remain; ``("close_declaring", declare_window)``
-        once all are dealt (the service restarts that wait after every ``declared`` event).
+        once all are dealt (the service restarts that wait whenever :attr:`system_wait_key`
+        changes).
         """
         if self.phase is Phase.DEALING:
             return ("deal", self.rules.deal_interval)
         if self.phase is Phase.DECLARING:
             return ("close_declaring", self.rules.declare_window)
         return None
+
+    @property
+    def system_wait_key(self) -> tuple[int, int, int]:
+        """What the wait for :attr:`pending_system_step` was begun for: the deal, the cards
+        dealt and the declarations (each one stands, overriding the last). The table restarts
+        its timer when this changes: a dealt card, or a declaration, which restarts the window."""
+        return (len(self.orders), self.dealt, len(self.declarations))
 
     def receiver(self, index: int) -> int:
         """The seat that receives card ``index`` of a deal."""
