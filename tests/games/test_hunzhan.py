@@ -426,3 +426,27 @@ def test_a_hand_has_the_shared_state_machine_shape():
     assert hand.turn_number == 5  # four plays: three turns, then the winner's new turn
     assert hand.max_loss(0) == 36 * Rules().coins_per_5  # an escape with no points: -180
     assert Game(Rules(coins_per_5=100)).new_hand([50, 10**6, 10**6, 10**6], 0, b"s").max_loss(0) == 50
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32), held=st.sampled_from([4, 6, 10, 21]), played=st.integers(1, 3))
+def test_a_play_judged_directly_is_allowed_exactly_when_listed(seed, held, played):
+    # CheckAction judges a selection without listing every play; it must agree with the list.
+    import random
+
+    from paiju.games.hunzhan.plays import why_not_allowed
+    from paiju.games.tricks import lead_plays
+
+    rng = random.Random(seed)
+    cards = list(double_deck_without_346())
+    rng.shuffle(cards)
+    order = hunzhan.hunzhan_order(rng.choice(["S", "H", "C", "D", None]))
+    hands = [sorted(rng.sample(cards[21 * s : 21 * (s + 1)], held)) for s in range(4)]
+    trick = [rng.choice(lead_plays(hands[0], order))]
+    for seat in range(1, played):
+        trick.append(rng.choice(allowed_plays(hands[seat], trick, order)))
+    hand = hands[len(trick)]
+    allowed = set(allowed_plays(hand, trick, order))
+    selections = allowed | {tuple(sorted(rng.sample(hand, len(trick[0])))) for _ in range(40)}
+    for play in selections:
+        assert (why_not_allowed(hand, trick, play, order) is None) == (play in allowed), format_cards(play)

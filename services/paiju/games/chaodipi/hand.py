@@ -71,6 +71,7 @@ from paiju.games.chaodipi.scoring import (
 )
 from paiju.games.chaodipi.variants import Declaration
 from paiju.games.engine import (
+    CheckedActions,
     Event,
     IllegalAction,
     SerialisedState,
@@ -167,10 +168,11 @@ class Game:
         return Hand.from_bytes(blob)
 
 
-class Hand(SerialisedState):
+class Hand(CheckedActions, SerialisedState):
     """One hand of 炒地皮. Seats 0..3, 0+2 against 1+3; seat ``s+1 mod 4`` plays after ``s``."""
 
     GAME = "chaodipi"
+    ACTION = Action
 
     def __init__(
         self,
@@ -577,8 +579,8 @@ class Hand(SerialisedState):
                 f"it is seat {self.to_act}'s turn, not seat {seat}'s", "not_your_turn"
             )
         play = tuple(sorted(cards))
-        listed, _ = self._listed_plays(seat)
-        if play in listed:
+        listed = self._listed.get(seat)
+        if listed is not None and play in listed[0]:
             return
         if not self._held(seat, play):
             raise IllegalAction(f"seat {seat} does not hold {format_cards(play)}", "not_held")
@@ -611,14 +613,6 @@ class Hand(SerialisedState):
             self.verify_bury(seat, action)
         else:
             self.verify_multiple(seat, action)
-
-    def can(self, seat: int, action: Action | str) -> bool:
-        """Whether ``seat`` may take ``action`` now (throws included, which are not listed)."""
-        try:
-            self._verify(seat, Action.coerce(action))
-        except IllegalAction:
-            return False
-        return True
 
     def _listed_plays(self, seat: int) -> tuple[list[tuple[Card, ...]], bool]:
         if self.phase is not Phase.PLAYING or seat != self.to_act:
