@@ -401,18 +401,31 @@ class Tables:
             for e in events
         ]
 
-    def act(self, table_id: str, account: str, expected_version: int, action: str) -> Outcome:
-        """A player's move. IllegalAction (the rule's reason) or StaleVersion leave all as it was."""
-        snapshot, record = self.load(table_id)
-        if snapshot.version != expected_version:
-            raise StaleVersion(table_id, expected_version, snapshot.version)
+    @staticmethod
+    def _players_hand(table_id: str, record: TableRecord, account: str) -> tuple[int, int, Any]:
+        """The account's table seat, its seat in the hand and the hand; NotSeated or
+        IllegalAction (no hand, not in it) otherwise."""
         seat = record.seat_of(account)
         if seat is None:
             raise NotSeated(f"you have no seat at table {table_id}")
         require(record.hand is not None, "no hand is being played at this table", "no_hand")
         hand_seat = record.hand.hand_seat(seat)  # type: ignore[union-attr]
         require(hand_seat is not None, "you are not in the hand being played", "not_in_hand")
-        hand = record.spec.load_hand(record.hand.blob)  # type: ignore[union-attr]
+        return seat, hand_seat, record.spec.load_hand(record.hand.blob)  # type: ignore[union-attr,return-value]
+
+    def check(self, table_id: str, account: str, action: str) -> None:
+        """Whether ``account`` may take ``action`` now, judged as :meth:`act` would judge it on
+        the current version: IllegalAction with the rule's reason if not. Nothing changes."""
+        _, record = self.load(table_id)
+        _, hand_seat, hand = self._players_hand(table_id, record, account)
+        hand.verify_action(hand_seat, action)
+
+    def act(self, table_id: str, account: str, expected_version: int, action: str) -> Outcome:
+        """A player's move. IllegalAction (the rule's reason) or StaleVersion leave all as it was."""
+        snapshot, record = self.load(table_id)
+        if snapshot.version != expected_version:
+            raise StaleVersion(table_id, expected_version, snapshot.version)
+        seat, hand_seat, hand = self._players_hand(table_id, record, account)
         before = hand.turn_number
         waited_for = getattr(hand, "system_wait_key", None)
         events = hand.apply(hand_seat, action)
