@@ -193,28 +193,39 @@ def test_check_action_answers_whether_a_move_is_legal_now_and_changes_nothing(de
         client.close()
 
 
-def test_concurrent_moves_on_one_version_exactly_one_wins(deployment):
+def test_concurrent_moves_on_one_version_apply_once_each(deployment):
     clients = new_clients(deployment, 4)
     room = "zhajinhua-free-03"
     view = start_hand(deployment, clients, room)
     version = view["version"]
-    outcomes: list[str] = []
-    barrier = threading.Barrier(len(clients))
 
-    def look(client):
-        barrier.wait()
-        try:
-            client.act(room, "look", version)  # legal for every seat, in turn or not
-            outcomes.append("won")
-        except StaleView:
-            outcomes.append("stale")
+    def together(moves: list[tuple[PaijuClient, str]]) -> list[str]:
+        outcomes: list[str] = []
+        barrier = threading.Barrier(len(moves))
 
-    threads = [threading.Thread(target=look, args=(c,)) for c in clients]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(outcomes) == ["stale", "stale", "stale", "won"]
+        def move(client, action):
+            barrier.wait()
+            try:
+                client.act(room, action, version)
+                outcomes.append("won")
+            except StaleView:
+                outcomes.append("stale")
+
+        threads = [threading.Thread(target=move, args=pair) for pair in moves]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return sorted(outcomes)
+
+    # Each seat's look changes only that seat's options: all four go through on one version.
+    assert together([(client, "look") for client in clients]) == ["won"] * 4
+    assert clients[0].view(room)["version"] == version + 4
+    # One seat's move sent twice on one version acts once: the first changed that seat's options.
+    version = clients[0].view(room)["version"]
+    hand = clients[0].view(room)["hand"]
+    actor = next(c for c in clients if c.view(room)["seat"] == hand["seats"][hand["state"]["to_act"]])
+    assert together([(actor, "call"), (actor, "call")]) == ["stale", "won"]
     assert clients[0].view(room)["version"] == version + 1
     finish_hand(clients, room)
     wait_for("the settlement", everyone_settled(deployment), deployment)

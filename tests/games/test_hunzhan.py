@@ -450,3 +450,20 @@ def test_a_play_judged_directly_is_allowed_exactly_when_listed(seed, held, playe
     selections = allowed | {tuple(sorted(rng.sample(hand, len(trick[0])))) for _ in range(40)}
     for play in selections:
         assert (why_not_allowed(hand, trick, play, order) is None) == (play in allowed), format_cards(play)
+
+
+def test_options_key_changes_only_with_what_the_seat_may_do():
+    # The table refuses a move on an older view only when this key changed (no spurious ABORTED).
+    hand = new_hand({0: "TD", 1: "TH"})
+    hand.system_step()  # TD to seat 0: it may declare now
+    key = hand.options_key(0)
+    hand.system_step()  # TH to seat 1: seat 0's options are the same
+    assert hand.options_key(0) == key
+    hand.apply(1, "declare TH")  # seat 0's TD no longer outranks the standing declaration
+    assert hand.options_key(0) != key
+    hand.deal_all()
+    hand.close_declaring()
+    leader, other = hand.to_act, (hand.to_act + 1) % 4
+    keys = hand.options_key(leader), hand.options_key(other)
+    hand.apply(leader, hand.legal_actions(leader)[0])
+    assert hand.options_key(leader) != keys[0] and hand.options_key(other) != keys[1]  # turn passed

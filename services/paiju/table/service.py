@@ -173,7 +173,7 @@ class TableService(table_pb2_grpc.TableServicer):
             abort(
                 context,
                 grpc.StatusCode.ABORTED,
-                f"the table moved on to version {error.current_version}: look again and decide",
+                f"what your seat may do changed (the table is at version {error.current_version}): look again and decide",
                 error_code="stale_version",
                 current_version=error.current_version,
             )

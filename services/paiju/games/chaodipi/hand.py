@@ -76,6 +76,7 @@ from paiju.games.engine import (
     IllegalAction,
     SerialisedState,
     Settlement,
+    options_digest,
     replay_moves,
     require,
 )
@@ -629,6 +630,15 @@ class Hand(CheckedActions, SerialisedState):
         leading: throws are legal but not listed; rarely when following: at most
         ``LIST_LIMIT`` follows are)."""
         return self._listed_plays(seat)[1]
+
+    def options_key(self, seat: int) -> str:
+        """What ``seat`` may do, as a key (:meth:`CheckedActions.options_key`): while playing,
+        its turn and its stake multiple decide it, so no play is listed."""
+        if self.phase is Phase.PLAYING:
+            turn = self.turn_number if self.to_act == seat else None
+            multiples_open = not self.cards_played and not self.trick
+            return options_digest(str(self.phase), turn, self.multiples[seat], multiples_open)
+        return super().options_key(seat)
 
     def legal_actions(self, seat: int) -> list[Action]:
         """What ``seat`` may do now: its declarations while dealing; burying or rob/pass on its

@@ -49,6 +49,7 @@ from paiju.games.engine import (
     LedgerLine,
     SerialisedState,
     Settlement,
+    options_digest,
     replay_moves,
     require,
 )
@@ -375,6 +376,13 @@ class Hand(CheckedActions, SerialisedState):
             self.verify_declare(seat, action.cards)
         else:
             self.verify_play(seat, action.cards)
+
+    def options_key(self, seat: int) -> str:
+        """What ``seat`` may do, as a key (:meth:`CheckedActions.options_key`): while playing,
+        its turn alone decides it (nobody else moves then), so no play is listed."""
+        if self.phase is Phase.PLAYING:
+            return options_digest(str(self.phase), self.turn_number if self.to_act == seat else None)
+        return super().options_key(seat)
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Declarations ``seat`` could make now, or its allowed plays (lowest first) on its turn."""

@@ -77,12 +77,15 @@ class TableServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Act(self, request, context):
-        """Plays one action for the caller's seat. The action is applied only if the table is still at
-        `expected_version`; otherwise nothing changes.
+        """Plays one action for the caller's seat, decided on the view of `expected_version`. It is
+        applied to the table as it is now if what the caller's seat may do has not changed since that
+        version (another player's look, a card dealt to someone else or a reconnect moves the version
+        but not the caller's decision); otherwise nothing changes.
         Errors: INVALID_ARGUMENT (empty table_id or action, or text that is no action of this game),
         NOT_FOUND (unknown table), PERMISSION_DENIED (the caller does not sit at the table),
-        ABORTED (the table is no longer at expected_version: fetch the view and decide again; the
-        trailing metadata `paiju-current-version` holds the current version),
+        ABORTED (what the caller's seat may do changed since expected_version — its turn came or went,
+        its options moved, a new hand began: fetch the view and decide again; the trailing metadata
+        `paiju-current-version` holds the current version),
         FAILED_PRECONDITION (the rules do not allow the action now — not the caller's turn, no hand
         on, an illegal play; the status message is the rule's reason and `paiju-error-code` the
         engine's stable code; nothing changed).
