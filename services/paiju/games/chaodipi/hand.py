@@ -54,6 +54,7 @@ from paiju.games.chaodipi.play import (
     is_legal_follow,
     leads,
     lowest_card,
+    lowest_follow,
     read_lead,
     throw_fails,
     winner,
@@ -739,7 +740,10 @@ class Hand(CheckedActions, SerialisedState):
             return [strike, *self._bury(seat, tuple(sorted(self.kitty_received)))]
         if self.phase is Phase.ROBBING:
             return [strike, *self._pass(seat)]
-        return [strike, *self._play(seat, self._listed_plays(seat)[0][0])]
+        listed, complete = self._listed_plays(seat)
+        if self.trick and not complete:  # the lowest may lie beyond the listed follows
+            return [strike, *self._play(seat, lowest_follow(self.context, self.hands[seat], self.trick[0][1]))]
+        return [strike, *self._play(seat, listed[0])]
 
     def leave(self, seat: int) -> list[Event]:
         """``seat`` leaves the hand (or its reconnect window ran out): an escape (逃跑)."""

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
+from math import comb
 
 from paiju.cards import Card
 from paiju.games.chaodipi.order import (
@@ -41,6 +42,7 @@ from paiju.games.tricks import (
     beats,
     classify,
     covers,
+    follow_bases,
     is_legal_structured_follow,
     lead_plays,
     lowest,
@@ -213,6 +215,55 @@ def follows(
     else:
         plays, complete = structured_follows(hand, lead.structure, context.order, limit)
     return sorted(plays, key=_default_keys(context.order)), complete
+
+
+MOST_TIES_SEARCHED = 20_000
+"""Completions compared card text by card text when many cards tie on points and strength
+(beyond this, the weakest of the tied cards, then the lowest text, are taken one by one)."""
+
+
+def lowest_follow(context: Context, hand: Sequence[Card], lead_cards: Sequence[Card]) -> Play:
+    """The lowest legal follow by :func:`default_key` — the timeout's move — also when there
+    are too many follows to list: each family of follows (:func:`follow_bases`: fixed cards
+    and a free choice of the rest) gives its lowest directly."""
+    plays, complete = follows(context, hand, lead_cards)
+    if complete:
+        return plays[0]
+    lead = read_lead(context, lead_cards)
+    forced = forced_by_trump_five_ten_king(context, hand, lead)
+    key = _default_keys(context.order)
+    if forced is not None:
+        return min(forced, key=key)
+    keys = _card_keys(context.order)
+    return min(
+        (
+            _lowest_completion(base, extras, count, keys)
+            for base, extras, count in follow_bases(hand, lead.structure, context.order)
+        ),
+        key=key,
+    )
+
+
+def _lowest_completion(
+    base: Play, extras: Sequence[tuple[Card, int]], count: int, keys: Sequence[DefaultKey]
+) -> Play:
+    """``base`` with the ``count`` of ``extras`` that make the lowest play: the fewest points
+    (every cheaper card, then the weakest of the boundary value), then the lowest text among
+    the choices that tie on both."""
+    pool = sorted((card for card, copies in extras for _ in range(copies)), key=keys.__getitem__)
+    if count == 0:
+        return tuple(sorted(base))
+    boundary = keys[pool[count - 1]][0]
+    taken = [card for card in pool if keys[card][0] < boundary]
+    group = [card for card in pool if keys[card][0] == boundary]
+    need = count - len(taken)
+    ceiling = max([keys[card][1] for card in (*base, *taken, *group[:need])])
+    eligible = Counter(card for card in group if keys[card][1] <= ceiling)
+    fixed = (*base, *taken)
+    if need and comb(sum(eligible.values()), need) > MOST_TIES_SEARCHED:
+        return tuple(sorted((*fixed, *group[:need])))
+    choices = multiset_choices(sorted(eligible.items()), need)
+    return min((tuple(sorted((*fixed, *extra))) for extra in choices), key=lambda play: lowest.default_key(play, keys, POINTS))
 
 
 def leads(context: Context, hand: Sequence[Card]) -> list[Play]:

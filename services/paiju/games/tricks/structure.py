@@ -186,6 +186,20 @@ def structured_follows(
     the list is complete. Each play's cards are in code order."""
     from paiju.games.tricks.follow import multiset_choices
 
+    found: dict[tuple[Card, ...], None] = {}
+    for base, extras, count in follow_bases(hand, lead, order):
+        for extra in multiset_choices(extras, count):
+            if limit is not None and len(found) >= limit:
+                return list(found), False
+            found[tuple(sorted(base + extra))] = None
+    return list(found), True
+
+
+def follow_bases(
+    hand: Sequence[Card], lead: Structure, order: TrumpOrder
+) -> Iterator[tuple[tuple[Card, ...], list[tuple[Card, int]], int]]:
+    """The legal follows of a structured lead as ``(base, extras, count)``: each is the cards
+    ``base`` with any ``count`` of the ``(card, copies)`` ``extras`` (every such choice legal)."""
     counts = counts_of(hand)
     size = lead.size
     if len(hand) < size:
@@ -195,21 +209,13 @@ def structured_follows(
         (card, count) for card, count in counts.items() if order.suit_class[card] == suit_class
     ]
     held_total = sum(count for _, count in inside)
-    found: dict[tuple[Card, ...], None] = {}
-
-    def full() -> bool:
-        return limit is not None and len(found) >= limit
-
     if held_total <= size:
         forced = tuple(card for card, count in inside for _ in range(count))
         rest = [
             (card, count) for card, count in counts.items() if order.suit_class[card] != suit_class
         ]
-        for extra in multiset_choices(rest, size - held_total):
-            if full():
-                return list(found), False
-            found[tuple(sorted(forced + extra))] = None
-        return list(found), True
+        yield forced, rest, size - held_total
+        return
     held = dict(inside)
     best_cover = tractor_cover(held, lead.tractors, order, suit_class)
     want_pairs = min(lead.all_pairs, pairs_in(held, order, suit_class))
@@ -222,11 +228,7 @@ def structured_follows(
         for card in chosen:
             left[card] -= 2
         extras = [(card, count) for card, count in left.items() if count > 0]
-        for extra in multiset_choices(extras, size - 2 * want_pairs):
-            if full():
-                return list(found), False
-            found[tuple(sorted(tuple(card for card in chosen for _ in range(2)) + extra))] = None
-    return list(found), True
+        yield tuple(card for card in chosen for _ in range(2)), extras, size - 2 * want_pairs
 
 
 def _choices(items: list[tuple[Card, int]], size: int) -> Iterator[tuple[Card, ...]]:
@@ -238,6 +240,7 @@ def _choices(items: list[tuple[Card, int]], size: int) -> Iterator[tuple[Card, .
 __all__ = [
     "Structure",
     "covers",
+    "follow_bases",
     "is_legal_structured_follow",
     "pairs_in",
     "structure_key",
