@@ -57,3 +57,21 @@ def test_the_winner_is_a_play_that_could_stand(deal: tuple[Context, list[Card], 
             lead_class = read_lead(context, lead).structure.suit_class
             classes = {context.order.suit_class[card] for card in play}
             assert classes in ({lead_class}, {"T"})
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    context=st.sampled_from(CONTEXTS),
+    picked=st.permutations(range(len(DECK))),
+    held=st.sampled_from([12, 16, 20]),
+    size=st.integers(2, 6),
+)
+def test_timeout_plays_the_lowest_follow_even_beyond_the_listed_follows(context, picked, held, size):
+    # The list of follows stops at LIST_LIMIT; the default move is the lowest of them all.
+    from paiju.games.chaodipi.play import _default_keys, lowest_follow
+
+    hand = sorted(DECK[i] for i in picked[:held])
+    pool = [DECK[i] for i in picked[held:]]
+    same = sorted([card for card in pool if context.order.suit_class[card] == context.order.suit_class[pool[0]]][:size])
+    plays, _ = follows(context, hand, same, limit=None)
+    assert lowest_follow(context, hand, same) == min(plays, key=_default_keys(context.order))

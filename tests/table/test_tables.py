@@ -208,6 +208,29 @@ def test_a_look_out_of_turn_does_not_restart_the_turn_timer(tables, wallet, cloc
     assert tables.expire("t1", TURN_DEADLINE, first.version_set_for) is not None  # and it fires
 
 
+def test_another_players_look_no_longer_aborts_a_move_made_on_the_pushed_view(tables, wallet):
+    accounts = seated_table(tables, wallet, count=3)
+    for account in accounts:
+        tables.ready("t1", account)
+    seat_of = {a: tables.view("t1", a)["seat"] for a in accounts}
+    pushed = tables.view("t1", accounts[0])
+    hand = pushed["hand"]
+    actor = next(a for a in accounts if seat_of[a] == hand["seats"][hand["state"]["to_act"]])
+    looker = next(a for a in accounts if a != actor)
+    tables.act("t1", looker, pushed["version"], "look")  # moves the version, not the actor's options
+    called = tables.act("t1", actor, pushed["version"], "call")  # on the view it was pushed: accepted
+    assert called.version == pushed["version"] + 2
+    # What does change a seat's options still makes an older view stale: the actor's turn ended
+    # (a resent "call" cannot act twice), and the next seat's turn began after its view.
+    with pytest.raises(StaleVersion):
+        tables.act("t1", actor, pushed["version"], "call")
+    after = tables.view("t1", actor)["hand"]
+    following = next(a for a in accounts if seat_of[a] == after["seats"][after["state"]["to_act"]])
+    with pytest.raises(StaleVersion):
+        tables.act("t1", following, pushed["version"] + 1, "call")
+    tables.act("t1", following, called.version, "call")
+
+
 class RivalBeforeFirstHold:
     """A wallet port that lets a rival start the table in the instant between this starter's
     read of the table and its holds, once."""

@@ -8,6 +8,7 @@ shape and nothing else, so they hold no game rules.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -135,6 +136,15 @@ class HandState(Protocol):
 
     def legal_actions(self, seat: int) -> list[Any]: ...
 
+    def verify_action(self, seat: int, action: Any) -> None:
+        """Raise :class:`IllegalAction` (the rule's reason) unless ``seat`` may take ``action``
+        now, without listing every legal action; no change either way."""
+        ...
+
+    def options_key(self, seat: int) -> str:
+        """A key that changes whenever what ``seat`` may do changes (cheap: no listing of plays)."""
+        ...
+
     def apply(self, seat: int, action: Any) -> list[Event]: ...
 
     def timeout(self) -> list[Event]:
@@ -152,6 +162,47 @@ class HandState(Protocol):
     def view(self, seat: int | None) -> dict[str, Any]: ...
 
     def to_bytes(self) -> bytes: ...
+
+
+def options_digest(*parts: Any) -> str:
+    """A short, stable digest of what a seat may do (see :meth:`CheckedActions.options_key`)."""
+    return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
+
+
+class CheckedActions:
+    """``verify_action`` and ``can_act`` for a hand that has ``_verify(seat, action)`` and
+    names its action type in ``ACTION`` (with ``coerce`` from text): the pokerkit habit's
+    question and its reason for any action, judged without listing the legal ones."""
+
+    ACTION: ClassVar[Any]
+
+    def _verify(self, seat: int, action: Any) -> None:
+        raise NotImplementedError
+
+    def verify_action(self, seat: int, action: Any) -> None:
+        """Raise :class:`IllegalAction` with the rule's reason unless ``seat`` may take
+        ``action`` (an action or its text) now; the state is unchanged either way."""
+        self._verify(seat, self.ACTION.coerce(action))
+
+    def can_act(self, seat: int, action: Any) -> bool:
+        """Whether ``seat`` may take ``action`` now (:meth:`verify_action` as a question)."""
+        try:
+            self.verify_action(seat, action)
+        except IllegalAction:
+            return False
+        return True
+
+    def can(self, seat: int, action: Any) -> bool:
+        """:meth:`can_act` by its older name."""
+        return self.can_act(seat, action)
+
+    def options_key(self, seat: int) -> str:
+        """What ``seat`` may do now, as a short key that changes whenever that does: its legal
+        actions and, on its turn, the turn itself (a new turn is a new decision, even with the
+        same options). The table refuses a move made on an older view only when this changed
+        since (another seat's look does not)."""
+        turn = self.turn_number if self.to_act == seat else None  # type: ignore[attr-defined]
+        return options_digest(turn, [str(action) for action in self.legal_actions(seat)])  # type: ignore[attr-defined]
 
 
 class SerialisedState:

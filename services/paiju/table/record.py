@@ -158,6 +158,11 @@ class SeatRecord:
     """Escaped mid-hand: stood up when the hand ends."""
     strikes: int = 0
     """Consecutive turn timeouts (trick games: the 4th is an escape)."""
+    options_key: str | None = None
+    """In a hand: the engine's key of what this seat may do (``options_key``) as last committed."""
+    options_since: int | None = None
+    """The table version from which ``options_key`` has held: a move made on a view at least
+    this recent is not stale, whatever else moved since (``None``: refuse any older view)."""
 
 
 @dataclass(slots=True)

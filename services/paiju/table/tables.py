@@ -118,6 +118,32 @@ def hand_seat_of(record: TableRecord, table_seat: int) -> int:
     return record.hand.hand_seat(table_seat)  # type: ignore[union-attr,return-value]
 
 
+def note_options(record: TableRecord, hand: Any, version: int) -> None:
+    """Before committing ``version`` with ``hand``: each dealt-in seat's key of what it may do,
+    and since when it has held (a new key holds from this version on). A game without
+    ``options_key`` keeps none: every older view of it stays stale."""
+    assert record.hand is not None
+    if not hasattr(hand, "options_key"):
+        return
+    for hand_seat, table_seat in enumerate(record.hand.seats):
+        taken = record.seats[table_seat]
+        if taken is None:
+            continue
+        key = hand.options_key(hand_seat)
+        if key != taken.options_key or taken.options_since is None:
+            taken.options_key, taken.options_since = key, version
+
+
+def options_unchanged(record: TableRecord, seat: int | None, seen_version: int, current_version: int) -> bool:
+    """Whether what ``seat`` may do is the same at ``current_version`` as on the view of
+    ``seen_version`` (an older version of this hand): then a move made on that view is no
+    stale one."""
+    if seat is None or record.hand is None or not 0 < seen_version < current_version:
+        return False
+    taken = record.seats[seat]
+    return taken is not None and taken.options_since is not None and taken.options_since <= seen_version
+
+
 def reconnect_deadline(seat: int) -> str:
     return f"{RECONNECT_PREFIX}{seat}"
 
@@ -381,11 +407,13 @@ class Tables:
                 raise
         for seat, coin in zip(seats, coins):
             record.seats[seat].coins = coin  # type: ignore[union-attr]
+            record.seats[seat].options_key = None  # type: ignore[union-attr]  # no view of an earlier hand holds
         record.hand = HandRecord(hand_id, seats, hand.to_bytes(), number, held=bool(held))
         plan = DeadlinePlan()
         plan.drop(READY_KICK_DEADLINE, START_DEADLINE)
         self._turn_changed(record, hand, plan)
         self._system_step_timer(record, hand, plan)
+        note_options(record, hand, version + 1)
         started = Event("hand_seats", {"hand_id": hand_id, "number": number, "seats": seats, "accounts": accounts})
         events = [*events, started, *self._table_events(record, hand.opening_events)]  # type: ignore[attr-defined]
         try:
@@ -456,26 +484,60 @@ class Tables:
             for e in events
         ]
 
-    def act(self, table_id: str, account: str, expected_version: int, action: str) -> Outcome:
-        """A player's move. IllegalAction (the rule's reason) or StaleVersion leave all as it was."""
-        snapshot, record = self.load(table_id)
-        if snapshot.version != expected_version:
-            raise StaleVersion(table_id, expected_version, snapshot.version)
+    @staticmethod
+    def _players_hand(table_id: str, record: TableRecord, account: str) -> tuple[int, int, Any]:
+        """The account's table seat, its seat in the hand and the hand; NotSeated or
+        IllegalAction (no hand, not in it) otherwise."""
         seat = record.seat_of(account)
         if seat is None:
             raise NotSeated(f"you have no seat at table {table_id}")
         require(record.hand is not None, "no hand is being played at this table", "no_hand")
         hand_seat = record.hand.hand_seat(seat)  # type: ignore[union-attr]
         require(hand_seat is not None, "you are not in the hand being played", "not_in_hand")
-        hand = record.spec.load_hand(record.hand.blob)  # type: ignore[union-attr]
-        before = hand.turn_number
-        events = hand.apply(hand_seat, action)
-        record.seats[seat].strikes = 0  # type: ignore[union-attr]  # acting in person ends a run of timeouts
-        return self._after_move(table_id, expected_version, record, hand, events, turn_changed=hand.turn_number != before)
+        return seat, hand_seat, record.spec.load_hand(record.hand.blob)  # type: ignore[union-attr,return-value]
+
+    def check(self, table_id: str, account: str, action: str) -> None:
+        """Whether ``account`` may take ``action`` now, judged as :meth:`act` would judge it on
+        the current version: IllegalAction with the rule's reason if not. Nothing changes."""
+        _, record = self.load(table_id)
+        _, hand_seat, hand = self._players_hand(table_id, record, account)
+        hand.verify_action(hand_seat, action)
+
+    def act(self, table_id: str, account: str, expected_version: int, action: str) -> Outcome:
+        """A player's move, made on the view of ``expected_version``. IllegalAction (the rule's
+        reason) or StaleVersion leave all as it was.
+
+        The view is stale only if what the player's seat may do changed since that version
+        (:func:`options_unchanged`): another player's look, a card dealt to someone else or a
+        reconnect moves the version but not the decision, so the move goes ahead on the table
+        as it is now (and a lost race with such a change is simply tried again)."""
+        for _ in range(20):
+            snapshot, record = self.load(table_id)
+            if snapshot.version != expected_version and not options_unchanged(
+                record, record.seat_of(account), expected_version, snapshot.version
+            ):
+                raise StaleVersion(table_id, expected_version, snapshot.version)
+            seat, hand_seat, hand = self._players_hand(table_id, record, account)
+            before = hand.turn_number
+            waited_for = getattr(hand, "system_wait_key", None)
+            events = hand.apply(hand_seat, action)
+            record.seats[seat].strikes = 0  # type: ignore[union-attr]  # acting in person ends a run of timeouts
+            try:
+                return self._after_move(
+                    table_id, snapshot.version, record, hand, events, turn_changed=hand.turn_number != before,
+                    wait_restarted=waited_for is None or getattr(hand, "system_wait_key", None) != waited_for,
+                )
+            except StaleVersion:
+                METRICS.cas_retried("table")
+        raise RuntimeError(f"table {table_id}: too much contention, gave up after 20 tries")
 
     def _after_move(
-        self, table_id: str, version: int, record: TableRecord, hand: Any, events: list[Event], turn_changed: bool
+        self, table_id: str, version: int, record: TableRecord, hand: Any, events: list[Event], turn_changed: bool,
+        wait_restarted: bool = True,
     ) -> Outcome:
+        """Commit a move's effects. ``wait_restarted``: whether the wait for the engine's next
+        system step begins again (a player's move restarts it only when the engine says so,
+        so that no move can hold the deal or the declaring window open)."""
         hand_record = record.hand
         assert hand_record is not None
         hand_record.blob = hand.to_bytes()
@@ -485,7 +547,9 @@ class Tables:
         if hand.result is None:
             if turn_changed:
                 self._turn_changed(record, hand, plan)
-            self._system_step_timer(record, hand, plan)
+            if wait_restarted or getattr(hand, "pending_system_step", None) is None:
+                self._system_step_timer(record, hand, plan)
+            note_options(record, hand, version + 1)
             return self._commit(table_id, version, record, table_events, plan, hand=hand)
         outbox, ended = self._settle(record, hand, plan)
         return self._commit(table_id, version, record, table_events + ended, plan, outbox)

@@ -22,33 +22,37 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
+from math import comb
 
-from paiju.cards import ALL_CARDS, Card
+from paiju.cards import Card
 from paiju.games.chaodipi.order import (
     FiveTenKing,
     chaodipi_order,
     five_ten_king_of,
     held_five_ten_kings,
 )
+from paiju.games.chaodipi.scoring import POINTS
 from paiju.games.chaodipi.variants import VariantRules
 from paiju.games.tricks import (
     TRACTOR,
     TRUMP,
-    TRUMP_BASE,
     Shape,
     Structure,
     TrumpOrder,
     beats,
     classify,
     covers,
+    follow_bases,
     is_legal_structured_follow,
     lead_plays,
+    lowest,
     multiset_choices,
     structure_key,
     structure_of,
     structured_follows,
     tractors_in,
 )
+from paiju.games.tricks.lowest import DefaultKey
 
 Play = tuple[Card, ...]
 
@@ -213,6 +217,55 @@ def follows(
     return sorted(plays, key=_default_keys(context.order)), complete
 
 
+MOST_TIES_SEARCHED = 20_000
+"""Completions compared card text by card text when many cards tie on points and strength
+(beyond this, the weakest of the tied cards, then the lowest text, are taken one by one)."""
+
+
+def lowest_follow(context: Context, hand: Sequence[Card], lead_cards: Sequence[Card]) -> Play:
+    """The lowest legal follow by :func:`default_key` — the timeout's move — also when there
+    are too many follows to list: each family of follows (:func:`follow_bases`: fixed cards
+    and a free choice of the rest) gives its lowest directly."""
+    plays, complete = follows(context, hand, lead_cards)
+    if complete:
+        return plays[0]
+    lead = read_lead(context, lead_cards)
+    forced = forced_by_trump_five_ten_king(context, hand, lead)
+    key = _default_keys(context.order)
+    if forced is not None:
+        return min(forced, key=key)
+    keys = _card_keys(context.order)
+    return min(
+        (
+            _lowest_completion(base, extras, count, keys)
+            for base, extras, count in follow_bases(hand, lead.structure, context.order)
+        ),
+        key=key,
+    )
+
+
+def _lowest_completion(
+    base: Play, extras: Sequence[tuple[Card, int]], count: int, keys: Sequence[DefaultKey]
+) -> Play:
+    """``base`` with the ``count`` of ``extras`` that make the lowest play: the fewest points
+    (every cheaper card, then the weakest of the boundary value), then the lowest text among
+    the choices that tie on both."""
+    pool = sorted((card for card, copies in extras for _ in range(copies)), key=keys.__getitem__)
+    if count == 0:
+        return tuple(sorted(base))
+    boundary = keys[pool[count - 1]][0]
+    taken = [card for card in pool if keys[card][0] < boundary]
+    group = [card for card in pool if keys[card][0] == boundary]
+    need = count - len(taken)
+    ceiling = max([keys[card][1] for card in (*base, *taken, *group[:need])])
+    eligible = Counter(card for card in group if keys[card][1] <= ceiling)
+    fixed = (*base, *taken)
+    if need and comb(sum(eligible.values()), need) > MOST_TIES_SEARCHED:
+        return tuple(sorted((*fixed, *group[:need])))
+    choices = multiset_choices(sorted(eligible.items()), need)
+    return min((tuple(sorted((*fixed, *extra))) for extra in choices), key=lambda play: lowest.default_key(play, keys, POINTS))
+
+
 def leads(context: Context, hand: Sequence[Card]) -> list[Play]:
     """The leads worth listing, lowest first: every single, pair, tractor and 5-10-K held.
     Throws are legal too but not listed (too many to name)."""
@@ -258,41 +311,24 @@ def lowest_card(context: Context, cards: Sequence[Card]) -> Card:
     return min(cards, key=lambda card: (context.order.strength[card], card))
 
 
-def default_key(order: TrumpOrder, play: Sequence[Card]) -> tuple[int, int, tuple[str, ...]]:
-    """The order of "lowest" plays (the timeout's default move is the first): the strongest
-    card, then the sum of strengths, then the text."""
-    ranks = _card_ranks(order)
-    keys = [ranks[card] for card in play]
-    return (max(keys), sum(keys), tuple([_TEXT[card] for card in play]))
+def default_key(order: TrumpOrder, play: Sequence[Card]) -> DefaultKey:
+    """The order of "lowest" plays (the timeout's default move is the first): Hunzhan §5's
+    point value, then the strength of the highest card, then the card text (§8)."""
+    return lowest.default_key(play, _card_keys(order), POINTS)
 
 
-def _default_keys(
-    order: TrumpOrder,
-) -> Callable[[Sequence[Card]], tuple[int, int, tuple[str, ...]]]:
-    ranks = _card_ranks(order)
-
-    def key(play: Sequence[Card]) -> tuple[int, int, tuple[str, ...]]:
-        keys = [ranks[card] for card in play]
-        return (max(keys), sum(keys), tuple([_TEXT[card] for card in play]))
-
-    return key
+def _default_keys(order: TrumpOrder) -> Callable[[Sequence[Card]], DefaultKey]:
+    keys = _card_keys(order)
+    return lambda play: lowest.default_key(play, keys, POINTS)
 
 
 @lru_cache(maxsize=512)
-def _card_ranks(order: TrumpOrder) -> tuple[int, ...]:
-    """Per card code: its place within its class, trumps above every plain card."""
-    return tuple(
-        order.level[card] + (TRUMP_BASE if order.suit_class[card] == TRUMP else 0)
-        for card in range(len(ALL_CARDS))
-    )
+def _card_keys(order: TrumpOrder) -> tuple[DefaultKey, ...]:
+    return lowest.card_keys(order, POINTS)
 
 
 def _single_follows(order: TrumpOrder, hand: Sequence[Card], led: Card) -> list[Play]:
     """The follows of a single lead: any one card of the led class, or any card when void."""
     suit_class = order.suit_class[led]
     cards = {card for card in hand if order.suit_class[card] == suit_class} or set(hand)
-    ranks = _card_ranks(order)
-    return [(card,) for card in sorted(cards, key=lambda card: (ranks[card], _TEXT[card]))]
-
-
-_TEXT = tuple(str(card) for card in ALL_CARDS)
+    return [(card,) for card in sorted(cards, key=_card_keys(order).__getitem__)]

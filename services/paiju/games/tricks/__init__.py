@@ -32,6 +32,7 @@ from paiju.games.tricks.shapes import (
 from paiju.games.tricks.structure import (
     Structure,
     covers,
+    follow_bases,
     is_legal_structured_follow,
     pairs_in,
     structure_key,
@@ -57,6 +58,7 @@ __all__ = [
     "classify",
     "covers",
     "decompose",
+    "follow_bases",
     "follow_plays",
     "is_legal_follow",
     "is_legal_structured_follow",

@@ -11,8 +11,9 @@ The rules for a follower, the standard Tractor ones generalised (``spec/chaodipi
 
 A play *covers* a structure (:func:`covers`: it may trump a plain lead) when it matches every
 led tractor and holds a pair for each further led pair. Covering plays compare by
-:func:`structure_key`: the top pair of a tractor as long as the lead's longest, else the
-highest pair, else the highest card.
+:func:`structure_key`: against tractors, its longest tractor first (a longer one stands for the
+lead's longest and beats a shorter one), then that tractor's top pair; else the highest pair;
+else the highest card.
 
 >>> from paiju.cards import parse_cards
 >>> from paiju.games.tricks.order import TrumpOrder
@@ -128,21 +129,30 @@ def covers(play: Sequence[Card], lead: Structure, order: TrumpOrder) -> bool:
     return tractor_cover(counts, lead.tractors, order, wanted) == sum(lead.tractors)
 
 
-def structure_key(play: Sequence[Card], lead: Structure, order: TrumpOrder) -> int:
-    """What a covering play is compared by: the top pair of its strongest tractor as long as the
-    lead's longest; else its highest pair; else its highest card."""
+def structure_key(play: Sequence[Card], lead: Structure, order: TrumpOrder) -> tuple[int, int]:
+    """What a covering play is compared by, as ``(tractor length, strength)``.
+
+    Against a lead with tractors: the length of the play's longest tractor (at least the lead's
+    longest, as the play covers it), then the top pair of its strongest tractor of that length
+    — the longer tractor beats the shorter (``spec/chaodipi.md`` §5, 长度最长的连对最大). Against
+    pairs only: ``(0, its highest pair)``; against singles only: ``(0, its highest card)``.
+    """
     counts = counts_of(play)
     suit_class = order.suit_class[play[0]]
     assert suit_class is not None
     if lead.tractors:
-        keys = [
-            order.run_key([order.strength[card] for card in run])
-            for run in tractors_in(counts, order, suit_class, lead.longest)
-        ]
-        return max(key for key in keys if key is not None)
+        for length in range(len(play) // 2, lead.longest - 1, -1):
+            keys = [
+                key
+                for run in tractors_in(counts, order, suit_class, length)
+                if (key := order.run_key([order.strength[card] for card in run])) is not None
+            ]
+            if keys:
+                return (length, max(keys))
+        raise ValueError("the play does not cover the lead's tractors")
     if lead.all_pairs:
-        return max(order.strength[card] for card in pair_cards(counts, order, suit_class))
-    return max(order.strength[card] for card in play)
+        return (0, max(order.strength[card] for card in pair_cards(counts, order, suit_class)))
+    return (0, max(order.strength[card] for card in play))
 
 
 def is_legal_structured_follow(
@@ -176,6 +186,20 @@ def structured_follows(
     the list is complete. Each play's cards are in code order."""
     from paiju.games.tricks.follow import multiset_choices
 
+    found: dict[tuple[Card, ...], None] = {}
+    for base, extras, count in follow_bases(hand, lead, order):
+        for extra in multiset_choices(extras, count):
+            if limit is not None and len(found) >= limit:
+                return list(found), False
+            found[tuple(sorted(base + extra))] = None
+    return list(found), True
+
+
+def follow_bases(
+    hand: Sequence[Card], lead: Structure, order: TrumpOrder
+) -> Iterator[tuple[tuple[Card, ...], list[tuple[Card, int]], int]]:
+    """The legal follows of a structured lead as ``(base, extras, count)``: each is the cards
+    ``base`` with any ``count`` of the ``(card, copies)`` ``extras`` (every such choice legal)."""
     counts = counts_of(hand)
     size = lead.size
     if len(hand) < size:
@@ -185,21 +209,13 @@ def structured_follows(
         (card, count) for card, count in counts.items() if order.suit_class[card] == suit_class
     ]
     held_total = sum(count for _, count in inside)
-    found: dict[tuple[Card, ...], None] = {}
-
-    def full() -> bool:
-        return limit is not None and len(found) >= limit
-
     if held_total <= size:
         forced = tuple(card for card, count in inside for _ in range(count))
         rest = [
             (card, count) for card, count in counts.items() if order.suit_class[card] != suit_class
         ]
-        for extra in multiset_choices(rest, size - held_total):
-            if full():
-                return list(found), False
-            found[tuple(sorted(forced + extra))] = None
-        return list(found), True
+        yield forced, rest, size - held_total
+        return
     held = dict(inside)
     best_cover = tractor_cover(held, lead.tractors, order, suit_class)
     want_pairs = min(lead.all_pairs, pairs_in(held, order, suit_class))
@@ -212,11 +228,7 @@ def structured_follows(
         for card in chosen:
             left[card] -= 2
         extras = [(card, count) for card, count in left.items() if count > 0]
-        for extra in multiset_choices(extras, size - 2 * want_pairs):
-            if full():
-                return list(found), False
-            found[tuple(sorted(tuple(card for card in chosen for _ in range(2)) + extra))] = None
-    return list(found), True
+        yield tuple(card for card in chosen for _ in range(2)), extras, size - 2 * want_pairs
 
 
 def _choices(items: list[tuple[Card, int]], size: int) -> Iterator[tuple[Card, ...]]:
@@ -228,6 +240,7 @@ def _choices(items: list[tuple[Card, int]], size: int) -> Iterator[tuple[Card, .
 __all__ = [
     "Structure",
     "covers",
+    "follow_bases",
     "is_legal_structured_follow",
     "pairs_in",
     "structure_key",

@@ -49,6 +49,11 @@ class TableStub:
                 request_serializer=paiju_dot_v1_dot_table__pb2.ActRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_table__pb2.ActResponse.FromString,
                 _registered_method=True)
+        self.CheckAction = channel.unary_unary(
+                '/paiju.v1.Table/CheckAction',
+                request_serializer=paiju_dot_v1_dot_table__pb2.CheckActionRequest.SerializeToString,
+                response_deserializer=paiju_dot_v1_dot_table__pb2.CheckActionResponse.FromString,
+                _registered_method=True)
         self.Watch = channel.unary_stream(
                 '/paiju.v1.Table/Watch',
                 request_serializer=paiju_dot_v1_dot_table__pb2.WatchRequest.SerializeToString,
@@ -72,15 +77,31 @@ class TableServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Act(self, request, context):
-        """Plays one action for the caller's seat. The action is applied only if the table is still at
-        `expected_version`; otherwise nothing changes.
+        """Plays one action for the caller's seat, decided on the view of `expected_version`. It is
+        applied to the table as it is now if what the caller's seat may do has not changed since that
+        version (another player's look, a card dealt to someone else or a reconnect moves the version
+        but not the caller's decision); otherwise nothing changes.
         Errors: INVALID_ARGUMENT (empty table_id or action, or text that is no action of this game),
         NOT_FOUND (unknown table), PERMISSION_DENIED (the caller does not sit at the table),
-        ABORTED (the table is no longer at expected_version: fetch the view and decide again; the
-        trailing metadata `paiju-current-version` holds the current version),
+        ABORTED (what the caller's seat may do changed since expected_version — its turn came or went,
+        its options moved, a new hand began: fetch the view and decide again; the trailing metadata
+        `paiju-current-version` holds the current version),
         FAILED_PRECONDITION (the rules do not allow the action now — not the caller's turn, no hand
         on, an illegal play; the status message is the rule's reason and `paiju-error-code` the
         engine's stable code; nothing changed).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CheckAction(self, request, context):
+        """Whether the caller's seat may take an action now, and the rule's reason when it may not,
+        judged as `Act` would judge it at the table's current version, without changing anything and
+        without listing every legal play (a frontend asks at each click whether a selection of cards
+        is a legal play; `TableView.legal_actions` does not list 炒地皮 throws, nor every follow).
+        Errors: INVALID_ARGUMENT (empty table_id or action, an action longer than 512 characters, or
+        text that is no action of this game), NOT_FOUND (unknown table), PERMISSION_DENIED (the
+        caller does not sit at the table). A rule's refusal is no error: legal = false and its reason.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -111,6 +132,11 @@ def add_TableServicer_to_server(servicer, server):
                     servicer.Act,
                     request_deserializer=paiju_dot_v1_dot_table__pb2.ActRequest.FromString,
                     response_serializer=paiju_dot_v1_dot_table__pb2.ActResponse.SerializeToString,
+            ),
+            'CheckAction': grpc.unary_unary_rpc_method_handler(
+                    servicer.CheckAction,
+                    request_deserializer=paiju_dot_v1_dot_table__pb2.CheckActionRequest.FromString,
+                    response_serializer=paiju_dot_v1_dot_table__pb2.CheckActionResponse.SerializeToString,
             ),
             'Watch': grpc.unary_stream_rpc_method_handler(
                     servicer.Watch,
@@ -175,6 +201,33 @@ class Table:
             '/paiju.v1.Table/Act',
             paiju_dot_v1_dot_table__pb2.ActRequest.SerializeToString,
             paiju_dot_v1_dot_table__pb2.ActResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CheckAction(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/paiju.v1.Table/CheckAction',
+            paiju_dot_v1_dot_table__pb2.CheckActionRequest.SerializeToString,
+            paiju_dot_v1_dot_table__pb2.CheckActionResponse.FromString,
             options,
             channel_credentials,
             insecure,
