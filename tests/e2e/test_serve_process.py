@@ -14,6 +14,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from paiju.client.sdk import PaijuClient, PaijuError
+from paiju.proto.v1 import lobby_pb2
 
 
 def free_port() -> int:
@@ -23,10 +24,11 @@ def free_port() -> int:
 
 
 @pytest.fixture
-def server_process(tmp_path):
+def server_process(tmp_path, request):
     port = free_port()
     environment = {**os.environ, "PAIJU_PORT": str(port), "PAIJU_METRICS_PORT": "0",
-                   "DATABASE_URL": f"sqlite:///{tmp_path}/ledger.sqlite3", "PAIJU_SHUTDOWN_GRACE_SECONDS": "3"}
+                   "DATABASE_URL": f"sqlite:///{tmp_path}/ledger.sqlite3", "PAIJU_SHUTDOWN_GRACE_SECONDS": "3",
+                   **getattr(request, "param", {})}
     environment.pop("REDIS_URL", None)  # the embedded default
     log = (tmp_path / "serve.log").open("w")
     process = subprocess.Popen([sys.executable, "-m", "paiju.cli", "serve", "--rooms", "1"], env=environment,
@@ -77,3 +79,22 @@ def test_sigterm_ends_streams_with_a_hint_to_reconnect_and_exits_cleanly(server_
     assert process.wait(timeout=20) == 0, log.read_text()[-3000:]
     assert "shutting down" in log.read_text()
     client.close()
+
+
+@pytest.mark.parametrize("server_process", [{"PAIJU_GRPC_WORKERS": "4"}], indirect=True)
+def test_closed_room_lists_leave_the_pool_free_and_sigterm_still_stops_the_server(server_process):
+    process, address, log = server_process
+    client = PaijuClient.connect(address, "lister", "a long password")
+    for _ in range(16):  # four times the pool's threads
+        updates = client.lobby.WatchRooms(lobby_pb2.WatchRoomsRequest(game="zhajinhua", tier="free"), timeout=20)
+        assert next(updates).snapshot.rooms
+        updates.cancel()
+    again = PaijuClient(address)
+    again.login("lister", "a long password")
+    assert again.sit("zhajinhua-free-01") == 0
+    still_open = client.lobby.WatchRooms(lobby_pb2.WatchRoomsRequest(game="zhajinhua", tier="free"), timeout=20)
+    assert next(still_open).snapshot.rooms
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=20) == 0, log.read_text()[-3000:]
+    client.close()
+    again.close()

@@ -63,6 +63,8 @@ class BridgedContext:
         self._code: grpc.StatusCode | None = None
         self._details = ""
         self._woken = asyncio.Event() if on_loop else None
+        self._ended = False
+        """Set when the call's coroutine ends: a cancelled call never reports ``done()``."""
 
     # --- what the servicers and interceptors call -----------------------------------------
 
@@ -97,7 +99,9 @@ class BridgedContext:
         return self._context.time_remaining()
 
     def is_active(self) -> bool:
-        return not self._context.done()
+        # grpc.aio's done() turns true only once a status was sent, never for a call the
+        # client cancelled: a servicer looping on is_active would then loop forever.
+        return not (self._ended or self._context.done())
 
     # --- streams that wait on the loop ----------------------------------------------------
 
@@ -193,6 +197,8 @@ class BridgeHandler(grpc.GenericRpcHandler):
                 await context.abort(aborted.code, aborted.details)
             except Exception as error:  # noqa: BLE001 - answered as the thread-pool server would, logged
                 await _failed(context, bridged, f"Exception calling application: {error}")
+            finally:
+                bridged._ended = True
 
         return serve
 
@@ -200,12 +206,14 @@ class BridgeHandler(grpc.GenericRpcHandler):
         async def serve(request: Any, context: grpc.aio.ServicerContext) -> None:
             bridged = BridgedContext(context, self._loop, on_loop=on_loop)
             responses = _Steps(iter(behaviour(request, bridged)))
+            step: futures.Future[Any] | None = None
             try:
                 while True:
                     if on_loop:
                         response = responses.step()
                     else:
-                        response = await self._loop.run_in_executor(self._pool, responses.step)
+                        step = self._pool.submit(responses.step)
+                        response = await asyncio.wrap_future(step)
                     if response is _END:
                         return
                     if response is WAITING:
@@ -218,11 +226,15 @@ class BridgeHandler(grpc.GenericRpcHandler):
                 await _failed(context, bridged, f"Exception iterating responses: {error}")
             finally:
                 # Cancelled or ended: run the servicer's cleanup (its ``finally``) as it would
-                # run under the thread-pool server; off the loop if it ran off the loop.
+                # run under the thread-pool server; off the loop if it ran off the loop, once the
+                # step in flight (if any) returned, so that no second thread waits for it.
+                bridged._ended = True
                 if on_loop:
                     responses.close()
-                else:
+                elif step is None or step.done():
                     self._pool.submit(responses.close)
+                else:
+                    step.add_done_callback(lambda _: self._pool.submit(responses.close))
 
         return serve
 

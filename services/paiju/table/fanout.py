@@ -175,16 +175,22 @@ class StreamHub:
 
     @staticmethod
     def _hand_out_state(table_id: str, wanting: list[Subscription]) -> None:
-        try:
-            state = wanting[0].read_state(table_id)  # type: ignore[misc]
-        except Exception:  # the watchers still have the events; the view follows a later batch
-            log.exception("reading table %s after its events failed", table_id)
-            for subscription in wanting:
-                if subscription.notify is not None:
-                    subscription.notify()
-            return
+        # Watchers of different kinds (a table's views, the lobby's room list) read different
+        # states: each reader runs once for all the watchers that gave it.
+        readers: dict[Callable[[str], Any], list[Subscription]] = {}
         for subscription in wanting:
-            subscription.put(state)
+            readers.setdefault(subscription.read_state, []).append(subscription)  # type: ignore[arg-type]
+        for read_state, watchers in readers.items():
+            try:
+                state = read_state(table_id)
+            except Exception:  # the watchers still have the events; the state follows a later batch
+                log.exception("reading table %s after its events failed", table_id)
+                for subscription in watchers:
+                    if subscription.notify is not None:
+                        subscription.notify()
+                continue
+            for subscription in watchers:
+                subscription.put(state)
 
     def _beat_all(self) -> None:
         with self._lock:
