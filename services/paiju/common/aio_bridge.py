@@ -13,7 +13,10 @@ thread of a ``grpc.aio`` server:
 * any other method (SQL, password hashing, a call to another service) runs in a thread pool;
 * a stream whose servicer can wait without blocking (``Table.Watch``) lives on the loop: when it
   has nothing to send it yields :data:`WAITING`, and the loop resumes it once its
-  :meth:`BridgedContext.wake` is called (from any thread).
+  :meth:`BridgedContext.wake` is called (from any thread);
+* before any of that, on the loop, the call passes the server's limits
+  (:class:`~paiju.common.limits.Admission`): a request too large, a player over their rate or
+  streams, a login flood is refused at once and never waits for a thread.
 
 A servicer sees a :class:`BridgedContext`, which answers the synchronous ``ServicerContext``
 calls the servicers make (``abort``, ``set_trailing_metadata``, ``is_active``, ``code`` …).
@@ -29,6 +32,9 @@ from concurrent import futures
 from typing import Any
 
 import grpc
+
+from paiju.common.errors import ERROR_CODE_KEY
+from paiju.common.limits import Admission, Oversized, Refused, bounded, too_large
 
 log = logging.getLogger(__name__)
 
@@ -152,12 +158,14 @@ class BridgeHandler(grpc.GenericRpcHandler):
         inline: frozenset[str],
         pool: futures.ThreadPoolExecutor,
         loop: asyncio.AbstractEventLoop,
+        admission: Admission,
     ) -> None:
         self._handlers = handlers
         self._interceptors = tuple(interceptors)
         self._inline = inline
         self._pool = pool
         self._loop = loop
+        self._admission = admission
 
     def service(self, handler_call_details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler | None:
         method = handler_call_details.method
@@ -170,13 +178,25 @@ class BridgeHandler(grpc.GenericRpcHandler):
             raise NotImplementedError(f"{method}: client streams are not bridged")  # none in paiju.v1
         on_loop = method in self._inline
         if handler.response_streaming:
-            behaviour = self._stream(handler.unary_stream, on_loop)
+            behaviour = self._stream(method, handler.unary_stream, on_loop)
             factory = grpc.unary_stream_rpc_method_handler
         else:
-            behaviour = self._unary(handler.unary_unary, on_loop)
+            behaviour = self._unary(method, handler.unary_unary, on_loop)
             factory = grpc.unary_unary_rpc_method_handler
-        return factory(behaviour, request_deserializer=handler.request_deserializer,
-                       response_serializer=handler.response_serializer)
+        deserializer = bounded(handler.request_deserializer, self._admission.limits.request_bytes(method))
+        return factory(behaviour, request_deserializer=deserializer, response_serializer=handler.response_serializer)
+
+    async def _admit(self, method: str, request: Any, context: grpc.aio.ServicerContext,
+                     streaming: bool) -> Callable[[], None]:
+        """What to call when the call ended; a call over the limits ends here, refused."""
+        try:
+            if isinstance(request, Oversized):
+                raise too_large(method, request, self._admission.limits.request_bytes(method))
+            return self._admission.admit(method, context.invocation_metadata() or (), context.peer(), streaming)
+        except Refused as refused:
+            context.set_trailing_metadata(((ERROR_CODE_KEY, refused.error_code),))
+            await context.abort(refused.code, refused.reason)
+            raise AssertionError("grpc's context.abort returned") from None
 
     def _intercepted(self, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler | None:
         def at(index: int) -> Callable[[grpc.HandlerCallDetails], grpc.RpcMethodHandler | None]:
@@ -186,8 +206,9 @@ class BridgeHandler(grpc.GenericRpcHandler):
 
         return at(0)(details)
 
-    def _unary(self, behaviour: Callable[..., Any], on_loop: bool) -> Callable[..., Any]:
+    def _unary(self, method: str, behaviour: Callable[..., Any], on_loop: bool) -> Callable[..., Any]:
         async def serve(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            release = await self._admit(method, request, context, streaming=False)
             bridged = BridgedContext(context, self._loop, on_loop=False)
             try:
                 if on_loop:
@@ -199,11 +220,13 @@ class BridgeHandler(grpc.GenericRpcHandler):
                 await _failed(context, bridged, f"Exception calling application: {error}")
             finally:
                 bridged._ended = True
+                release()
 
         return serve
 
-    def _stream(self, behaviour: Callable[..., Any], on_loop: bool) -> Callable[..., Any]:
+    def _stream(self, method: str, behaviour: Callable[..., Any], on_loop: bool) -> Callable[..., Any]:
         async def serve(request: Any, context: grpc.aio.ServicerContext) -> None:
+            release = await self._admit(method, request, context, streaming=True)
             bridged = BridgedContext(context, self._loop, on_loop=on_loop)
             responses = _Steps(iter(behaviour(request, bridged)))
             step: futures.Future[Any] | None = None
@@ -229,6 +252,7 @@ class BridgeHandler(grpc.GenericRpcHandler):
                 # run under the thread-pool server; off the loop if it ran off the loop, once the
                 # step in flight (if any) returned, so that no second thread waits for it.
                 bridged._ended = True
+                release()
                 if on_loop:
                     responses.close()
                 elif step is None or step.done():
