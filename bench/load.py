@@ -670,6 +670,7 @@ def run(args: argparse.Namespace) -> int:
                 # Thousands of players log in from this one address: the per-address login limit
                 # is for one abusive client, not for a load test's crowd.
                 "PAIJU_LOGINS_PER_PEER": "512", "PAIJU_LOGINS_IN_FLIGHT": "512",
+                "PAIJU_LOGIN_RATE_PER_PEER": "100000", "PAIJU_LOGIN_BURST_PER_PEER": "100000",
             }
             seeded = seed_idle_accounts(database_url, run_id, password, idle_total, 10**9)
             started = time.monotonic()

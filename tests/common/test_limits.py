@@ -113,6 +113,18 @@ def test_logins_are_bounded_per_client_address_and_in_all(clock, signer) -> None
     admission.admit(LOGIN, (), "ipv4:10.0.0.1:1003", streaming=False)
 
 
+def test_one_address_logging_in_over_and_over_is_refused_until_its_bucket_refills(clock, signer) -> None:
+    admission = Admission(Limits(login_rate_per_peer=2, login_burst_per_peer=3), signer, clock)
+    for _ in range(3):
+        admission.admit(LOGIN, (), "ipv4:10.0.0.1:1000", streaming=False)()
+    refusal = refused(TOO_MANY_LOGINS, lambda: admission.admit(LOGIN, (), "ipv4:10.0.0.1:1001", streaming=False))
+    assert "2 logins a second" in refusal.reason
+    admission.admit(LOGIN, (), "ipv4:10.0.0.2:1000", streaming=False)()  # another address
+    clock.now += 0.5
+    admission.admit(LOGIN, (), "ipv4:10.0.0.1:1002", streaming=False)()
+    refused(TOO_MANY_LOGINS, lambda: admission.admit(LOGIN, (), "ipv4:10.0.0.1:1003", streaming=False))
+
+
 def test_a_bounded_deserializer_hands_on_an_oversized_request_unparsed() -> None:
     parsed: list[bytes] = []
     deserialize = bounded(lambda data: parsed.append(data) or "parsed", most=4)

@@ -39,6 +39,8 @@ variable                       default                      meaning
 ``PAIJU_CALL_BURST``           ``200``                      ... and at once after a quiet spell (token bucket)
 ``PAIJU_LOGINS_PER_PEER``      ``2``                        Login/Register calls at a time from one client address
 ``PAIJU_LOGINS_IN_FLIGHT``     ``8``                        Login/Register calls at a time in all; more are refused, not queued
+``PAIJU_LOGIN_RATE_PER_PEER``  ``2``                        Login/Register calls per second from one client address ...
+``PAIJU_LOGIN_BURST_PER_PEER`` ``60``                       ... after a first burst of this many (token bucket)
 ``PAIJU_HASHING_THREADS``      (cores - 1, at least 1)      password hashes (scrypt, 16 MiB each) computed at once
 =============================  ===========================  =========================================
 
@@ -111,6 +113,8 @@ class Settings:
     call_burst: int
     logins_per_peer: int
     logins_in_flight: int
+    login_rate_per_peer: int
+    login_burst_per_peer: int
     hashing_threads: int
     """Password hashes computed at once: each takes a core, and one is left to the event loop."""
 
@@ -170,6 +174,8 @@ class Settings:
             call_burst=env.integer("PAIJU_CALL_BURST", 200, minimum=1),
             logins_per_peer=env.integer("PAIJU_LOGINS_PER_PEER", 2, minimum=1),
             logins_in_flight=env.integer("PAIJU_LOGINS_IN_FLIGHT", 8, minimum=1),
+            login_rate_per_peer=env.integer("PAIJU_LOGIN_RATE_PER_PEER", 2, minimum=1),
+            login_burst_per_peer=env.integer("PAIJU_LOGIN_BURST_PER_PEER", 60, minimum=1),
             hashing_threads=env.integer("PAIJU_HASHING_THREADS", max(1, (os.cpu_count() or 2) - 1), minimum=1),
         )
 

@@ -10,7 +10,9 @@ it takes a pool thread, so a refusal costs a few dictionary look-ups and a flood
 * a player has at most ``streams_per_account`` streams open (Watch and WatchRooms together);
 * ``Login`` and ``Register`` (each an scrypt hash: tens of milliseconds of a core and 16 MiB)
   run at most ``logins_per_peer`` at a time per client address and ``logins_in_flight`` at a time
-  in all; the hashing itself is bounded by the wallet's :class:`~paiju.wallet.passwords.PasswordHasher`.
+  in all, and one address makes at most ``login_rate_per_peer`` a second after a first
+  ``login_burst_per_peer``; the hashing itself is bounded by the wallet's
+  :class:`~paiju.wallet.passwords.PasswordHasher`.
 
 Each refusal is RESOURCE_EXHAUSTED with a short reason and a stable word in ``paiju-error-code``
 (:data:`TOO_LARGE`, :data:`RATE_LIMITED`, :data:`TOO_MANY_STREAMS`, :data:`TOO_MANY_LOGINS`,
@@ -66,6 +68,8 @@ class Limits:
     call_burst: int = 200
     logins_per_peer: int = 2
     logins_in_flight: int = 8
+    login_rate_per_peer: int = 2
+    login_burst_per_peer: int = 60
 
     @classmethod
     def of(cls, settings: Settings) -> Limits:
@@ -77,6 +81,8 @@ class Limits:
             call_burst=settings.call_burst,
             logins_per_peer=settings.logins_per_peer,
             logins_in_flight=settings.logins_in_flight,
+            login_rate_per_peer=settings.login_rate_per_peer,
+            login_burst_per_peer=settings.login_burst_per_peer,
         )
 
     def request_bytes(self, method: str) -> int:
@@ -138,6 +144,23 @@ class TokenBucket:
         self._last = now
 
 
+class Buckets:
+    """A token bucket per key (an account, an address), made full on first use."""
+
+    def __init__(self, rate: float, burst: int, clock: Clock) -> None:
+        self.rate, self.burst, self._clock = rate, burst, clock
+        self._buckets: dict[str, TokenBucket] = {}
+
+    def take(self, key: str) -> bool:
+        """Take one of ``key``'s tokens; False when it has none left."""
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            if len(self._buckets) >= IDLE_BUCKETS_KEPT:
+                self._buckets = {kept: b for kept, b in self._buckets.items() if not b.is_full()}
+            bucket = self._buckets[key] = TokenBucket(self.rate, self.burst, self._clock)
+        return bucket.take()
+
+
 class Counts:
     """How many of something each key holds at once, up to ``most`` each."""
 
@@ -185,9 +208,9 @@ class Admission:
     def __init__(self, limits: Limits, signer: TokenSigner, clock: Clock = time.monotonic) -> None:
         self.limits = limits
         self._signer = signer
-        self._clock = clock
         self._lock = threading.Lock()
-        self._buckets: dict[str, TokenBucket] = {}
+        self._calls = Buckets(limits.calls_per_second, limits.call_burst, clock)
+        self._logins_from = Buckets(limits.login_rate_per_peer, limits.login_burst_per_peer, clock)
         self._streams = Counts(limits.streams_per_account)
         self._logins_of = Counts(limits.logins_per_peer)
         self._logins_in_flight = 0
@@ -200,7 +223,7 @@ class Admission:
             return _nothing  # the auth check refuses the first; Paiju's own calls are not limited
         account = caller.account_id
         with self._lock:
-            if not self._bucket(account).take():
+            if not self._calls.take(account):
                 raise Refused(f"more than {self.limits.calls_per_second} calls a second: slow down", RATE_LIMITED)
             if not streaming:
                 return _nothing
@@ -221,6 +244,9 @@ class Admission:
                               TOO_MANY_LOGINS)
             if self._logins_in_flight >= self.limits.logins_in_flight:
                 raise Refused("too many logins at once: try again in a moment", SERVER_BUSY)
+            if not self._logins_from.take(address):
+                raise Refused(f"more than {self.limits.login_rate_per_peer} logins a second from one address",
+                              TOO_MANY_LOGINS)
             self._logins_of.acquire(address)
             self._logins_in_flight += 1
 
@@ -231,14 +257,6 @@ class Admission:
 
         return release
 
-    def _bucket(self, account: str) -> TokenBucket:
-        bucket = self._buckets.get(account)
-        if bucket is None:
-            if len(self._buckets) >= IDLE_BUCKETS_KEPT:
-                self._buckets = {key: kept for key, kept in self._buckets.items() if not kept.is_full()}
-            bucket = self._buckets[account] = TokenBucket(
-                self.limits.calls_per_second, self.limits.call_burst, self._clock)
-        return bucket
 
 
 class Oversized:
