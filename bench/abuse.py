@@ -6,9 +6,11 @@ players (threads of this process, the SDK) sit at 炸金花 rooms and each, ever
 asks for their table's view (``GetView``, served on the event loop), their balance
 (``GetBalance``, a pool thread and SQL) and the room list (``ListRooms``), timing every call.
 
-Two phases of ``--seconds`` each, in one run: honest players alone, then honest players beside one
-abusive client (a process of its own, measured after ``--abuse-warmup`` seconds of flooding, once
-the bursts the limits allow are spent) that at the same time
+Two phases of ``--seconds`` each, in one run, taken in alternating slices of ``--slice`` seconds
+(so that the machine's other load, which drifts, falls on both alike): honest players alone, and
+honest players beside one abusive client (a process of its own, first flooding for
+``--abuse-warmup`` seconds so that the bursts the limits allow are spent, then pausing during the
+"alone" slices) that at the same time
 
 * floods calls: ``--flood-threads`` threads calling ``GetView`` as fast as they are answered;
 * sends big messages: a 3.9 MB ``play …`` Act, over and over;
@@ -43,6 +45,7 @@ import threading
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +57,8 @@ PASSWORD = "an honest long password"
 BIG_ACTION_BYTES = 3_900_000
 HONEST_CALLS = ("GetView", "GetBalance", "ListRooms")
 ABUSES = ("flood", "big", "streams", "logins")
+MOST_SETTLE_SECONDS = 60.0
+"""How long an "alone" slice waits at most for the abuser's calls in flight to come back."""
 
 
 def free_port() -> int:
@@ -122,12 +127,17 @@ class Honest:
             self.timings[(self.phase, call)].append((time.perf_counter() - began) * 1000)
 
 
-def honest_player(address: str, number: int, run: str, honest: Honest, stop: threading.Event, pace: float) -> None:
+def seated_player(address: str, number: int, run: str) -> tuple[Any, str]:
+    """An honest player, registered and sat at a room with two others; the room."""
     from paiju.client.sdk import PaijuClient
 
     client = PaijuClient.connect(address, f"honest-{run}-{number}", PASSWORD, own_connection=True)
     room = f"zhajinhua-free-{number // 3 + 1:02d}"
     client.sit(room)
+    return client, room
+
+
+def honest_player(client: Any, room: str, honest: Honest, stop: threading.Event, pace: float) -> None:
     try:
         while not stop.wait(pace):
             honest.timed("GetView", lambda: client.view(room))
@@ -140,8 +150,10 @@ def honest_player(address: str, number: int, run: str, honest: Honest, stop: thr
 # --- the abuser (a process of its own) ---------------------------------------------------------
 
 
-def abuser(address: str, run: str, room: str, stop: Any, results: Any, flood_threads: int, login_threads: int,
-           kinds: tuple[str, ...]) -> None:
+def abuser(address: str, run: str, room: str, go: Any, stop: Any, in_flight: Any, results: Any, flood_threads: int,
+           login_threads: int, kinds: tuple[str, ...]) -> None:
+    """Floods while ``go`` is set (it pauses while it is not), until ``stop``; ``in_flight`` counts
+    its calls not answered yet."""
     import grpc
 
     from paiju.client.sdk import PaijuClient
@@ -155,37 +167,46 @@ def abuser(address: str, run: str, room: str, stop: Any, results: Any, flood_thr
     client = PaijuClient.connect(address, f"abuser-{run}", PASSWORD)
     client.sit(room)
 
+    def flooding() -> bool:
+        go.wait()
+        return not stop.is_set()
+
     def count(kind: str, call: Any) -> Any:
+        with in_flight.get_lock():
+            in_flight.value += 1
         try:
             answer = call()
             outcome = "OK"
         except grpc.RpcError as error:
             answer, outcome = None, error.code().name
+        finally:
+            with in_flight.get_lock():
+                in_flight.value -= 1
         with lock:
             outcomes[f"{kind} {outcome}"] += 1
         return answer
 
     def flood() -> None:
-        while not stop.is_set():
+        while flooding():
             count("GetView", lambda: client.table.GetView(table_pb2.GetViewRequest(table_id=room), timeout=10))
 
     def big_messages() -> None:
         action = "play " + "5H " * (BIG_ACTION_BYTES // 3)
-        while not stop.is_set():
+        while flooding():
             count("big Act", lambda: client.table.Act(
                 table_pb2.ActRequest(table_id=room, expected_version=1, action=action), timeout=10))
 
     def streams() -> None:
         held = []
         for _ in range(1_000):
-            if stop.is_set():
+            if not flooding():
                 break
             stream = client.table.Watch(table_pb2.WatchRequest(table_id=room))
-            if count("Watch", lambda: next(stream)) is not None:
+            if count("Watch", partial(next, stream)) is not None:
                 held.append(stream)
-        while not stop.is_set():
+        while flooding():
             lists = client.lobby.WatchRooms(lobby_pb2.WatchRoomsRequest(game="zhajinhua", tier="free"))
-            count("WatchRooms", lambda: next(lists))
+            count("WatchRooms", partial(next, lists))
             lists.cancel()
         for stream in held:
             stream.cancel()
@@ -194,7 +215,7 @@ def abuser(address: str, run: str, room: str, stop: Any, results: Any, flood_thr
 
     def login_flood() -> None:
         request = wallet_pb2.LoginRequest(username=f"abuser-{run}", password="not the password")
-        while not stop.is_set():
+        while flooding():
             count("Login", lambda: logins.Login(request, timeout=30))
 
     made = {"flood": [flood] * flood_threads, "big": [big_messages], "streams": [streams],
@@ -226,7 +247,7 @@ UNLIMITED = {
     "PAIJU_MAX_REQUEST_BYTES": str(8 * 2**20), "PAIJU_MAX_ACTION_BYTES": str(8 * 2**20),
     "PAIJU_STREAMS_PER_ACCOUNT": "100000", "PAIJU_CALLS_PER_SECOND": "100000", "PAIJU_CALL_BURST": "100000",
     "PAIJU_LOGINS_PER_PEER": "100000", "PAIJU_LOGINS_IN_FLIGHT": "100000", "PAIJU_LOGIN_RATE_PER_PEER": "100000",
-    "PAIJU_LOGIN_BURST_PER_PEER": "100000", "PAIJU_HASHING_THREADS": "64",
+    "PAIJU_LOGIN_BURST_PER_PEER": "100000", "PAIJU_HASHING_THREADS": "64", "PAIJU_REFUSAL_PAUSE_MS": "0",
 }
 """The limits opened wide: the server as it was before them, for comparison."""
 
@@ -246,33 +267,46 @@ def measure(args: argparse.Namespace, environment: dict[str, str], abuse_warmup:
     server, address = start_server(environment, rooms, folder)
     honest, stop = Honest(), threading.Event()
     context = multiprocessing.get_context("spawn")
-    abuse_stop, results = context.Event(), context.Queue()
-    players = [threading.Thread(target=honest_player, args=(address, n, run_id, honest, stop, args.pace_ms / 1000))
-               for n in range(args.players)]
+    abuse_go, abuse_stop, in_flight, results = context.Event(), context.Event(), context.Value("i", 0), context.Queue()
+    seated = [seated_player(address, n, run_id) for n in range(args.players)]  # one at a time: nobody refused
+    players = [threading.Thread(target=honest_player, args=(client, room, honest, stop, args.pace_ms / 1000))
+               for client, room in seated]
     bad = context.Process(target=abuser, daemon=True, args=(
-        address, run_id, f"zhajinhua-free-{rooms:02d}", abuse_stop, results, args.flood_threads, args.login_threads,
-        tuple(args.abuse)))
-    measured = Measured(honest, {}, {}, {})
+        address, run_id, f"zhajinhua-free-{rooms:02d}", abuse_go, abuse_stop, in_flight, results, args.flood_threads,
+        args.login_threads, tuple(args.abuse)))
+    measured = Measured(honest, defaultdict(float), {}, {})
     try:
         for player in players:
             player.start()
         time.sleep(args.warmup)
-        for phase, with_abuser in (("alone", False), ("abused", True)):
-            if with_abuser:
-                bad.start()
-                time.sleep(abuse_warmup)
-            began_cpu, _ = server_sample(server.pid)
-            honest.phase = phase
-            began = time.monotonic()
-            time.sleep(args.seconds)
-            honest.phase = "after"
-            cpu, measured.rss_mb[phase] = server_sample(server.pid)
-            measured.cpu_cores[phase] = (cpu - began_cpu) / (time.monotonic() - began)
+        abuse_go.set()
+        bad.start()
+        time.sleep(abuse_warmup)
+        # Slices of each phase in turn: the machine's other load drifts, and falls on both alike.
+        slices = max(1, round(args.seconds / args.slice))
+        for _ in range(slices):
+            for phase in ("alone", "abused"):
+                if phase == "alone":
+                    abuse_go.clear()
+                    settled_by = time.monotonic() + MOST_SETTLE_SECONDS
+                    while in_flight.value > 0 and time.monotonic() < settled_by:
+                        time.sleep(0.1)  # the abuser's calls in flight come back first
+                else:
+                    abuse_go.set()
+                began_cpu, _ = server_sample(server.pid)
+                began = time.monotonic()
+                honest.phase = phase
+                time.sleep(args.seconds / slices)
+                honest.phase = "between"
+                cpu, measured.rss_mb[phase] = server_sample(server.pid)
+                measured.cpu_cores[phase] += (cpu - began_cpu) / (time.monotonic() - began) / slices
         abuse_stop.set()
+        abuse_go.set()
         measured.abuser = results.get(timeout=60)
     finally:
         stop.set()
         abuse_stop.set()
+        abuse_go.set()
         for player in players:
             player.join(timeout=30)
         if bad.pid is not None:
@@ -328,6 +362,8 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=9, help="honest players (default 9)")
     parser.add_argument("--pace-ms", type=float, default=100.0, help="an honest player's pause between rounds")
     parser.add_argument("--seconds", type=float, default=20.0, help="each phase's length (default 20)")
+    parser.add_argument("--slice", type=float, default=5.0,
+                        help="the phases alternate in slices of this many seconds (default 5)")
     parser.add_argument("--warmup", type=float, default=4.0, help="seconds before the honest players are timed")
     parser.add_argument("--abuse-warmup", type=float, default=30.0,
                         help="seconds the abuser floods before it is measured, to spend its bursts (default 30)")

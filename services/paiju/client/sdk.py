@@ -29,7 +29,7 @@ from paiju.proto.v1 import (
     wallet_pb2_grpc,
 )
 
-LOGIN_TRIES = 12
+LOGIN_TRIES = 20
 LOGIN_RETRY_FIRST_PAUSE_S = 0.05
 LOGIN_RETRY_LONGEST_PAUSE_S = 2.0
 LOGIN_BUSY_CODES = frozenset({TOO_MANY_LOGINS, SERVER_BUSY})

@@ -16,7 +16,8 @@ thread of a ``grpc.aio`` server:
   :meth:`BridgedContext.wake` is called (from any thread);
 * before any of that, on the loop, the call passes the server's limits
   (:class:`~paiju.common.limits.Admission`): a request too large, a player over their rate or
-  streams, a login flood is refused at once and never waits for a thread.
+  streams, a login flood is refused at once and never waits for a thread (its answer is
+  paused, on a timer, to slow a client that retries in a loop).
 
 A servicer sees a :class:`BridgedContext`, which answers the synchronous ``ServicerContext``
 calls the servicers make (``abort``, ``set_trailing_metadata``, ``is_active``, ``code`` …).
@@ -34,7 +35,14 @@ from typing import Any
 import grpc
 
 from paiju.common.errors import ERROR_CODE_KEY
-from paiju.common.limits import Admission, Oversized, Refused, bounded, too_large
+from paiju.common.limits import (
+    MOST_PAUSED_REFUSALS,
+    Admission,
+    Oversized,
+    Refused,
+    bounded,
+    too_large,
+)
 
 log = logging.getLogger(__name__)
 
@@ -166,6 +174,7 @@ class BridgeHandler(grpc.GenericRpcHandler):
         self._pool = pool
         self._loop = loop
         self._admission = admission
+        self._paused_refusals = 0
 
     def service(self, handler_call_details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler | None:
         method = handler_call_details.method
@@ -194,6 +203,7 @@ class BridgeHandler(grpc.GenericRpcHandler):
                 raise too_large(method, request, self._admission.limits.request_bytes(method))
             return self._admission.admit(method, context.invocation_metadata() or (), context.peer(), streaming)
         except Refused as refused:
+            await self._pause_before_refusing()
             context.set_trailing_metadata(((ERROR_CODE_KEY, refused.error_code),))
             await context.abort(refused.code, refused.reason)
             raise AssertionError("grpc's context.abort returned") from None
@@ -205,6 +215,16 @@ class BridgeHandler(grpc.GenericRpcHandler):
             return lambda call: self._interceptors[index].intercept_service(at(index + 1), call)
 
         return at(0)(details)
+
+    async def _pause_before_refusing(self) -> None:
+        pause = self._admission.limits.refusal_pause_ms / 1000
+        if pause <= 0 or self._paused_refusals >= MOST_PAUSED_REFUSALS:
+            return
+        self._paused_refusals += 1
+        try:
+            await asyncio.sleep(pause)
+        finally:
+            self._paused_refusals -= 1
 
     def _unary(self, method: str, behaviour: Callable[..., Any], on_loop: bool) -> Callable[..., Any]:
         async def serve(request: Any, context: grpc.aio.ServicerContext) -> Any:

@@ -41,6 +41,7 @@ variable                       default                      meaning
 ``PAIJU_LOGINS_IN_FLIGHT``     ``8``                        Login/Register calls at a time in all; more are refused, not queued
 ``PAIJU_LOGIN_RATE_PER_PEER``  ``2``                        Login/Register calls per second from one client address ...
 ``PAIJU_LOGIN_BURST_PER_PEER`` ``60``                       ... after a first burst of this many (token bucket)
+``PAIJU_REFUSAL_PAUSE_MS``     ``500``                      a refusal by these limits is answered after this pause
 ``PAIJU_HASHING_THREADS``      (cores - 1, at least 1)      password hashes (scrypt, 16 MiB each) computed at once
 =============================  ===========================  =========================================
 
@@ -115,6 +116,8 @@ class Settings:
     logins_in_flight: int
     login_rate_per_peer: int
     login_burst_per_peer: int
+    refusal_pause_ms: int
+    """Slows a client that retries refused calls in a loop (see :mod:`paiju.common.limits`)."""
     hashing_threads: int
     """Password hashes computed at once: each takes a core, and one is left to the event loop."""
 
@@ -176,6 +179,7 @@ class Settings:
             logins_in_flight=env.integer("PAIJU_LOGINS_IN_FLIGHT", 8, minimum=1),
             login_rate_per_peer=env.integer("PAIJU_LOGIN_RATE_PER_PEER", 2, minimum=1),
             login_burst_per_peer=env.integer("PAIJU_LOGIN_BURST_PER_PEER", 60, minimum=1),
+            refusal_pause_ms=env.integer("PAIJU_REFUSAL_PAUSE_MS", 500, minimum=0, maximum=10_000),
             hashing_threads=env.integer("PAIJU_HASHING_THREADS", max(1, (os.cpu_count() or 2) - 1), minimum=1),
         )
 

@@ -19,6 +19,12 @@ Each refusal is RESOURCE_EXHAUSTED with a short reason and a stable word in ``pa
 :data:`SERVER_BUSY`). Calls of Paiju's own services (tokens of the ``service`` role) are never
 limited by rate or streams.
 
+A refusal is decided at once but answered after ``refusal_pause_ms`` (at most
+:data:`MOST_PAUSED_REFUSALS` wait at a time; beyond, they are answered at once): a client that
+retries in a loop is slowed to a couple of refusals a second per thread, where each immediate
+refusal would cost the loop a wake-up it shares with every honest call. Nothing is done for a
+paused refusal but a timer.
+
 >>> clock = FakeClock()
 >>> bucket = TokenBucket(rate=2.0, burst=2, clock=clock)
 >>> [bucket.take() for _ in range(3)]
@@ -47,6 +53,8 @@ Clock = Callable[[], float]
 ACT_METHOD = "/paiju.v1.Table/Act"
 PASSWORD_METHODS = PUBLIC_METHODS
 """Login and Register: the calls that hash a password."""
+MOST_PAUSED_REFUSALS = 1_000
+"""Refusals waiting out their pause at a time: a flood of more is refused without a pause."""
 IDLE_BUCKETS_KEPT = 10_000
 """Above this many accounts' buckets, the full (idle) ones are forgotten: they start full anyway."""
 
@@ -70,6 +78,7 @@ class Limits:
     logins_in_flight: int = 8
     login_rate_per_peer: int = 2
     login_burst_per_peer: int = 60
+    refusal_pause_ms: int = 500
 
     @classmethod
     def of(cls, settings: Settings) -> Limits:
@@ -83,6 +92,7 @@ class Limits:
             logins_in_flight=settings.logins_in_flight,
             login_rate_per_peer=settings.login_rate_per_peer,
             login_burst_per_peer=settings.login_burst_per_peer,
+            refusal_pause_ms=settings.refusal_pause_ms,
         )
 
     def request_bytes(self, method: str) -> int:

@@ -14,8 +14,8 @@ from paiju.games.engine import IllegalAction
 from paiju.games.registry import Tier, game_spec
 from paiju.lobby.rooms import Lobby, RoomEntry
 from paiju.proto.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
-from paiju.table.record import IDLE, PLAYING, WAITING, TableRecord
 from paiju.table.fanout import StreamHub
+from paiju.table.record import IDLE, PLAYING, WAITING, TableRecord
 from paiju.table.tables import TableNotFound
 
 ROOM_STATES = {

@@ -16,6 +16,7 @@ import hashlib
 import hmac
 import os
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 SALT_BYTES = 16
@@ -27,15 +28,17 @@ class PasswordHasher:
     """scrypt with cost ``n`` (a power of two), block size ``r`` and parallelism ``p``.
 
     The default costs about 16 MiB and some tens of milliseconds per hash; tests may pass a
-    smaller ``n`` to run fast. At most ``concurrency`` hashes are computed at once (the others
-    wait): a flood of logins then takes that many cores and that many times 16 MiB, no more.
+    smaller ``n`` to run fast. Hashes are computed by ``concurrency`` threads of their own (the
+    callers wait): a flood of logins then takes that many cores and that many times 16 MiB, no
+    more; and those threads run at a lower priority (:data:`HASHING_NICENESS`), so that on a
+    busy machine the event loop serving the players goes first.
     """
 
     n: int = 2**14
     r: int = 8
     p: int = 1
     concurrency: int = field(default=max(1, (os.cpu_count() or 2) - 1), compare=False)
-    _running: threading.BoundedSemaphore = field(init=False, repr=False, compare=False)
+    _hashing: ThreadPoolExecutor = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.n < 2 or self.n & (self.n - 1):
@@ -44,7 +47,8 @@ class PasswordHasher:
             raise ValueError("the scrypt parameters r and p are at least 1")
         if self.concurrency < 1:
             raise ValueError(f"at least one hash must be computed at a time, not {self.concurrency}")
-        object.__setattr__(self, "_running", threading.BoundedSemaphore(self.concurrency))
+        hashing = ThreadPoolExecutor(self.concurrency, "password-hashing", initializer=_lower_priority)
+        object.__setattr__(self, "_hashing", hashing)
 
     def hash(self, password: str) -> str:
         """A new salted hash of ``password``, parameters included."""
@@ -75,8 +79,18 @@ class PasswordHasher:
         self._bounded_scrypt(password, b"\0" * SALT_BYTES, self.n, self.r, self.p)
 
     def _bounded_scrypt(self, password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
-        with self._running:
-            return _scrypt(password, salt, n, r, p)
+        return self._hashing.submit(lambda: _scrypt(password, salt, n, r, p)).result()
+
+
+HASHING_NICENESS = 10
+"""How much lower than the server's other threads the hashing threads run (Linux: per thread)."""
+
+
+def _lower_priority() -> None:
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASHING_NICENESS)
+    except (AttributeError, OSError):  # not Linux, or not allowed: hash at the usual priority
+        pass
 
 
 def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
