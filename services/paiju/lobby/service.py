@@ -103,7 +103,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         except ValueError as error:
             abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         # Subscribed first, so that no change falls between the snapshot and the live ones.
-        subscriptions = [self.hub.subscribe(table_id, None, self._changed_room) for table_id in ids]
+        subscriptions = self.hub.subscribe_many(ids, None, self._changed_room)
         on_loop = getattr(context, "waits_on_loop", False)
         woken = threading.Event()
         for subscription in subscriptions:

@@ -91,17 +91,27 @@ class StreamHub:
         self, table_id: str, account: str | None, read_state: Callable[[str], Any] | None = None
     ) -> Subscription:
         """Start receiving the table's events from now on (read any backlog yourself first)."""
-        subscription = Subscription(table_id, account, read_state)
+        return self.subscribe_many([table_id], account, read_state)[0]
+
+    def subscribe_many(
+        self, table_ids: list[str], account: str | None, read_state: Callable[[str], Any] | None = None
+    ) -> list[Subscription]:
+        """:meth:`subscribe` to several tables at once: the tables nobody watched yet are read in
+        one round trip (a room list watches every room of a tier)."""
+        subscriptions = [Subscription(table_id, account, read_state) for table_id in table_ids]
         with self._lock:
-            if table_id not in self._watchers:
+            new = [table_id for table_id in dict.fromkeys(table_ids) if table_id not in self._watchers]
+            found = self.store.load_many(new) if new else {}
+            for table_id in new:
                 self._watchers[table_id] = set()
-                snapshot = self.store.load(table_id)
+                snapshot = found.get(table_id)
                 self._cursors[table_id] = (snapshot.last_event_id if snapshot else "") or "0-0"
-            self._watchers[table_id].add(subscription)
+            for subscription in subscriptions:
+                self._watchers[subscription.table_id].add(subscription)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="stream-hub", daemon=True)
                 self._thread.start()
-        return subscription
+        return subscriptions
 
     def unsubscribe(self, subscription: Subscription) -> None:
         with self._lock:
