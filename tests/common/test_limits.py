@@ -26,6 +26,7 @@ from paiju.common.limits import (
     Refused,
     bounded,
 )
+from paiju.common.metrics import METRICS
 from paiju.common.server import ServiceBinding, start_server
 from paiju.proto.v1 import table_pb2, table_pb2_grpc, wallet_pb2, wallet_pb2_grpc
 from paiju.wallet import passwords
@@ -186,6 +187,8 @@ def test_a_huge_act_is_refused_before_it_is_parsed_and_a_short_one_is_played(ser
     _, table, channel = served
     stub = table_pb2_grpc.TableStub(channel)
     ann = token_of(signer, "ann")
+    refused_before = METRICS.sample("paiju_rpc_refused_total", service="paiju.v1.Table", method="Act",
+                                    reason=TOO_LARGE) or 0.0
     for size in (1_000, 3_900_000):  # above Act's limit; above any method's (grpc refuses it)
         with pytest.raises(grpc.RpcError) as too_big:
             stub.Act(table_pb2.ActRequest(table_id="t1", action="play " + "5H " * (size // 3)), metadata=ann,
@@ -196,6 +199,8 @@ def test_a_huge_act_is_refused_before_it_is_parsed_and_a_short_one_is_played(ser
     with pytest.raises(grpc.RpcError) as over_act_limit:
         stub.Act(table_pb2.ActRequest(table_id="t1", action="x" * 300), metadata=ann, timeout=WAIT_SECONDS)
     assert trailer(over_act_limit.value, ERROR_CODE_KEY) == TOO_LARGE
+    assert METRICS.sample("paiju_rpc_refused_total", service="paiju.v1.Table", method="Act",
+                          reason=TOO_LARGE) == refused_before + 2  # 1,000 bytes and 300 chars; grpc took 3.9 MB
     assert "at most 256 bytes" in over_act_limit.value.details()
     stub.Act(table_pb2.ActRequest(table_id="t1", action="play 5H 5H"), metadata=ann, timeout=WAIT_SECONDS)
     assert table.actions == ["play 5H 5H"]

@@ -167,6 +167,7 @@ class BridgeHandler(grpc.GenericRpcHandler):
         pool: futures.ThreadPoolExecutor,
         loop: asyncio.AbstractEventLoop,
         admission: Admission,
+        on_refused: Callable[[str, str], None] = lambda method, reason: None,
     ) -> None:
         self._handlers = handlers
         self._interceptors = tuple(interceptors)
@@ -174,6 +175,8 @@ class BridgeHandler(grpc.GenericRpcHandler):
         self._pool = pool
         self._loop = loop
         self._admission = admission
+        self._on_refused = on_refused
+        """Told of every refusal (the method, the refusal's error code): the metrics count them."""
         self._paused_refusals = 0
 
     def service(self, handler_call_details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler | None:
@@ -203,6 +206,7 @@ class BridgeHandler(grpc.GenericRpcHandler):
                 raise too_large(method, request, self._admission.limits.request_bytes(method))
             return self._admission.admit(method, context.invocation_metadata() or (), context.peer(), streaming)
         except Refused as refused:
+            self._on_refused(method, refused.error_code)
             await self._pause_before_refusing()
             context.set_trailing_metadata(((ERROR_CODE_KEY, refused.error_code),))
             await context.abort(refused.code, refused.reason)

@@ -32,7 +32,7 @@ from paiju.common.auth import TokenSigner
 from paiju.common.config import Settings
 from paiju.common.interceptor import AuthInterceptor
 from paiju.common.limits import Admission, Limits
-from paiju.common.metrics import MetricsInterceptor
+from paiju.common.metrics import METRICS, MetricsInterceptor
 
 LOOPBACK = "127.0.0.1"
 HEALTH_SERVICE_NAME = health_pb2.DESCRIPTOR.services_by_name["Health"].full_name
@@ -154,7 +154,7 @@ def start_server(
         inline.add(f"/{HEALTH_SERVICE_NAME}/Check")
         server.server.add_generic_rpc_handlers((
             BridgeHandler(collector.handlers, interceptors, frozenset(inline), server.pool, server.loop,
-                          Admission(limits, signer)),
+                          Admission(limits, signer), on_refused=METRICS.refused),
         ))
         reflection.enable_server_reflection((*names, HEALTH_SERVICE_NAME, reflection.SERVICE_NAME), server.server)
     else:
