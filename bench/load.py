@@ -667,6 +667,10 @@ def run(args: argparse.Namespace) -> int:
                 "REDIS_URL": args.redis_url, "DATABASE_URL": database_url, "PAIJU_REDIS_PREFIX": prefix,
                 "PAIJU_SECRET": secrets.token_hex(32), "PAIJU_STARTING_GRANT": str(10**9),
                 "PAIJU_RELAY_SECONDS": "1", "PYTHONUNBUFFERED": "1",
+                # Thousands of players log in from this one address: the per-address login limit
+                # is for one abusive client, not for a load test's crowd.
+                "PAIJU_LOGINS_PER_PEER": "512", "PAIJU_LOGINS_IN_FLIGHT": "512",
+                "PAIJU_LOGIN_RATE_PER_PEER": "100000", "PAIJU_LOGIN_BURST_PER_PEER": "100000",
             }
             seeded = seed_idle_accounts(database_url, run_id, password, idle_total, 10**9)
             started = time.monotonic()

@@ -94,7 +94,8 @@ class Platform:
         made: dict[str, Callable[[], list[ServiceBinding]]] = {
             "wallet": lambda: wallet_bindings(self.settings, self.wallet, self.leaderboard),  # type: ignore[arg-type]
             "lobby": lambda: [
-                ServiceBinding("paiju.v1.Lobby", LobbyService(self.lobby), lobby_pb2_grpc.add_LobbyServicer_to_server)
+                ServiceBinding("paiju.v1.Lobby", LobbyService(self.lobby, self.hub), lobby_pb2_grpc.add_LobbyServicer_to_server,
+                               LobbyService.NON_BLOCKING)
             ],
             "table": lambda: [
                 ServiceBinding("paiju.v1.Table", TableService(self.tables, self.presence, self.draining, self.hub),

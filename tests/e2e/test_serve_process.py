@@ -17,6 +17,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from paiju.client.sdk import PaijuClient, PaijuError
+from paiju.proto.v1 import lobby_pb2
 
 
 def free_port() -> int:
@@ -26,12 +27,15 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(tmp_path: Path, *arguments: str) -> Iterator[tuple[subprocess.Popen, str, Path]]:
+def serving(tmp_path: Path, *arguments: str, settings: dict[str, str] | None = None
+            ) -> Iterator[tuple[subprocess.Popen, str, Path]]:
     """``paiju serve *arguments`` in a process of its own on a free loopback port, embedded Redis
-    and a SQLite ledger in ``tmp_path``, once it reports ready: the process, its address, its log."""
+    and a SQLite ledger in ``tmp_path`` (and ``settings`` in its environment), once it reports
+    ready: the process, its address, its log."""
     port = free_port()
     environment = {**os.environ, "PAIJU_PORT": str(port), "PAIJU_METRICS_PORT": "0",
-                   "DATABASE_URL": f"sqlite:///{tmp_path}/ledger.sqlite3", "PAIJU_SHUTDOWN_GRACE_SECONDS": "3"}
+                   "DATABASE_URL": f"sqlite:///{tmp_path}/ledger.sqlite3", "PAIJU_SHUTDOWN_GRACE_SECONDS": "3",
+                   **(settings or {})}
     environment.pop("REDIS_URL", None)  # the embedded default
     log = (tmp_path / "serve.log").open("w")
     process = subprocess.Popen([sys.executable, "-m", "paiju.cli", "serve", *arguments], env=environment,
@@ -60,8 +64,8 @@ def serving(tmp_path: Path, *arguments: str) -> Iterator[tuple[subprocess.Popen,
 
 
 @pytest.fixture
-def server_process(tmp_path):
-    with serving(tmp_path, "--rooms", "1") as running:
+def server_process(tmp_path, request):
+    with serving(tmp_path, "--rooms", "1", settings=getattr(request, "param", {})) as running:
         yield running
 
 
@@ -90,3 +94,22 @@ def test_sigterm_ends_streams_with_a_hint_to_reconnect_and_exits_cleanly(server_
     assert process.wait(timeout=20) == 0, log.read_text()[-3000:]
     assert "shutting down" in log.read_text()
     client.close()
+
+
+@pytest.mark.parametrize("server_process", [{"PAIJU_GRPC_WORKERS": "4"}], indirect=True)
+def test_closed_room_lists_leave_the_pool_free_and_sigterm_still_stops_the_server(server_process):
+    process, address, log = server_process
+    client = PaijuClient.connect(address, "lister", "a long password")
+    for _ in range(16):  # four times the pool's threads
+        updates = client.lobby.WatchRooms(lobby_pb2.WatchRoomsRequest(game="zhajinhua", tier="free"), timeout=20)
+        assert next(updates).snapshot.rooms
+        updates.cancel()
+    again = PaijuClient(address)
+    again.login("lister", "a long password")
+    assert again.sit("zhajinhua-free-01") == 0
+    still_open = client.lobby.WatchRooms(lobby_pb2.WatchRoomsRequest(game="zhajinhua", tier="free"), timeout=20)
+    assert next(still_open).snapshot.rooms
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=20) == 0, log.read_text()[-3000:]
+    client.close()
+    again.close()

@@ -170,3 +170,34 @@ def test_a_hub_whose_notices_break_listens_again_and_misses_nothing(backend: Bac
         assert broken.subscriptions == 2
     finally:
         hub.stop()
+
+
+def test_watchers_that_read_different_states_of_a_table_each_get_their_own(backend: Backend) -> None:
+    store = backend.store()
+    store.create("t1", b"s")
+    hub = StreamHub(store)
+    viewer = hub.subscribe("t1", "a", lambda table_id: ("view", table_id))
+    lister = hub.subscribe("t1", None, lambda table_id: ("room", table_id))
+    try:
+        store.commit("t1", 1, b"s", events=[(None, "sat", b"0")])
+        assert next_batch(viewer, 2)[1] == ("view", "t1")
+        assert next_batch(lister, 2)[1] == ("room", "t1")  # not the viewer's state
+    finally:
+        hub.stop()
+
+
+def test_subscribing_to_many_tables_at_once_starts_each_after_what_it_already_holds(backend: Backend) -> None:
+    store = backend.store()
+    for table_id in ("t1", "t2"):
+        store.create(table_id, b"s")
+    store.commit("t1", 1, b"s", events=[(None, "old", b"before")])
+    hub = StreamHub(store)
+    first, second, missing = hub.subscribe_many(["t1", "t2", "t3"], None)
+    try:
+        store.commit("t1", 2, b"s", events=[(None, "bet", b"1")])
+        store.commit("t2", 1, b"s", events=[(None, "bet", b"2")])
+        assert [e.payload for e in next_batch(first, 1)] == [b"1"]  # not the event from before
+        assert [e.payload for e in next_batch(second, 1)] == [b"2"]
+        assert missing.events.empty()
+    finally:
+        hub.stop()

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import json
+import random
 import threading
 import time
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ import grpc
 
 from paiju.common.channels import authorized_channel, connection_options
 from paiju.common.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY, trailer
+from paiju.common.limits import SERVER_BUSY, TOO_MANY_LOGINS
 from paiju.proto.v1 import (
     common_pb2,
     lobby_pb2,
@@ -26,6 +28,12 @@ from paiju.proto.v1 import (
     wallet_pb2,
     wallet_pb2_grpc,
 )
+
+LOGIN_TRIES = 20
+LOGIN_RETRY_FIRST_PAUSE_S = 0.05
+LOGIN_RETRY_LONGEST_PAUSE_S = 2.0
+LOGIN_BUSY_CODES = frozenset({TOO_MANY_LOGINS, SERVER_BUSY})
+"""The refusals of a login that say "not now" rather than "no"."""
 
 
 class PaijuError(Exception):
@@ -122,13 +130,27 @@ class PaijuClient:
         self.lobby = lobby_pb2_grpc.LobbyStub(channels[self.routes["lobby"]])
         self.table = table_pb2_grpc.TableStub(channels[self.routes["table"]])
 
+    def _call_when_admitted(self, method: Any, request: Any) -> Any:
+        """A Login or Register, tried again a little later while the server has too many at once
+        (it refuses those rather than queue them)."""
+        pause = LOGIN_RETRY_FIRST_PAUSE_S
+        for _ in range(LOGIN_TRIES - 1):
+            try:
+                return self._call(method, request)
+            except PaijuError as error:
+                if error.status != grpc.StatusCode.RESOURCE_EXHAUSTED or error.error_code not in LOGIN_BUSY_CODES:
+                    raise
+            time.sleep(pause * random.uniform(0.5, 1.5))
+            pause = min(pause * 2, LOGIN_RETRY_LONGEST_PAUSE_S)
+        return self._call(method, request)
+
     def register(self, username: str, password: str) -> None:
         request = wallet_pb2.RegisterRequest(username=username, password=password)
-        self._session(self._call(self._wallet_open.Register, request))
+        self._session(self._call_when_admitted(self._wallet_open.Register, request))
 
     def login(self, username: str, password: str) -> None:
         request = wallet_pb2.LoginRequest(username=username, password=password)
-        self._session(self._call(self._wallet_open.Login, request))
+        self._session(self._call_when_admitted(self._wallet_open.Login, request))
 
     # --- wallet -------------------------------------------------------------------------
 

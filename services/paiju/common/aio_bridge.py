@@ -13,7 +13,11 @@ thread of a ``grpc.aio`` server:
 * any other method (SQL, password hashing, a call to another service) runs in a thread pool;
 * a stream whose servicer can wait without blocking (``Table.Watch``) lives on the loop: when it
   has nothing to send it yields :data:`WAITING`, and the loop resumes it once its
-  :meth:`BridgedContext.wake` is called (from any thread).
+  :meth:`BridgedContext.wake` is called (from any thread);
+* before any of that, on the loop, the call passes the server's limits
+  (:class:`~paiju.common.limits.Admission`): a request too large, a player over their rate or
+  streams, a login flood is refused at once and never waits for a thread (its answer is
+  paused, on a timer, to slow a client that retries in a loop).
 
 A servicer sees a :class:`BridgedContext`, which answers the synchronous ``ServicerContext``
 calls the servicers make (``abort``, ``set_trailing_metadata``, ``is_active``, ``code`` …).
@@ -29,6 +33,16 @@ from concurrent import futures
 from typing import Any
 
 import grpc
+
+from paiju.common.errors import ERROR_CODE_KEY
+from paiju.common.limits import (
+    MOST_PAUSED_REFUSALS,
+    Admission,
+    Oversized,
+    Refused,
+    bounded,
+    too_large,
+)
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +77,8 @@ class BridgedContext:
         self._code: grpc.StatusCode | None = None
         self._details = ""
         self._woken = asyncio.Event() if on_loop else None
+        self._ended = False
+        """Set when the call's coroutine ends: a cancelled call never reports ``done()``."""
 
     # --- what the servicers and interceptors call -----------------------------------------
 
@@ -97,7 +113,9 @@ class BridgedContext:
         return self._context.time_remaining()
 
     def is_active(self) -> bool:
-        return not self._context.done()
+        # grpc.aio's done() turns true only once a status was sent, never for a call the
+        # client cancelled: a servicer looping on is_active would then loop forever.
+        return not (self._ended or self._context.done())
 
     # --- streams that wait on the loop ----------------------------------------------------
 
@@ -148,12 +166,18 @@ class BridgeHandler(grpc.GenericRpcHandler):
         inline: frozenset[str],
         pool: futures.ThreadPoolExecutor,
         loop: asyncio.AbstractEventLoop,
+        admission: Admission,
+        on_refused: Callable[[str, str], None] = lambda method, reason: None,
     ) -> None:
         self._handlers = handlers
         self._interceptors = tuple(interceptors)
         self._inline = inline
         self._pool = pool
         self._loop = loop
+        self._admission = admission
+        self._on_refused = on_refused
+        """Told of every refusal (the method, the refusal's error code): the metrics count them."""
+        self._paused_refusals = 0
 
     def service(self, handler_call_details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler | None:
         method = handler_call_details.method
@@ -166,13 +190,27 @@ class BridgeHandler(grpc.GenericRpcHandler):
             raise NotImplementedError(f"{method}: client streams are not bridged")  # none in paiju.v1
         on_loop = method in self._inline
         if handler.response_streaming:
-            behaviour = self._stream(handler.unary_stream, on_loop)
+            behaviour = self._stream(method, handler.unary_stream, on_loop)
             factory = grpc.unary_stream_rpc_method_handler
         else:
-            behaviour = self._unary(handler.unary_unary, on_loop)
+            behaviour = self._unary(method, handler.unary_unary, on_loop)
             factory = grpc.unary_unary_rpc_method_handler
-        return factory(behaviour, request_deserializer=handler.request_deserializer,
-                       response_serializer=handler.response_serializer)
+        deserializer = bounded(handler.request_deserializer, self._admission.limits.request_bytes(method))
+        return factory(behaviour, request_deserializer=deserializer, response_serializer=handler.response_serializer)
+
+    async def _admit(self, method: str, request: Any, context: grpc.aio.ServicerContext,
+                     streaming: bool) -> Callable[[], None]:
+        """What to call when the call ended; a call over the limits ends here, refused."""
+        try:
+            if isinstance(request, Oversized):
+                raise too_large(method, request, self._admission.limits.request_bytes(method))
+            return self._admission.admit(method, context.invocation_metadata() or (), context.peer(), streaming)
+        except Refused as refused:
+            self._on_refused(method, refused.error_code)
+            await self._pause_before_refusing()
+            context.set_trailing_metadata(((ERROR_CODE_KEY, refused.error_code),))
+            await context.abort(refused.code, refused.reason)
+            raise AssertionError("grpc's context.abort returned") from None
 
     def _intercepted(self, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler | None:
         def at(index: int) -> Callable[[grpc.HandlerCallDetails], grpc.RpcMethodHandler | None]:
@@ -182,8 +220,19 @@ class BridgeHandler(grpc.GenericRpcHandler):
 
         return at(0)(details)
 
-    def _unary(self, behaviour: Callable[..., Any], on_loop: bool) -> Callable[..., Any]:
+    async def _pause_before_refusing(self) -> None:
+        pause = self._admission.limits.refusal_pause_ms / 1000
+        if pause <= 0 or self._paused_refusals >= MOST_PAUSED_REFUSALS:
+            return
+        self._paused_refusals += 1
+        try:
+            await asyncio.sleep(pause)
+        finally:
+            self._paused_refusals -= 1
+
+    def _unary(self, method: str, behaviour: Callable[..., Any], on_loop: bool) -> Callable[..., Any]:
         async def serve(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            release = await self._admit(method, request, context, streaming=False)
             bridged = BridgedContext(context, self._loop, on_loop=False)
             try:
                 if on_loop:
@@ -193,19 +242,25 @@ class BridgeHandler(grpc.GenericRpcHandler):
                 await context.abort(aborted.code, aborted.details)
             except Exception as error:  # noqa: BLE001 - answered as the thread-pool server would, logged
                 await _failed(context, bridged, f"Exception calling application: {error}")
+            finally:
+                bridged._ended = True
+                release()
 
         return serve
 
-    def _stream(self, behaviour: Callable[..., Any], on_loop: bool) -> Callable[..., Any]:
+    def _stream(self, method: str, behaviour: Callable[..., Any], on_loop: bool) -> Callable[..., Any]:
         async def serve(request: Any, context: grpc.aio.ServicerContext) -> None:
+            release = await self._admit(method, request, context, streaming=True)
             bridged = BridgedContext(context, self._loop, on_loop=on_loop)
             responses = _Steps(iter(behaviour(request, bridged)))
+            step: futures.Future[Any] | None = None
             try:
                 while True:
                     if on_loop:
                         response = responses.step()
                     else:
-                        response = await self._loop.run_in_executor(self._pool, responses.step)
+                        step = self._pool.submit(responses.step)
+                        response = await asyncio.wrap_future(step)
                     if response is _END:
                         return
                     if response is WAITING:
@@ -218,11 +273,16 @@ class BridgeHandler(grpc.GenericRpcHandler):
                 await _failed(context, bridged, f"Exception iterating responses: {error}")
             finally:
                 # Cancelled or ended: run the servicer's cleanup (its ``finally``) as it would
-                # run under the thread-pool server; off the loop if it ran off the loop.
+                # run under the thread-pool server; off the loop if it ran off the loop, once the
+                # step in flight (if any) returned, so that no second thread waits for it.
+                bridged._ended = True
+                release()
                 if on_loop:
                     responses.close()
-                else:
+                elif step is None or step.done():
                     self._pool.submit(responses.close)
+                else:
+                    step.add_done_callback(lambda _: self._pool.submit(responses.close))
 
         return serve
 

@@ -34,6 +34,17 @@ variable                       default                      meaning
 ``PAIJU_WATCHDOG_LEASE_MS``   ``5000``                     a claimed deadline falls due again after this
 ``PAIJU_SHUTDOWN_GRACE_SECONDS`` ``10``                   on SIGTERM, time for calls in flight to finish
 ``PAIJU_STARTING_GRANT``       ``20000``                    coins credited to a new account
+``PAIJU_MAX_REQUEST_BYTES``    ``4096``                     largest request of any method (grpc refuses larger ones unread)
+``PAIJU_MAX_ACTION_BYTES``     ``512``                      largest ``Table.Act`` request: an action is short
+``PAIJU_STREAMS_PER_ACCOUNT``  ``16``                       streams (Watch, WatchRooms) one player may have open
+``PAIJU_CALLS_PER_SECOND``     ``50``                       calls a player may make per second, on average ...
+``PAIJU_CALL_BURST``           ``200``                      ... and at once after a quiet spell (token bucket)
+``PAIJU_LOGINS_PER_PEER``      ``2``                        Login/Register calls at a time from one client address
+``PAIJU_LOGINS_IN_FLIGHT``     ``8``                        Login/Register calls at a time in all; more are refused, not queued
+``PAIJU_LOGIN_RATE_PER_PEER``  ``2``                        Login/Register calls per second from one client address ...
+``PAIJU_LOGIN_BURST_PER_PEER`` ``60``                       ... after a first burst of this many (token bucket)
+``PAIJU_REFUSAL_PAUSE_MS``     ``500``                      a refusal by these limits is answered after this pause
+``PAIJU_HASHING_THREADS``      (cores - 1, at least 1)      password hashes (scrypt, 16 MiB each) computed at once
 =============================  ===========================  =========================================
 
 >>> settings = Settings.from_env({"PAIJU_SECRET": "correct horse battery staple"})
@@ -41,6 +52,8 @@ variable                       default                      meaning
 (20, 90, 20000)
 >>> settings.uses_embedded_redis, settings.database_url
 (True, 'sqlite:///paiju.sqlite3')
+>>> settings.max_action_bytes, settings.streams_per_account, settings.logins_per_peer
+(512, 16, 2)
 >>> Settings.from_env({"PAIJU_TURN_SECONDS": "soon"})
 Traceback (most recent call last):
 ...
@@ -100,6 +113,19 @@ class Settings:
     """On SIGTERM, how long calls in flight may take to finish before the server stops."""
     """How long a watchdog's claim on a due deadline lasts before another replica may fire it."""
     starting_grant: int
+    max_request_bytes: int
+    max_action_bytes: int
+    streams_per_account: int
+    calls_per_second: int
+    call_burst: int
+    logins_per_peer: int
+    logins_in_flight: int
+    login_rate_per_peer: int
+    login_burst_per_peer: int
+    refusal_pause_ms: int
+    """Slows a client that retries refused calls in a loop (see :mod:`paiju.common.limits`)."""
+    hashing_threads: int
+    """Password hashes computed at once: each takes a core, and one is left to the event loop."""
 
     @property
     def uses_embedded_redis(self) -> bool:
@@ -159,6 +185,17 @@ class Settings:
             watchdog_lease_ms=env.integer("PAIJU_WATCHDOG_LEASE_MS", 5_000, minimum=100),
             shutdown_grace_seconds=env.integer("PAIJU_SHUTDOWN_GRACE_SECONDS", 10, minimum=0),
             starting_grant=env.integer("PAIJU_STARTING_GRANT", 20_000, minimum=0),
+            max_request_bytes=env.integer("PAIJU_MAX_REQUEST_BYTES", 4_096, minimum=256),
+            max_action_bytes=env.integer("PAIJU_MAX_ACTION_BYTES", 512, minimum=64),
+            streams_per_account=env.integer("PAIJU_STREAMS_PER_ACCOUNT", 16, minimum=1),
+            calls_per_second=env.integer("PAIJU_CALLS_PER_SECOND", 50, minimum=1),
+            call_burst=env.integer("PAIJU_CALL_BURST", 200, minimum=1),
+            logins_per_peer=env.integer("PAIJU_LOGINS_PER_PEER", 2, minimum=1),
+            logins_in_flight=env.integer("PAIJU_LOGINS_IN_FLIGHT", 8, minimum=1),
+            login_rate_per_peer=env.integer("PAIJU_LOGIN_RATE_PER_PEER", 2, minimum=1),
+            login_burst_per_peer=env.integer("PAIJU_LOGIN_BURST_PER_PEER", 60, minimum=1),
+            refusal_pause_ms=env.integer("PAIJU_REFUSAL_PAUSE_MS", 500, minimum=0, maximum=10_000),
+            hashing_threads=env.integer("PAIJU_HASHING_THREADS", max(1, (os.cpu_count() or 2) - 1), minimum=1),
         )
 
     def __repr__(self) -> str:

@@ -162,6 +162,15 @@ class _MalformedHeader(TokenError):
     pass
 
 
+def presented_caller(signer: TokenSigner, metadata: Sequence[tuple[str, str | bytes]]) -> Caller | None:
+    """The caller whose valid token ``metadata`` presents; ``None`` without one (or a bad one)."""
+    try:
+        token = _bearer_token(metadata)
+        return None if token is None else signer.verify(token)
+    except TokenError:
+        return None
+
+
 _END = object()
 
 

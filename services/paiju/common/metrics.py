@@ -91,6 +91,12 @@ class PaijuMetrics:
             ("service", "method"),
             registry=registry,
         )
+        self.rpc_refused = Counter(
+            "paiju_rpc_refused_total",
+            "RPCs turned away by the limits before any work (paiju.common.limits), by reason.",
+            ("service", "method", "reason"),
+            registry=registry,
+        )
         self.stream_messages_sent = Counter(
             "paiju_rpc_stream_messages_sent_total",
             "Messages sent on server-streaming RPCs.",
@@ -185,6 +191,10 @@ class PaijuMetrics:
         if count < 0:
             raise ValueError(f"ledger entries cannot be negative, got {count}")
         self.ledger_entries.labels(kind).inc(count)
+
+    def refused(self, full_method: str, reason: str) -> None:
+        """A call to ``full_method`` was refused by a limit (``reason``: its error code)."""
+        self.rpc_refused.labels(*split_method(full_method), reason).inc()
 
     def sample(self, name: str, **labels: str) -> float | None:
         """The current value of one sample, e.g. ``sample("paiju_live_tables", game="zhajinhua")``."""

@@ -31,7 +31,8 @@ from paiju.common.aio_bridge import BridgeHandler, HandlerCollector, LoopServer
 from paiju.common.auth import TokenSigner
 from paiju.common.config import Settings
 from paiju.common.interceptor import AuthInterceptor
-from paiju.common.metrics import MetricsInterceptor
+from paiju.common.limits import Admission, Limits
+from paiju.common.metrics import METRICS, MetricsInterceptor
 
 LOOPBACK = "127.0.0.1"
 HEALTH_SERVICE_NAME = health_pb2.DESCRIPTOR.services_by_name["Health"].full_name
@@ -116,6 +117,7 @@ def start_server(
     extra_interceptors: Sequence[grpc.ServerInterceptor] = (),
     event_loop: bool = True,
     share_port: bool = False,
+    limits: Limits | None = None,
 ) -> RunningServer:
     """Build, bind and start a server for ``bindings``; ``port=0`` picks a free port.
 
@@ -127,7 +129,12 @@ def start_server(
     ``share_port`` lets other processes of this user listen on the same port (SO_REUSEPORT), the
     kernel spreading new connections among them: how one machine serves from several processes.
     Off, a second server on a busy port fails to start instead of sharing it silently.
+
+    ``limits`` (:mod:`paiju.common.limits`, its defaults when not given) bound what one client may
+    ask: grpc refuses requests above the largest size any method takes, and the event-loop server
+    admits every call against them before it does any work for it.
     """
+    limits = limits or Limits()
     if not bindings:
         raise ServerStartError("a server needs at least one service")
     names = tuple(binding.name for binding in bindings)
@@ -135,7 +142,8 @@ def start_server(
     # Metrics first, so that calls refused by the auth check are counted too.
     interceptors = (MetricsInterceptor(), AuthInterceptor(signer), *extra_interceptors)
     health_servicer = health.HealthServicer()
-    options = (*SERVER_OPTIONS, ("grpc.so_reuseport", int(share_port)))
+    options = (*SERVER_OPTIONS, ("grpc.so_reuseport", int(share_port)),
+               ("grpc.max_receive_message_length", limits.largest_request))
     if event_loop:
         server: grpc.Server | LoopServer = LoopServer(options, max_workers)
         collector = HandlerCollector()
@@ -145,7 +153,8 @@ def start_server(
         inline = {f"/{b.name}/{method}" for b in bindings for method in b.inline}
         inline.add(f"/{HEALTH_SERVICE_NAME}/Check")
         server.server.add_generic_rpc_handlers((
-            BridgeHandler(collector.handlers, interceptors, frozenset(inline), server.pool, server.loop),
+            BridgeHandler(collector.handlers, interceptors, frozenset(inline), server.pool, server.loop,
+                          Admission(limits, signer), on_refused=METRICS.refused),
         ))
         reflection.enable_server_reflection((*names, HEALTH_SERVICE_NAME, reflection.SERVICE_NAME), server.server)
     else:
@@ -199,6 +208,7 @@ def start_from_settings(
         max_workers=settings.grpc_workers,
         event_loop=settings.grpc_server == "loop",
         share_port=share_port,
+        limits=Limits.of(settings),
     )
 
 

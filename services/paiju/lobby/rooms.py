@@ -53,16 +53,25 @@ class Lobby:
                 count += 1
         return count
 
+    def room_ids(self, game: str, tier: str) -> list[str]:
+        """The ids of the rooms of one game and tier, in number order (made or not yet)."""
+        game_spec(game).tier(tier)  # unknown names are refused with a reason
+        return [room_id(game, tier, number) for number in range(1, self.rooms_per_tier + 1)]
+
     def rooms(self, game: str, tier: str) -> list[RoomEntry]:
         """The rooms of one game and tier, in number order."""
-        game_spec(game).tier(tier)  # unknown names are refused with a reason
-        ids = [room_id(game, tier, number) for number in range(1, self.rooms_per_tier + 1)]
-        found = self.tables.store.load_many(ids)  # one round trip: WatchRooms polls this
+        ids = self.room_ids(game, tier)
+        found = self.tables.store.load_many(ids)  # one round trip
         return [
             RoomEntry(found[table_id].version, TableRecord.from_bytes(found[table_id].state))
             for table_id in ids
             if table_id in found
         ]
+
+    def room(self, table_id: str) -> RoomEntry | None:
+        """One room as it is now, or ``None`` if it is gone."""
+        snapshot = self.tables.store.load(table_id)
+        return None if snapshot is None else RoomEntry(snapshot.version, TableRecord.from_bytes(snapshot.state))
 
     def quick_match(
         self, game: str, tier: str, account: str, name: str, wait_seconds: float = QUICK_MATCH_WAIT_SECONDS

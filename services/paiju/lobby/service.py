@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-import time
+import threading
 from collections.abc import Iterator
 
 import grpc
 
+from paiju.common import aio_bridge
 from paiju.common.errors import abort
 from paiju.common.interceptor import current_caller
 from paiju.games.engine import IllegalAction
 from paiju.games.registry import Tier, game_spec
 from paiju.lobby.rooms import Lobby, RoomEntry
 from paiju.proto.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
+from paiju.table.fanout import StreamHub
 from paiju.table.record import IDLE, PLAYING, WAITING, TableRecord
 from paiju.table.tables import TableNotFound
 
@@ -21,7 +23,8 @@ ROOM_STATES = {
     WAITING: common_pb2.ROOM_STATE_WAITING,
     PLAYING: common_pb2.ROOM_STATE_PLAYING,
 }
-WATCH_INTERVAL_S = 0.5
+WATCH_POLL_S = 5.0
+"""Under a thread server, how often a waiting room list looks whether its client is still there."""
 
 
 def tier_message(game: str, tier: Tier) -> common_pb2.Tier:
@@ -57,8 +60,13 @@ def room_message(version: int, record: TableRecord) -> common_pb2.Room:
 
 
 class LobbyService(lobby_pb2_grpc.LobbyServicer):
-    def __init__(self, lobby: Lobby) -> None:
+    NON_BLOCKING = frozenset({"ListTiers", "ListRooms", "WatchRooms"})
+    """Methods that read Redis only (Sit, Stand, Ready and QuickMatch may ask the ledger), so an
+    event loop may run them itself: a room list then waits on the loop, holding no thread."""
+
+    def __init__(self, lobby: Lobby, hub: StreamHub | None = None) -> None:
         self.lobby = lobby
+        self.hub = hub or StreamHub(lobby.tables.store)
 
     def _rooms(self, game: str, tier: str, context: grpc.ServicerContext) -> list[RoomEntry]:
         try:
@@ -85,18 +93,51 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         return lobby_pb2.ListRoomsResponse(rooms=[room_message(e.version, e.record) for e in rooms])
 
     def WatchRooms(self, request, context) -> Iterator[lobby_pb2.RoomListUpdate]:  # type: ignore[no-untyped-def]
-        rooms = self._rooms(request.game, request.tier, context)
-        seen = {entry.record.table_id: entry.version for entry in rooms}
-        yield lobby_pb2.RoomListUpdate(
-            snapshot=lobby_pb2.RoomSnapshot(rooms=[room_message(e.version, e.record) for e in rooms])
-        )
-        # Polling the records keeps every replica able to serve any watcher, with no extra state.
-        while context.is_active():
-            time.sleep(WATCH_INTERVAL_S)
-            for entry in self.lobby.rooms(request.game, request.tier):
-                if seen.get(entry.record.table_id) != entry.version:
-                    seen[entry.record.table_id] = entry.version
-                    yield lobby_pb2.RoomListUpdate(changed=room_message(entry.version, entry.record))
+        """The rooms of a tier, then each room again whenever it changed, until the client goes.
+
+        The stream holds no thread while it waits: the stream hub reads each room once after its
+        events, for every room list, and wakes the stream (or its thread, under a thread server).
+        """
+        try:
+            ids = self.lobby.room_ids(request.game, request.tier)
+        except ValueError as error:
+            abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        # Subscribed first, so that no change falls between the snapshot and the live ones.
+        subscriptions = self.hub.subscribe_many(ids, None, self._changed_room)
+        on_loop = getattr(context, "waits_on_loop", False)
+        woken = threading.Event()
+        for subscription in subscriptions:
+            subscription.notify = context.wake if on_loop else woken.set
+        try:
+            rooms = self.lobby.rooms(request.game, request.tier)
+            seen = {entry.record.table_id: entry.version for entry in rooms}
+            yield lobby_pb2.RoomListUpdate(
+                snapshot=lobby_pb2.RoomSnapshot(rooms=[room_message(e.version, e.record) for e in rooms])
+            )
+            while context.is_active():
+                taken = [item for subscription in subscriptions for item in subscription.take_all()]
+                if any(item is None for item in taken):  # the hub's interrupt: the server is shutting down
+                    abort(context, grpc.StatusCode.UNAVAILABLE, "this server is shutting down: watch again",
+                          error_code="server_draining")
+                changed = [item for item in taken if isinstance(item, RoomEntry)]
+                for entry in changed:
+                    if seen.get(entry.record.table_id, -1) < entry.version:
+                        seen[entry.record.table_id] = entry.version
+                        yield lobby_pb2.RoomListUpdate(changed=room_message(entry.version, entry.record))
+                if changed:
+                    continue
+                if on_loop:
+                    yield aio_bridge.WAITING  # served from an event loop: the hub's notify resumes it
+                else:
+                    woken.wait(WATCH_POLL_S)  # a thread server's stream looks at is_active now and then
+                    woken.clear()
+        finally:
+            for subscription in subscriptions:
+                self.hub.unsubscribe(subscription)
+
+    def _changed_room(self, table_id: str) -> RoomEntry | None:
+        """What the hub hands every room list after a room's events (read once for them all)."""
+        return self.lobby.room(table_id)
 
     def _seat_change(self, context: grpc.ServicerContext, change):  # type: ignore[no-untyped-def]
         try:

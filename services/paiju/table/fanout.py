@@ -95,17 +95,28 @@ class StreamHub:
         stream_id: str = "",
     ) -> Subscription:
         """Start receiving the table's events from now on (read any backlog yourself first)."""
-        subscription = Subscription(table_id, account, read_state, stream_id=stream_id)
+        return self.subscribe_many([table_id], account, read_state, stream_id)[0]
+
+    def subscribe_many(
+        self, table_ids: list[str], account: str | None, read_state: Callable[[str], Any] | None = None,
+        stream_id: str = "",
+    ) -> list[Subscription]:
+        """:meth:`subscribe` to several tables at once: the tables nobody watched yet are read in
+        one round trip (a room list watches every room of a tier)."""
+        subscriptions = [Subscription(table_id, account, read_state, stream_id=stream_id) for table_id in table_ids]
         with self._lock:
-            if table_id not in self._watchers:
+            new = [table_id for table_id in dict.fromkeys(table_ids) if table_id not in self._watchers]
+            found = self.store.load_many(new) if new else {}
+            for table_id in new:
                 self._watchers[table_id] = set()
-                snapshot = self.store.load(table_id)
+                snapshot = found.get(table_id)
                 self._cursors[table_id] = (snapshot.last_event_id if snapshot else "") or "0-0"
-            self._watchers[table_id].add(subscription)
+            for subscription in subscriptions:
+                self._watchers[subscription.table_id].add(subscription)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="stream-hub", daemon=True)
                 self._thread.start()
-        return subscription
+        return subscriptions
 
     def unsubscribe(self, subscription: Subscription) -> None:
         with self._lock:
@@ -180,16 +191,22 @@ class StreamHub:
 
     @staticmethod
     def _hand_out_state(table_id: str, wanting: list[Subscription]) -> None:
-        try:
-            state = wanting[0].read_state(table_id)  # type: ignore[misc]
-        except Exception:  # the watchers still have the events; the view follows a later batch
-            log.exception("reading table %s after its events failed", table_id)
-            for subscription in wanting:
-                if subscription.notify is not None:
-                    subscription.notify()
-            return
+        # Watchers of different kinds (a table's views, the lobby's room list) read different
+        # states: each reader runs once for all the watchers that gave it.
+        readers: dict[Callable[[str], Any], list[Subscription]] = {}
         for subscription in wanting:
-            subscription.put(state)
+            readers.setdefault(subscription.read_state, []).append(subscription)  # type: ignore[arg-type]
+        for read_state, watchers in readers.items():
+            try:
+                state = read_state(table_id)
+            except Exception:  # the watchers still have the events; the state follows a later batch
+                log.exception("reading table %s after its events failed", table_id)
+                for subscription in watchers:
+                    if subscription.notify is not None:
+                        subscription.notify()
+                continue
+            for subscription in watchers:
+                subscription.put(state)
 
     def _beat_all(self) -> bool:
         """Beat for every player's stream here; False if that failed."""

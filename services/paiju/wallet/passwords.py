@@ -15,7 +15,9 @@ import base64
 import hashlib
 import hmac
 import os
-from dataclasses import dataclass
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 
 SALT_BYTES = 16
 DIGEST_BYTES = 32
@@ -26,23 +28,32 @@ class PasswordHasher:
     """scrypt with cost ``n`` (a power of two), block size ``r`` and parallelism ``p``.
 
     The default costs about 16 MiB and some tens of milliseconds per hash; tests may pass a
-    smaller ``n`` to run fast.
+    smaller ``n`` to run fast. Hashes are computed by ``concurrency`` threads of their own (the
+    callers wait): a flood of logins then takes that many cores and that many times 16 MiB, no
+    more; and those threads run at a lower priority (:data:`HASHING_NICENESS`), so that on a
+    busy machine the event loop serving the players goes first.
     """
 
     n: int = 2**14
     r: int = 8
     p: int = 1
+    concurrency: int = field(default=max(1, (os.cpu_count() or 2) - 1), compare=False)
+    _hashing: ThreadPoolExecutor = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.n < 2 or self.n & (self.n - 1):
             raise ValueError(f"the scrypt cost n is a power of two above 1, got {self.n}")
         if self.r < 1 or self.p < 1:
             raise ValueError("the scrypt parameters r and p are at least 1")
+        if self.concurrency < 1:
+            raise ValueError(f"at least one hash must be computed at a time, not {self.concurrency}")
+        hashing = ThreadPoolExecutor(self.concurrency, "password-hashing", initializer=_lower_priority)
+        object.__setattr__(self, "_hashing", hashing)
 
     def hash(self, password: str) -> str:
         """A new salted hash of ``password``, parameters included."""
         salt = os.urandom(SALT_BYTES)
-        digest = _scrypt(password, salt, self.n, self.r, self.p)
+        digest = self._bounded_scrypt(password, salt, self.n, self.r, self.p)
         return "$".join(
             ("scrypt", str(self.n), str(self.r), str(self.p), _b64(salt), _b64(digest))
         )
@@ -58,14 +69,28 @@ class PasswordHasher:
                 return False
             expected = base64.b64decode(digest, validate=True)
             salt_bytes = base64.b64decode(salt, validate=True)
-            actual = _scrypt(password, salt_bytes, int(n), int(r), int(p))
+            actual = self._bounded_scrypt(password, salt_bytes, int(n), int(r), int(p))
         except (ValueError, TypeError):
             return False
         return hmac.compare_digest(actual, expected)
 
     def waste_time(self, password: str) -> None:
         """Spend what a verification costs, so an unknown username takes as long as a known one."""
-        _scrypt(password, b"\0" * SALT_BYTES, self.n, self.r, self.p)
+        self._bounded_scrypt(password, b"\0" * SALT_BYTES, self.n, self.r, self.p)
+
+    def _bounded_scrypt(self, password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+        return self._hashing.submit(lambda: _scrypt(password, salt, n, r, p)).result()
+
+
+HASHING_NICENESS = 10
+"""How much lower than the server's other threads the hashing threads run (Linux: per thread)."""
+
+
+def _lower_priority() -> None:
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASHING_NICENESS)
+    except (AttributeError, OSError):  # not Linux, or not allowed: hash at the usual priority
+        pass
 
 
 def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:

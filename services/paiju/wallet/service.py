@@ -43,6 +43,7 @@ from paiju.wallet.errors import (
 )
 from paiju.wallet.leaderboard import Leaderboard
 from paiju.wallet.model import Entry, Reason
+from paiju.wallet.passwords import PasswordHasher
 from paiju.wallet.store import Wallet
 
 GAMES: tuple[str, ...] = ("zhajinhua", "hunzhan", "chaodipi")
@@ -65,7 +66,8 @@ _ENTRY_REASONS: dict[Reason, int] = {
 
 def open_wallet(settings: Settings) -> Wallet:
     """The ledger of ``settings.database_url``, migrated, granting ``settings.starting_grant``."""
-    wallet = Wallet(settings.database_url, starting_grant=settings.starting_grant)
+    wallet = Wallet(settings.database_url, starting_grant=settings.starting_grant,
+                    password_hasher=PasswordHasher(concurrency=settings.hashing_threads))
     wallet.migrate()
     return wallet
 

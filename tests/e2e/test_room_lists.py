@@ -1,0 +1,91 @@
+"""Lobby.WatchRooms over real gRPC: a room list follows the rooms, and a closed one costs nothing."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable, Iterator
+
+import grpc
+import pytest
+
+from paiju.client.sdk import PaijuClient
+from paiju.common.config import Settings
+from paiju.common.server import RunningServer, start_from_settings
+from paiju.platform import Platform, build
+from paiju.proto.v1 import lobby_pb2
+
+POOL_THREADS = 4
+WAIT_SECONDS = 30.0
+TIER = ("zhajinhua", "free")
+
+
+@pytest.fixture(scope="module")
+def small_pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Platform, RunningServer]]:
+    """The embedded platform served with a pool of only POOL_THREADS threads."""
+    folder = tmp_path_factory.mktemp("room-lists")
+    settings = Settings.from_env({
+        "PAIJU_SECRET": "the room list test secret, 32 bytes", "PAIJU_GRPC_WORKERS": str(POOL_THREADS),
+        "DATABASE_URL": f"sqlite:///{folder / 'ledger.sqlite3'}", "PAIJU_METRICS_PORT": "0",
+    })
+    platform = build(settings, rooms_per_tier=3)
+    server = start_from_settings(settings, platform.bindings(), port=0)
+    platform.start_background()
+    try:
+        yield platform, server
+    finally:
+        server.stop(grace=0.5)
+        platform.close()
+
+
+def wait_for(what: str, done: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not done():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.02)
+
+
+def player(server: RunningServer) -> PaijuClient:
+    return PaijuClient.connect(server.address, f"r{secrets.token_hex(4)}", "a long enough password")
+
+
+def room_list(client: PaijuClient) -> Iterator[lobby_pb2.RoomListUpdate]:
+    return client.lobby.WatchRooms(lobby_pb2.WatchRoomsRequest(game=TIER[0], tier=TIER[1]), timeout=WAIT_SECONDS)
+
+
+def test_a_room_list_sends_the_rooms_then_a_room_again_when_someone_sits(small_pool) -> None:
+    _, server = small_pool
+    watcher, sitter = player(server), player(server)
+    updates = room_list(watcher)
+    first = next(updates)
+    assert [room.room_id for room in first.snapshot.rooms] == [f"zhajinhua-free-0{n}" for n in (1, 2, 3)]
+    sitter.sit("zhajinhua-free-02")
+    changed = next(updates).changed
+    assert changed.room_id == "zhajinhua-free-02"
+    assert [seat.account_id for seat in changed.seats] == [sitter.account_id]
+    updates.cancel()
+    sitter.stand("zhajinhua-free-02")
+
+
+def test_closed_room_lists_hold_no_thread_so_login_and_sit_still_answer(small_pool) -> None:
+    platform, server = small_pool
+    client = player(server)
+    for _ in range(POOL_THREADS * 4):  # more lists opened and closed than the pool has threads
+        updates = room_list(client)
+        assert next(updates).snapshot.rooms
+        updates.cancel()
+    # The lists let go of the rooms they watched (their cleanup ran), and the pool is free:
+    wait_for("the closed lists to unsubscribe", lambda: not platform.hub.watched())
+    again = PaijuClient(server.address)
+    again.login(client.username, "a long enough password")
+    assert again.sit("zhajinhua-free-03") >= 0
+    assert again.ready("zhajinhua-free-03") is False
+    again.stand("zhajinhua-free-03")
+
+
+def test_a_refused_room_list_names_the_unknown_tier(small_pool) -> None:
+    _, server = small_pool
+    updates = player(server).lobby.WatchRooms(lobby_pb2.WatchRoomsRequest(game="zhajinhua", tier="nope"))
+    with pytest.raises(grpc.RpcError) as refused:
+        next(updates)
+    assert refused.value.code() in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND)
