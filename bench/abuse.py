@@ -131,7 +131,7 @@ def seated_player(address: str, number: int, run: str) -> tuple[Any, str]:
     """An honest player, registered and sat at a room with two others; the room."""
     from paiju.client.sdk import PaijuClient
 
-    client = PaijuClient.connect(address, f"honest-{run}-{number}", PASSWORD, own_connection=True)
+    client = PaijuClient.connect(address, f"honest-{run}-{number}", PASSWORD, own_connection=True, register=True)
     room = f"zhajinhua-free-{number // 3 + 1:02d}"
     client.sit(room)
     return client, room
@@ -164,7 +164,7 @@ def abuser(address: str, run: str, room: str, go: Any, stop: Any, in_flight: Any
     os.nice(19)
     outcomes: Counter[str] = Counter()
     lock = threading.Lock()
-    client = PaijuClient.connect(address, f"abuser-{run}", PASSWORD)
+    client = PaijuClient.connect(address, f"abuser-{run}", PASSWORD, register=True)
     client.sit(room)
 
     def flooding() -> bool:

@@ -49,7 +49,7 @@ class Abuser:
     """The floods, each in threads of its own, and what the server answered them."""
 
     def __init__(self, address: str, room: str, stop: threading.Event) -> None:
-        self.client = PaijuClient.connect(address, f"abuser{secrets.token_hex(3)}", PASSWORD)
+        self.client = PaijuClient.connect(address, f"abuser{secrets.token_hex(3)}", PASSWORD, register=True)
         self.client.sit(room)
         self.room, self.stop = room, stop
         self.logins = wallet_pb2_grpc.WalletStub(grpc.insecure_channel(address))
@@ -96,7 +96,7 @@ class Abuser:
 
 
 def test_one_abusive_client_meets_every_limit_and_the_honest_players_are_never_refused(server) -> None:
-    honest = [PaijuClient.connect(server.address, f"honest{secrets.token_hex(3)}", PASSWORD) for _ in range(3)]
+    honest = [PaijuClient.connect(server.address, f"honest{secrets.token_hex(3)}", PASSWORD, register=True) for _ in range(3)]
     for client in honest:
         client.sit("zhajinhua-free-01")
     stop = threading.Event()

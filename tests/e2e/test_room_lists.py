@@ -46,7 +46,7 @@ def wait_for(what: str, done: Callable[[], bool]) -> None:
 
 
 def player(server: RunningServer) -> PaijuClient:
-    return PaijuClient.connect(server.address, f"r{secrets.token_hex(4)}", "a long enough password")
+    return PaijuClient.connect(server.address, f"r{secrets.token_hex(4)}", "a long enough password", register=True)
 
 
 def room_list(client: PaijuClient) -> Iterator[lobby_pb2.RoomListUpdate]:
