@@ -99,7 +99,7 @@ def test_sigterm_ends_streams_with_a_hint_to_reconnect_and_exits_cleanly(server_
 @pytest.mark.parametrize("server_process", [{"PAIJU_GRPC_WORKERS": "4"}], indirect=True)
 def test_closed_room_lists_leave_the_pool_free_and_sigterm_still_stops_the_server(server_process):
     process, address, log = server_process
-    client = PaijuClient.connect(address, "lister", "a long password")
+    client = PaijuClient.connect(address, "lister", "a long password", register=True)
     for _ in range(16):  # four times the pool's threads
         updates = client.lobby.WatchRooms(lobby_pb2.WatchRoomsRequest(game="zhajinhua", tier="free"), timeout=20)
         assert next(updates).snapshot.rooms
