@@ -49,9 +49,11 @@ class Lobby:
         return count
 
     def rooms(self, game: str, tier: str) -> list[RoomEntry]:
-        """The rooms of one game and tier, in number order."""
-        game_spec(game).tier(tier)  # unknown names are refused with a reason
-        ids = [room_id(game, tier, number) for number in range(1, self.rooms_per_tier + 1)]
+        """The rooms of one game and tier (``""``: every tier of the game), by tier then number;
+        an unknown game or tier is refused with :class:`~paiju.games.registry.UnknownName`."""
+        spec = game_spec(game)
+        tiers = [t.name for t in spec.tiers] if tier == "" else [spec.tier(tier).name]
+        ids = [room_id(game, name, number) for name in tiers for number in range(1, self.rooms_per_tier + 1)]
         found = self.tables.store.load_many(ids)  # one round trip: WatchRooms polls this
         return [
             RoomEntry(found[table_id].version, TableRecord.from_bytes(found[table_id].state))

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 
 import grpc
 
-from paiju.common.errors import abort
+from paiju.common.errors import abort, required
 from paiju.common.interceptor import current_caller
 from paiju.games.engine import IllegalAction
-from paiju.games.registry import Tier, game_spec
+from paiju.games.registry import Tier, UnknownName, game_spec
 from paiju.lobby.rooms import Lobby, RoomEntry
 from paiju.proto.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
 from paiju.table.record import IDLE, PLAYING, WAITING, TableRecord
@@ -61,10 +61,11 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         self.lobby = lobby
 
     def _rooms(self, game: str, tier: str, context: grpc.ServicerContext) -> list[RoomEntry]:
+        required(context, game, "game")
         try:
             return self.lobby.rooms(game, tier)
-        except ValueError as error:
-            abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        except UnknownName as error:
+            abort(context, grpc.StatusCode.NOT_FOUND, str(error), error_code="unknown_name")
 
     def _room(self, room_id: str, context: grpc.ServicerContext) -> common_pb2.Room:
         try:
@@ -74,10 +75,11 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         return room_message(snapshot.version, record)
 
     def ListTiers(self, request, context):  # type: ignore[no-untyped-def]
+        required(context, request.game, "game")
         try:
             spec = game_spec(request.game)
-        except ValueError as error:
-            abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        except UnknownName as error:
+            abort(context, grpc.StatusCode.NOT_FOUND, str(error), error_code="unknown_name")
         return lobby_pb2.ListTiersResponse(tiers=[tier_message(spec.name, tier) for tier in spec.tiers])
 
     def ListRooms(self, request, context):  # type: ignore[no-untyped-def]
@@ -101,7 +103,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
     def _seat_change(self, context: grpc.ServicerContext, change):  # type: ignore[no-untyped-def]
         try:
             return change()
-        except TableNotFound as error:
+        except (TableNotFound, UnknownName) as error:
             abort(context, grpc.StatusCode.NOT_FOUND, str(error))
         except IllegalAction as error:
             abort(context, grpc.StatusCode.FAILED_PRECONDITION, error.reason, error_code=error.code)
@@ -137,6 +139,8 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
 
     def QuickMatch(self, request, context):  # type: ignore[no-untyped-def]
         caller = current_caller()
+        required(context, request.game, "game")
+        required(context, request.tier, "tier")  # an empty tier lists rooms of all; it seats in none
         room_id, _ = self._seat_change(
             context, lambda: self.lobby.quick_match(request.game, request.tier, caller.account_id, caller.username)
         )

@@ -12,7 +12,7 @@ import grpc
 
 from paiju.common.aio_bridge import WAITING
 from paiju.common.auth import Role
-from paiju.common.errors import abort
+from paiju.common.errors import abort, required
 from paiju.common.interceptor import current_caller
 from paiju.games.engine import HandState, IllegalAction
 from paiju.proto.v1 import common_pb2, table_pb2, table_pb2_grpc
@@ -20,6 +20,7 @@ from paiju.table.fanout import EVENTS_LOST, StreamHub
 from paiju.table.fanout import after as is_after
 from paiju.table.record import TableRecord
 from paiju.table.store import EventsTrimmed, Snapshot, StaleVersion
+from paiju.table.store.keys import check_table_id
 from paiju.table.tables import TURN_DEADLINE, NotSeated, TableNotFound, Tables
 from paiju.watchdog.presence import PresenceBoard
 
@@ -106,8 +107,7 @@ class TableService(table_pb2_grpc.TableServicer):
     def _viewer(self, table_id: str, context: grpc.ServicerContext) -> tuple[str | None, Snapshot, TableRecord]:
         """The account whose view the caller gets (None for an operator: the public view), and
         the table as read for that check."""
-        if not table_id:
-            abort(context, grpc.StatusCode.INVALID_ARGUMENT, "table_id is empty")
+        required(context, table_id, "table_id", check_table_id)
         caller = current_caller()
         try:
             snapshot, record = self.tables.load(table_id)
@@ -154,8 +154,8 @@ class TableService(table_pb2_grpc.TableServicer):
         return table_view_message(request.table_id, self._view(request.table_id, account, snapshot, record))
 
     def Act(self, request: table_pb2.ActRequest, context: grpc.ServicerContext) -> table_pb2.ActResponse:
-        if not request.table_id or not request.action.strip():
-            abort(context, grpc.StatusCode.INVALID_ARGUMENT, "table_id and action are both needed")
+        required(context, request.table_id, "table_id", check_table_id)
+        required(context, request.action.strip(), "action")
         account = current_caller().account_id
         try:
             outcome = self.tables.act(request.table_id, account, request.expected_version, request.action)
@@ -315,8 +315,9 @@ class TableInternalService(table_pb2_grpc.TableInternalServicer):
         deadline = request.deadline
         if deadline.owner not in (common_pb2.DEADLINE_OWNER_TABLE, common_pb2.DEADLINE_OWNER_UNSPECIFIED):
             abort(context, grpc.StatusCode.INVALID_ARGUMENT, "that deadline is not the table's")
-        if not deadline.deadline_id or not deadline.target_id:
+        if not deadline.deadline_id:
             abort(context, grpc.StatusCode.INVALID_ARGUMENT, "a deadline names its table and itself")
+        required(context, deadline.target_id, "target_id", check_table_id)
         try:
             outcome = self.tables.expire(deadline.target_id, deadline.deadline_id, deadline.version)
         except TableNotFound as error:
@@ -328,8 +329,8 @@ class TableInternalService(table_pb2_grpc.TableInternalServicer):
         return common_pb2.ExpireDeadlineResponse(applied=True, version=outcome.version)
 
     def MarkDisconnected(self, request, context):  # type: ignore[no-untyped-def]
-        if not request.table_id or not request.account_id:
-            abort(context, grpc.StatusCode.INVALID_ARGUMENT, "table_id and account_id are both needed")
+        required(context, request.table_id, "table_id", check_table_id)
+        required(context, request.account_id, "account_id")
         try:
             outcome = self.tables.disconnect(request.table_id, request.account_id, request.since.ToMilliseconds())
         except TableNotFound as error:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import grpc
 
-from paiju.common.errors import abort
+from paiju.common.errors import abort, required
 from paiju.proto.v1 import common_pb2, watchdog_pb2, watchdog_pb2_grpc
+from paiju.table.store.keys import check_table_id
 from paiju.table.tables import (
     READY_KICK_DEADLINE,
     RECONNECT_PREFIX,
@@ -39,9 +40,7 @@ class WatchdogService(watchdog_pb2_grpc.WatchdogServicer):
         self.board = board
 
     def _target(self, target_id: str, context: grpc.ServicerContext) -> str:
-        if not target_id:
-            abort(context, grpc.StatusCode.INVALID_ARGUMENT, "target_id is empty")
-        return target_id
+        return required(context, target_id, "target_id", check_table_id)
 
     def ListDeadlines(self, request, context):  # type: ignore[no-untyped-def]
         table_id = self._target(request.target_id, context)

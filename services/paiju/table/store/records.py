@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from paiju.quoting import quoted
+
 SeatFilter = int | None | Literal["all"]
 """Who reads events: a seat number, ``None`` for a spectator (public events only), or
 ``"all"`` for the server itself (every event, e.g. to replay a hand)."""
@@ -121,7 +123,7 @@ def parse_stream_id(stream_id: str) -> tuple[int, int]:
     match = _STREAM_ID.match(stream_id)
     if match is None:
         raise ValueError(
-            f"{stream_id!r} is not a stream id (like '1700000000000-0', or '0-0' for the start)"
+            f"{quoted(stream_id)} is not a stream id (like '1700000000000-0', or '0-0' for the start)"
         )
     return (int(match.group(1)), int(match.group(2)))
 
