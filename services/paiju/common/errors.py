@@ -13,6 +13,8 @@ from typing import NoReturn
 
 import grpc
 
+from paiju.games.engine import IllegalAction
+
 ERROR_CODE_KEY = "paiju-error-code"
 CURRENT_VERSION_KEY = "paiju-current-version"
 MAX_MESSAGE_CHARS = 400
@@ -56,6 +58,14 @@ def required(
         except ValueError as error:
             abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error), error_code="invalid_argument")
     return value
+
+
+def refuse_illegal(context: grpc.ServicerContext, error: IllegalAction) -> NoReturn:
+    """End the RPC for a refusal of the rules: INVALID_ARGUMENT for input that could never be
+    right, FAILED_PRECONDITION for what the table's state does not allow now; the rule's reason
+    as the message and its code in ``paiju-error-code``."""
+    code = grpc.StatusCode.INVALID_ARGUMENT if error.malformed else grpc.StatusCode.FAILED_PRECONDITION
+    abort(context, code, error.reason, error_code=error.code)
 
 
 def trailer(error: grpc.RpcError, key: str) -> str | None:

@@ -28,6 +28,20 @@ class IllegalAction(ValueError):
         self.reason = reason
         self.code = code
 
+    @property
+    def malformed(self) -> bool:
+        """Whether the input could never be right (text that is no action, a seat the table
+        does not have), rather than not allowed in this state.
+
+        >>> IllegalAction("no seat 9", "bad_seat").malformed, IllegalAction("wait", "not_your_turn").malformed
+        (True, False)
+        """
+        return self.code in MALFORMED_CODES
+
+
+MALFORMED_CODES = frozenset({"malformed", "bad_seat"})
+"""The :class:`IllegalAction` codes of input that could never be right."""
+
 
 @dataclass(frozen=True, slots=True)
 class Event:

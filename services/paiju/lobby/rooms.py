@@ -14,6 +14,10 @@ from paiju.table.record import IDLE, WAITING, TableRecord
 from paiju.table.tables import Outcome, Tables
 
 
+NO_FREE_SEAT = "no_free_seat"
+"""The refusal of a quick match when no room of the tier has a free seat it may take."""
+
+
 @dataclass(frozen=True, slots=True)
 class RoomEntry:
     version: int
@@ -69,12 +73,11 @@ class Lobby:
             if entry.record.state in (WAITING, IDLE) and None in entry.record.seats
         ]
         candidates.sort(key=lambda record: (record.state != WAITING, -len(record.seated())))
-        last_refusal: IllegalAction | None = None
         for record in candidates:
             try:
                 return record.table_id, self.tables.sit(record.table_id, account, name)
             except IllegalAction as refusal:
                 if refusal.code in ("not_enough_coins", "seated_elsewhere", "already_seated"):
                     raise
-                last_refusal = refusal  # the room filled or started meanwhile: try the next
-        raise last_refusal or IllegalAction(f"every {game} {tier} room is full or playing", "no_free_seat")
+                # the room filled or started meanwhile: try the next
+        raise IllegalAction(f"every {game} {tier} room is full or playing", NO_FREE_SEAT)

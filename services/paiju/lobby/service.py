@@ -7,11 +7,11 @@ from collections.abc import Iterator
 
 import grpc
 
-from paiju.common.errors import abort, required
+from paiju.common.errors import abort, refuse_illegal, required
 from paiju.common.interceptor import current_caller
 from paiju.games.engine import IllegalAction
 from paiju.games.registry import Tier, UnknownName, game_spec
-from paiju.lobby.rooms import Lobby, RoomEntry
+from paiju.lobby.rooms import NO_FREE_SEAT, Lobby, RoomEntry
 from paiju.proto.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
 from paiju.table.record import IDLE, PLAYING, WAITING, TableRecord
 from paiju.table.tables import TableNotFound
@@ -106,7 +106,9 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         except (TableNotFound, UnknownName) as error:
             abort(context, grpc.StatusCode.NOT_FOUND, str(error))
         except IllegalAction as error:
-            abort(context, grpc.StatusCode.FAILED_PRECONDITION, error.reason, error_code=error.code)
+            if error.code == NO_FREE_SEAT:
+                abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, error.reason, error_code=error.code)
+            refuse_illegal(context, error)
         except ValueError as error:
             abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
 
@@ -121,8 +123,13 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
 
     def Stand(self, request, context):  # type: ignore[no-untyped-def]
         caller = current_caller()
-        self._seat_change(context, lambda: self.lobby.tables.stand(request.room_id, caller.account_id))
-        return lobby_pb2.StandResponse(room=self._room(request.room_id, context), escaped=False)
+        outcome = self._seat_change(
+            context, lambda: self.lobby.tables.stand(request.room_id, caller.account_id, request.accept_escape)
+        )
+        escaped = any(event.type == "escaped" for event in outcome.events)
+        room = (room_message(outcome.version, outcome.record) if outcome.record is not None
+                else self._room(request.room_id, context))
+        return lobby_pb2.StandResponse(room=room, escaped=escaped)
 
     def Ready(self, request, context):  # type: ignore[no-untyped-def]
         caller = current_caller()

@@ -249,12 +249,7 @@ class TableRecord:
         """The seat ``account`` would take; raises IllegalAction with the reason otherwise."""
         require(self.hand is None, "a hand is being played here: nobody may enter now", "table_playing")
         require(self.seat_of(account) is None, "you are already seated at this table", "already_seated")
-        tier = self.spec.tier(self.tier)
-        require(
-            coins >= tier.min_coins,
-            f"this {tier.title} room needs {tier.min_coins:,} coins to sit; you hold {coins:,}",
-            "not_enough_coins",
-        )
+        self.verify_coins(coins, "sit")
         if seat is None:
             free = [s for s, taken in enumerate(self.seats) if taken is None]
             require(bool(free), "every seat is taken", "table_full")
@@ -267,6 +262,15 @@ class TableRecord:
         require(self.seats[seat] is None, f"seat {seat} is taken", "seat_taken")
         return seat
 
+    def verify_coins(self, coins: int, doing: str) -> None:
+        """Raise IllegalAction (``not_enough_coins``) if ``coins`` are below the tier's minimum."""
+        tier = self.spec.tier(self.tier)
+        require(
+            coins >= tier.min_coins,
+            f"this {tier.title} room needs {tier.min_coins:,} coins to {doing}; you hold {coins:,}",
+            "not_enough_coins",
+        )
+
     def sit(self, account: str, name: str, coins: int, seat: int | None = None) -> int:
         seat = self.verify_sit(account, coins, seat)
         self.seats[seat] = SeatRecord(account, name, coins)
@@ -277,7 +281,7 @@ class TableRecord:
         require(seat is not None, "you are not seated at this table", "not_seated")
         require(
             self.hand is None or self.hand.hand_seat(seat) is None,  # type: ignore[arg-type]
-            "you are in the hand being played: leave it through the table (it counts as an escape)",
+            "you are in the hand being played: leaving it is an escape (stand with accept_escape)",
             "in_hand",
         )
         return seat  # type: ignore[return-value]
@@ -287,11 +291,14 @@ class TableRecord:
         self.seats[seat] = None
         return seat
 
-    def ready(self, account: str) -> bool:
-        """Mark ``account`` ready; True when this makes the table ready to start a hand."""
+    def ready(self, account: str, coins: int | None = None) -> bool:
+        """Mark ``account`` ready; True when this makes the table ready to start a hand.
+        ``coins``, when known, must still reach the tier's minimum."""
         seat = self.seat_of(account)
         require(seat is not None, "you are not seated at this table", "not_seated")
         require(self.hand is None, "a hand is already being played", "table_playing")
+        if coins is not None:
+            self.verify_coins(coins, "play")
         self.seats[seat].ready = True  # type: ignore[union-attr]
         return self.can_start()
 

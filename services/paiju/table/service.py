@@ -12,7 +12,7 @@ import grpc
 
 from paiju.common.aio_bridge import WAITING
 from paiju.common.auth import Role
-from paiju.common.errors import abort, required
+from paiju.common.errors import abort, refuse_illegal, required
 from paiju.common.interceptor import current_caller
 from paiju.games.engine import HandState, IllegalAction
 from paiju.proto.v1 import common_pb2, table_pb2, table_pb2_grpc
@@ -172,8 +172,7 @@ class TableService(table_pb2_grpc.TableServicer):
                 current_version=error.current_version,
             )
         except IllegalAction as error:
-            code = grpc.StatusCode.INVALID_ARGUMENT if error.code == "malformed" else grpc.StatusCode.FAILED_PRECONDITION
-            abort(context, code, error.reason, error_code=error.code)
+            refuse_illegal(context, error)
         # The view as committed (no second read); its last_event_id is left empty, as the
         # events of the move come back with it.
         view = table_view_message(request.table_id, self._view(

@@ -285,8 +285,15 @@ class Tables:
                 self.directory.release(account, table_id)
             raise
 
-    def stand(self, table_id: str, account: str) -> Outcome:
+    def stand(self, table_id: str, account: str, accept_escape: bool = False) -> Outcome:
+        """Leave the seat. During a hand the player is in, that is an escape: refused
+        (``in_hand``) unless ``accept_escape``, when the game's escape rules settle it and the
+        seat is given up as the hand ends (the outcome's events then include ``escaped``)."""
+
         def change(version: int, record: TableRecord) -> Outcome:
+            seat = record.seat_of(account)
+            if accept_escape and seat is not None and record.hand is not None and record.hand.hand_seat(seat) is not None:
+                return self._escape(table_id, version, record, seat)
             seat = record.stand(account)
             plan = DeadlinePlan()
             plan.drop(reconnect_deadline(seat))
@@ -296,11 +303,15 @@ class Tables:
         return self._retrying(table_id, change)  # type: ignore[return-value]
 
     def ready(self, table_id: str, account: str) -> Outcome:
-        """Press start; the hand starts when every seated player has (and enough are seated)."""
+        """Press start; the hand starts when every seated player has (and enough are seated).
+        A player whose coins fell below the tier's minimum is refused (``not_enough_coins``);
+        while the last hand's settlement is on its way their coins are not known yet, and the
+        hand's holds decide."""
+        coins = None if self._settling(table_id) else self.wallet.available(account)
 
         def change(version: int, record: TableRecord) -> Outcome:
             seat = record.seat_of(account)
-            starts = record.ready(account)
+            starts = record.ready(account, coins)
             events = [Event("ready", {"seat": seat})]
             if starts and not self._settling(table_id):
                 return self._start_hand(table_id, version, record, events)
@@ -653,11 +664,19 @@ class Tables:
             self._seating_changed(table_id, record, plan)
             return self._commit(table_id, version, record, [Event("stood", {"seat": seat, "account": taken.account, "reason": "escaped"})], plan)
         # Not back in time during a hand: an escape, settled by the game's own rules.
-        taken.leaving = True
-        hand = record.spec.load_hand(record.hand.blob)  # type: ignore[union-attr]
+        return self._escape(table_id, version, record, seat)
+
+    def _escape(self, table_id: str, version: int, record: TableRecord, seat: int) -> Outcome:
+        """The player at ``seat`` escapes the hand being played: the game's escape rules settle
+        it, and the seat is given up when the hand ends."""
+        hand_record = record.hand
+        assert hand_record is not None
+        record.seats[seat].leaving = True  # type: ignore[union-attr]
+        hand = record.spec.load_hand(hand_record.blob)
         before = hand.turn_number
         left = self._leave(hand, seat, record)
-        events = left if any(e.type == "escaped" for e in left) else [Event("escaped", {"seat": hand_seat}), *left]
+        escaped = Event("escaped", {"seat": hand_record.hand_seat(seat)})
+        events = left if any(e.type == "escaped" for e in left) else [escaped, *left]
         return self._after_move(table_id, version, record, hand, events, turn_changed=hand.turn_number != before)
 
 __all__ = [

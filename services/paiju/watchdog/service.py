@@ -72,6 +72,8 @@ class WatchdogService(watchdog_pb2_grpc.WatchdogServicer):
         return watchdog_pb2.GetPresenceResponse(players=players)
 
     def ReportPresence(self, request, context):  # type: ignore[no-untyped-def]
+        if request.owner == common_pb2.DEADLINE_OWNER_UNSPECIFIED:
+            abort(context, grpc.StatusCode.INVALID_ARGUMENT, "a report names the service owning the target")
         table_id = self._target(request.target_id, context)
         if not request.account_id or request.seat < 0:
             abort(context, grpc.StatusCode.INVALID_ARGUMENT, "a report names a seated account")
