@@ -8,8 +8,10 @@ to a comment without a case here fails.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -291,3 +293,39 @@ def test_stand_accepting_the_escape_during_a_trick_game_hand_leaves_by_the_escap
 
 def test_every_case_is_named_once():
     assert len({(rpc, code, what) for rpc, code, what, _ in CASES}) == len(CASES)
+
+
+def test_event_hand_id_names_the_hand_of_its_events_and_is_empty_for_table_events(deployment):
+    room = "zhajinhua-free-05"
+    first_player, second = new_clients(deployment, 2)
+    for player in (first_player, second):
+        player.sit(room)
+    wait_for("the room's last settlement", everyone_settled(deployment), deployment)
+    stream = first_player.table.Watch(table_pb2.WatchRequest(table_id=room))
+    received: list[table_pb2.Event] = []
+
+    def drain() -> None:
+        with contextlib.suppress(grpc.RpcError):
+            for update in stream:
+                received.extend(update.events)
+
+    threading.Thread(target=drain, daemon=True).start()
+    for player in (first_player, second):
+        player.ready(room)
+    wait_for("the hand to start", lambda: first_player.view(room)["hand"] is not None)
+    view = first_player.view(room)
+    hand_id = view["hand"]["hand_id"]
+    actor = first_player if view["hand"]["seats"][view["hand"]["state"]["to_act"]] == view["seat"] else second
+    answer = actor.table.Act(table_pb2.ActRequest(table_id=room, expected_version=actor.view(room)["version"],
+                                                  action="fold"), timeout=10)
+    assert {event.hand_id for event in answer.events} == {hand_id}, answer.events
+    wait_for("the hand's end on the stream", lambda: any(e.type == "hand_settled" for e in received))
+    stream.cancel()
+    by_type = {}
+    for event in received:
+        by_type.setdefault(event.type, set()).add(event.hand_id)
+    assert by_type["ready"] == {""}
+    assert by_type["hand_seats"] == by_type["hand_settled"] == {hand_id}
+    assert {e.hand_id for e in received if e.type not in ("ready", "stood", "sat")} == {hand_id}
+    for player in (first_player, second):
+        player.close()

@@ -21,7 +21,8 @@ from paiju.table.fanout import after as is_after
 from paiju.table.record import TableRecord
 from paiju.table.store import EventsTrimmed, Snapshot, StaleVersion
 from paiju.table.store.keys import check_table_id
-from paiju.table.tables import TURN_DEADLINE, NotSeated, TableNotFound, Tables
+from paiju.table.hand_ids import HandIds
+from paiju.table.tables import TABLE_EVENTS, TURN_DEADLINE, NotSeated, TableNotFound, Tables, hand_of_commit
 from paiju.watchdog.presence import PresenceBoard
 
 MAX_EVENTS_PER_UPDATE = 500
@@ -80,12 +81,13 @@ def table_view_message(table_id: str, view: dict[str, Any]) -> table_pb2.TableVi
     return message
 
 
-def event_message(event: Any) -> table_pb2.Event:
+def event_message(event: Any, hand_id: str = "") -> table_pb2.Event:
     return table_pb2.Event(
         id=event.id,
         type=event.type,
         payload_json=event.payload.decode(),
         version=event.version,
+        hand_id=hand_id,
     )
 
 
@@ -135,10 +137,13 @@ class TableService(table_pb2_grpc.TableServicer):
         view["turn_due_ms"] = turn_due_ms
         return view
 
-    def _start_over(self, table_id: str, account: str | None, after: str) -> tuple[table_pb2.TableUpdate, str, tuple[Any, ...]]:
+    def _start_over(
+        self, table_id: str, account: str | None, after: str, hands: HandIds
+    ) -> tuple[table_pb2.TableUpdate, str, tuple[Any, ...]]:
         """A stream's fresh snapshot of the table as it is now, the event id to go on after, and
         the snapshot's key (what a followed view is compared with)."""
         view = self._view(table_id, account)
+        hands.learn_view(view)  # the hand's start may be among the events the stream skips
         update = table_pb2.TableUpdate(snapshot=table_view_message(table_id, view))
         return update, view["last_event_id"] or after, view_key(view)
 
@@ -180,8 +185,10 @@ class TableService(table_pb2_grpc.TableServicer):
             turn_due_ms=outcome.turn_due_ms, hand=outcome.hand))
         # The caller's own events of this move, cut to its seat, come back at once.
         seat = view.seat if view.HasField("seat") else None
+        _, hand_id = hand_of_commit(outcome.record, outcome.events)  # type: ignore[arg-type]
         mine = [
-            table_pb2.Event(type=e.type, payload_json=json.dumps(e.data, ensure_ascii=False), version=outcome.version)
+            table_pb2.Event(type=e.type, payload_json=json.dumps(e.data, ensure_ascii=False), version=outcome.version,
+                            hand_id="" if e.type in TABLE_EVENTS else hand_id)
             for e in outcome.events
             if e.visible(seat)
         ]
@@ -200,14 +207,15 @@ class TableService(table_pb2_grpc.TableServicer):
             self.tables.reconnect(request.table_id, account)
         try:
             seat = None if account is None else record.seat_of(account)
-            yield from self._stream(request, context, account, seat)
+            yield from self._stream(request, context, account, seat, HandIds(record))
         finally:
             # A draining server leaves presence alone: the player is expected back elsewhere.
             if account is not None and self.presence is not None and not self.draining.is_set():
                 self.presence.closed(request.table_id, account, self.tables.clock_ms())
 
     def _stream(
-        self, request: table_pb2.WatchRequest, context: grpc.ServicerContext, account: str | None, seat: int | None
+        self, request: table_pb2.WatchRequest, context: grpc.ServicerContext, account: str | None, seat: int | None,
+        hands: HandIds,
     ) -> Iterator[table_pb2.TableUpdate]:
         table_id = request.table_id
         follow_view = request.follow_view and account is not None
@@ -220,12 +228,12 @@ class TableService(table_pb2_grpc.TableServicer):
         try:
             after = request.after_event_id
             if not after:
-                update, after, sent_key = self._start_over(table_id, account, "0-0")
+                update, after, sent_key = self._start_over(table_id, account, "0-0", hands)
                 yield update
             try:
                 backlog = self.tables.store.read_events(table_id, after_id=after, seat="all", count=10_000)
             except EventsTrimmed:
-                update, after, sent_key = self._start_over(table_id, account, "0-0")
+                update, after, sent_key = self._start_over(table_id, account, "0-0", hands)
                 backlog = []
                 yield update
             except ValueError as error:
@@ -257,10 +265,11 @@ class TableService(table_pb2_grpc.TableServicer):
                         if events:
                             yield table_pb2.TableUpdate(events=events)
                             events = []
-                        update, after, sent_key = self._start_over(table_id, account, after)
+                        update, after, sent_key = self._start_over(table_id, account, after, hands)
                         yield update
                         continue
                     if isinstance(item, TableAfterEvents):
+                        hands.learn_record(item.record)
                         fresh = self._fresh_view(table_id, account, item, after, sent_key)
                         if fresh is not None:
                             message, sent_key = fresh
@@ -274,8 +283,9 @@ class TableService(table_pb2_grpc.TableServicer):
                     if item.type in ("sat", "stood") and account is not None:
                         # The seat this stream reads for follows the player, who may sit elsewhere.
                         seat = self.tables.load(table_id)[1].seat_of(account)
+                    hand_id = hands.of(item)  # every event: a hand's start teaches its id
                     if item.visible(seat):
-                        events.append(event_message(item))
+                        events.append(event_message(item, hand_id))
                         if len(events) >= MAX_EVENTS_PER_UPDATE:  # a long backlog goes in parts
                             yield table_pb2.TableUpdate(events=events)
                             events = []

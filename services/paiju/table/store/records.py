@@ -38,7 +38,9 @@ class StoredEvent:
     """One entry of a table's event stream.
 
     ``id`` is the Redis stream id a reader resumes from; ``version`` the table version the
-    commit that wrote it produced; ``visible_to`` is ``None`` for a public event.
+    commit that wrote it produced; ``visible_to`` is ``None`` for a public event; ``hand`` the
+    number of the hand it belongs to (the table's ``hands_played`` count of it), 0 for a table
+    event outside a hand.
     """
 
     id: str
@@ -46,6 +48,7 @@ class StoredEvent:
     visible_to: tuple[int, ...] | None
     type: str
     payload: bytes
+    hand: int = 0
 
     def visible(self, seat: SeatFilter) -> bool:
         """Whether ``seat`` may see this event.
