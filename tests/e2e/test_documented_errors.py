@@ -22,12 +22,11 @@ import pytest
 
 from paiju.client.sdk import PaijuClient
 from paiju.common.auth import TokenSigner
-from paiju.common.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY, trailer
 from paiju.common.channels import authorized_channel
+from paiju.common.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY, trailer
 from paiju.proto.v1 import (
     common_pb2,
     lobby_pb2,
-    lobby_pb2_grpc,
     table_pb2,
     table_pb2_grpc,
     wallet_pb2,

@@ -13,7 +13,6 @@ from paiju.games.registry import game_names, game_spec
 from paiju.table.record import IDLE, WAITING, TableRecord
 from paiju.table.tables import Outcome, Tables
 
-
 NO_FREE_SEAT = "no_free_seat"
 """The refusal of a quick match when no room of the tier has a free seat it may take."""
 

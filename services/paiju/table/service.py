@@ -18,11 +18,18 @@ from paiju.games.engine import HandState, IllegalAction
 from paiju.proto.v1 import common_pb2, table_pb2, table_pb2_grpc
 from paiju.table.fanout import EVENTS_LOST, StreamHub
 from paiju.table.fanout import after as is_after
+from paiju.table.hand_ids import HandIds
 from paiju.table.record import TableRecord
 from paiju.table.store import EventsTrimmed, Snapshot, StaleVersion
 from paiju.table.store.keys import check_table_id
-from paiju.table.hand_ids import HandIds
-from paiju.table.tables import TABLE_EVENTS, TURN_DEADLINE, NotSeated, TableNotFound, Tables, hand_of_commit
+from paiju.table.tables import (
+    TABLE_EVENTS,
+    TURN_DEADLINE,
+    NotSeated,
+    TableNotFound,
+    Tables,
+    hand_of_commit,
+)
 from paiju.watchdog.presence import PresenceBoard
 
 MAX_EVENTS_PER_UPDATE = 500
