@@ -4,6 +4,8 @@ short reason, never crash with Python's own error (issue 13, items 9 and 10)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from paiju.games import chaodipi, hunzhan, zhajinhua
 from paiju.games.engine import IllegalAction
@@ -62,3 +64,17 @@ def test_an_unknown_action_quotes_only_the_first_characters_of_it(game):
 def test_a_bad_card_among_many_quotes_a_prefix_of_the_cards():
     reason = refusal(hunzhan.Action.parse, "play " + "5H " * 60 + "1H").reason
     assert "5H 5H" in reason and len(reason) < 200
+
+
+WORDS = st.sampled_from(["raise", "compare", "multiple", "play", "declare", "rob", "bury", "pass", "look",
+                         "5H", "BJ", "NT", "--5", "-1", "٣", "9" * 30, "😀", "\x00", " ", "\n"])
+
+
+@pytest.mark.parametrize("game", sorted(PARSERS))
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(st.text(max_size=400), st.lists(WORDS, max_size=12).map(" ".join)))
+def test_any_text_parses_or_is_refused_as_malformed_with_a_short_reason(game, text):
+    try:
+        PARSERS[game](text)
+    except IllegalAction as refused:
+        assert refused.code == "malformed" and len(refused.reason) < 200, refused.reason
