@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import grpc
 import pytest
 import redis
+import sqlalchemy as sa
 
 from paiju.client.sdk import PaijuClient
 from paiju.common.config import Settings
@@ -166,4 +167,18 @@ def test_an_unexpected_bug_is_internal_with_a_generic_message(on_real_redis, mon
     error = refused(client.table.GetView, table_pb2.GetViewRequest(table_id="zhajinhua-free-01"))
     assert_clean(error, grpc.StatusCode.INTERNAL)
     assert "secret" not in error.details() and trailer(error, ERROR_CODE_KEY) == "internal"
+    client.close()
+
+
+def test_the_database_out_of_reach_is_unavailable_without_sql_or_host(on_real_redis, monkeypatch):
+    client = PaijuClient.connect(on_real_redis.server.address, f"r{secrets.token_hex(3)}", "a long enough password")
+
+    def refused_connection(*args, **kwargs):
+        raise sa.exc.OperationalError(
+            "SELECT wallet_accounts.balance FROM wallet_accounts WHERE wallet_accounts.id = %(id)s",
+            {"id": 1}, OSError("connection to server at 127.0.0.1, port 5432 failed: Connection refused"))
+
+    monkeypatch.setattr(on_real_redis.platform.tables.wallet, "available", refused_connection)
+    error = refused(client.lobby.Sit, lobby_pb2.SitRequest(room_id="zhajinhua-free-01"))
+    assert_clean(error, grpc.StatusCode.UNAVAILABLE)
     client.close()
