@@ -22,7 +22,7 @@ import redis.exceptions
 import sqlalchemy as sa
 
 from paiju.common.errors import abort
-from paiju.common.interceptor import _behaviour_of, _rebuild
+from paiju.common.interceptor import behaviour_of, rebuilt_with
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +94,7 @@ class UnexpectedErrors(grpc.ServerInterceptor):
         if handler is None:
             return None
         method = handler_call_details.method
-        behaviour = _behaviour_of(handler)
+        behaviour = behaviour_of(handler)
 
         def serve_unary(request: Any, context: grpc.ServicerContext) -> Any:
             try:
@@ -108,4 +108,4 @@ class UnexpectedErrors(grpc.ServerInterceptor):
             except Exception as error:  # noqa: BLE001 - answered without internals, logged
                 answer_unexpected(context, method, error)
 
-        return _rebuild(handler, serve_stream if handler.response_streaming else serve_unary)
+        return rebuilt_with(handler, serve_stream if handler.response_streaming else serve_unary)
