@@ -34,6 +34,7 @@ from paiju.proto.v1 import (
     watchdog_pb2,
     watchdog_pb2_grpc,
 )
+from paiju.table.record import TableRecord
 from tests.e2e.conftest import SECRET
 from tests.e2e.test_platform import everyone_settled, new_clients, wait_for
 
@@ -78,11 +79,21 @@ def service_channel(address: str) -> grpc.Channel:
     return authorized_channel(address, lambda: token)
 
 
+def without_turn_timer(deployment, room: str) -> None:
+    """Give ``room`` a turn of a day, so a hand the cases need on stays on however long they take."""
+    store = deployment.platform.store
+    snapshot = store.load(room)
+    record = TableRecord.from_bytes(snapshot.state)
+    record.turn_ms = 86_400_000
+    store.commit(room, snapshot.version, record.to_bytes())
+
+
 @pytest.fixture(scope="module")
 def world(deployment) -> World:
     wallet = deployment.platform.wallet
     seated, outsider, poor, rich, playing, partner = new_clients(deployment, 6)
     seated.sit(IDLE_ROOM)
+    without_turn_timer(deployment, PLAYING_ROOM)
     for player in (playing, partner):
         player.sit(PLAYING_ROOM)
     for player in (playing, partner):
@@ -266,6 +277,7 @@ def test_ready_below_the_minimum_is_failed_precondition_and_leaves_the_seat_unre
 
 def test_stand_accepting_the_escape_during_a_trick_game_hand_leaves_by_the_escape_rules(world):
     players = new_clients(world.deployment, 4)
+    without_turn_timer(world.deployment, ESCAPE_ROOM)
     for player in players:
         player.sit(ESCAPE_ROOM)
     wait_for("the room's last settlement", everyone_settled(world.deployment), world.deployment)
@@ -297,6 +309,7 @@ def test_every_case_is_named_once():
 def test_event_hand_id_names_the_hand_of_its_events_and_is_empty_for_table_events(deployment):
     room = "zhajinhua-free-05"
     first_player, second = new_clients(deployment, 2)
+    without_turn_timer(deployment, room)
     for player in (first_player, second):
         player.sit(room)
     wait_for("the room's last settlement", everyone_settled(deployment), deployment)
