@@ -34,8 +34,7 @@ from paiju.proto.v1 import (
     watchdog_pb2,
     watchdog_pb2_grpc,
 )
-from paiju.table.record import TableRecord
-from tests.e2e.conftest import SECRET
+from tests.e2e.conftest import SECRET, without_turn_timer
 from tests.e2e.test_platform import everyone_settled, new_clients, wait_for
 
 PROTOS = Path(__file__).resolve().parents[2] / "protos" / "paiju" / "v1"
@@ -77,15 +76,6 @@ def service_channel(address: str) -> grpc.Channel:
     """A channel whose every call carries a ``service`` token."""
     token = TokenSigner(SECRET.encode()).issue_service_token("contract-test", ttl=600)
     return authorized_channel(address, lambda: token)
-
-
-def without_turn_timer(deployment, room: str) -> None:
-    """Give ``room`` a turn of a day, so a hand the cases need on stays on however long they take."""
-    store = deployment.platform.store
-    snapshot = store.load(room)
-    record = TableRecord.from_bytes(snapshot.state)
-    record.turn_ms = 86_400_000
-    store.commit(room, snapshot.version, record.to_bytes())
 
 
 @pytest.fixture(scope="module")

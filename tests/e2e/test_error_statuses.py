@@ -22,7 +22,7 @@ from paiju.common.server import RunningServer, start_from_settings
 from paiju.platform import Platform, build
 from paiju.proto.v1 import lobby_pb2, table_pb2, wallet_pb2
 from paiju.quoting import QUOTE_LIMIT
-from tests.e2e.conftest import SECRET
+from tests.e2e.conftest import SECRET, without_turn_timer
 from tests.e2e.test_platform import new_clients, start_hand
 
 INTERNALS = re.compile(r"Traceback|SELECT|INSERT|psycopg|sqlalchemy|Exception|Error \d+|\d+\.\d+\.\d+\.\d+|:\d{2,5}\b")
@@ -48,6 +48,7 @@ def playing(deployment):
     """Two players in a hand of 炸金花, and the view of its first turn."""
     clients = new_clients(deployment, 2)
     room = "zhajinhua-free-05"
+    without_turn_timer(deployment, room)
     view = start_hand(deployment, clients, room)
     yield clients, room, view
     for client in clients:
