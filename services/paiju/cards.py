@@ -25,6 +25,8 @@ import hmac
 import struct
 from collections.abc import Iterable, Sequence
 
+from paiju.quoting import quoted
+
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "SHCD"
 SMALL_JOKER_CODE = 52
@@ -98,7 +100,7 @@ def parse_card(token: str) -> Card:
     card = _CARD_OF_TEXT.get(token)
     if card is None:
         raise ValueError(
-            f"bad card {token!r}: write rank ({RANK_CHARS}) then suit ({SUIT_CHARS}), or SJ/BJ"
+            f"bad card {quoted(token)}: write rank ({RANK_CHARS}) then suit ({SUIT_CHARS}), or SJ/BJ"
         )
     return card
 
@@ -117,7 +119,7 @@ def parse_cards(text: str | Iterable[str | Card]) -> list[Card]:
             card = _CARD_OF_TEXT.get(token)
             if card is None:
                 raise ValueError(
-                    f"bad card {token!r} in {text!r}: write rank ({RANK_CHARS}) then suit "
+                    f"bad card {quoted(token)} in {quoted(text)}: write rank ({RANK_CHARS}) then suit "
                     f"({SUIT_CHARS}), or SJ/BJ"
                 )
             cards.append(card)

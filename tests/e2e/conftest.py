@@ -25,6 +25,7 @@ import sqlalchemy as sa
 from paiju.common.config import Settings
 from paiju.common.server import RunningServer, start_from_settings
 from paiju.platform import Platform, build
+from paiju.table.record import TableRecord
 from paiju.wallet.celery_app import WorkerOptions
 
 REDIS_DB = 13
@@ -42,6 +43,15 @@ class Deployment:
     @property
     def address(self) -> str:
         return self.server.address
+
+
+def without_turn_timer(deployment: Deployment, room: str) -> None:
+    """Give ``room`` a turn of a day, so a hand the cases need on stays on however long they take."""
+    store = deployment.platform.store
+    snapshot = store.load(room)
+    record = TableRecord.from_bytes(snapshot.state)
+    record.turn_ms = 86_400_000
+    store.commit(room, snapshot.version, record.to_bytes())
 
 
 def _start_worker(environment: dict[str, str], folder: Path) -> tuple[subprocess.Popen, Path]:

@@ -124,13 +124,14 @@ def test_an_aborted_call_is_recorded_with_the_code_it_ended_with(
     assert count(metrics, "Act", "unary", "OK") == 0
 
 
-def test_a_servicer_that_raises_is_recorded_as_unknown(
+def test_a_servicer_that_raises_is_answered_and_recorded_as_internal(
     metrics: PaijuMetrics, stub: table_pb2_grpc.TableStub
 ) -> None:
     with pytest.raises(grpc.RpcError) as raised:
         stub.Act(table_pb2.ActRequest(table_id="t", expected_version=-1), metadata=AUTH, timeout=TIMEOUT)
-    assert raised.value.code() is grpc.StatusCode.UNKNOWN
-    assert count(metrics, "Act", "unary", "UNKNOWN") == 1
+    assert raised.value.code() is grpc.StatusCode.INTERNAL
+    assert "servicer bug" not in raised.value.details()
+    assert count(metrics, "Act", "unary", "INTERNAL") == 1
 
 
 def test_a_finished_stream_counts_once_with_its_messages(

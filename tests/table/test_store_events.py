@@ -254,3 +254,16 @@ def test_a_read_with_marks_gives_the_events_and_says_when_a_cursor_fell_behind_a
     assert parse_stream_id(marks["t1"]) > parse_stream_id("0-0")  # so a reader from 0-0 lost some
     assert parse_stream_id(marks["t1"]) < parse_stream_id(found["t1"][0].id)
     assert store.read_with_marks({}) == ({}, {})
+
+
+def test_an_event_keeps_the_number_of_the_hand_it_belongs_to(store: TableStore) -> None:
+    store.create("t1", b"s")
+    store.commit("t1", 1, b"s", events=[(None, "sat", b"{}"), (None, "hand_seats", b"{}", 7), ((0,), "cards", b"AS", 7)])
+    assert [(e.type, e.hand) for e in store.read_events("t1", seat="all")] == [("sat", 0), ("hand_seats", 7), ("cards", 7)]
+
+
+def test_an_event_with_a_negative_hand_number_is_refused_before_anything_is_written(store: TableStore) -> None:
+    store.create("t1", b"s")
+    with pytest.raises(ValueError):
+        store.commit("t1", 1, b"s2", events=[(None, "x", b"{}", -1)])
+    assert store.load("t1").state == b"s"

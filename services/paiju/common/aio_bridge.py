@@ -35,6 +35,7 @@ from typing import Any
 import grpc
 
 from paiju.common.errors import ERROR_CODE_KEY
+from paiju.common.failures import answer_for
 from paiju.common.limits import (
     MOST_PAUSED_REFUSALS,
     Admission,
@@ -240,8 +241,8 @@ class BridgeHandler(grpc.GenericRpcHandler):
                 return await self._loop.run_in_executor(self._pool, behaviour, request, bridged)
             except _Aborted as aborted:
                 await context.abort(aborted.code, aborted.details)
-            except Exception as error:  # noqa: BLE001 - answered as the thread-pool server would, logged
-                await _failed(context, bridged, f"Exception calling application: {error}")
+            except Exception as error:  # noqa: BLE001 - answered without internals, logged
+                await _failed(context, bridged, error)
             finally:
                 bridged._ended = True
                 release()
@@ -269,8 +270,8 @@ class BridgeHandler(grpc.GenericRpcHandler):
                     await context.write(response)
             except _Aborted as aborted:
                 await context.abort(aborted.code, aborted.details)
-            except Exception as error:  # noqa: BLE001 - answered as the thread-pool server would, logged
-                await _failed(context, bridged, f"Exception iterating responses: {error}")
+            except Exception as error:  # noqa: BLE001 - answered without internals, logged
+                await _failed(context, bridged, error)
             finally:
                 # Cancelled or ended: run the servicer's cleanup (its ``finally``) as it would
                 # run under the thread-pool server; off the loop if it ran off the loop, once the
@@ -287,13 +288,17 @@ class BridgeHandler(grpc.GenericRpcHandler):
         return serve
 
 
-async def _failed(context: grpc.aio.ServicerContext, bridged: BridgedContext, message: str) -> None:
-    """A servicer raised: the code it set before raising (e.g. UNIMPLEMENTED), else UNKNOWN."""
+async def _failed(context: grpc.aio.ServicerContext, bridged: BridgedContext, error: Exception) -> None:
+    """A servicer raised past every interceptor: the code it set before raising (e.g.
+    UNIMPLEMENTED), else what :func:`~paiju.common.failures.answer_for` says; never the
+    exception's text."""
     code = bridged.code()
+    answer = answer_for(error)
     if code is None or code is grpc.StatusCode.OK:
-        log.exception("the servicer failed")
-        await context.abort(grpc.StatusCode.UNKNOWN, message)
-    await context.abort(code, bridged.details() or message)
+        log.error("the servicer failed: %s", answer.error_code, exc_info=error)
+        context.set_trailing_metadata(((ERROR_CODE_KEY, answer.error_code),))
+        await context.abort(answer.code, answer.message)
+    await context.abort(code, bridged.details() or answer.message)
 
 
 class HandlerCollector:

@@ -8,12 +8,19 @@ current version in ``paiju-current-version``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NoReturn
 
 import grpc
 
+from paiju.games.engine import IllegalAction
+
 ERROR_CODE_KEY = "paiju-error-code"
 CURRENT_VERSION_KEY = "paiju-current-version"
+MAX_MESSAGE_CHARS = 400
+"""A status message is cut here whatever it says: its reason must fit in gRPC's metadata limit
+(8 KB soft), or the client gets RESOURCE_EXHAUSTED about metadata instead of the reason. Input
+is quoted short (:func:`paiju.quoting.quoted`); this bounds what slips past."""
 
 
 def abort(
@@ -32,8 +39,33 @@ def abort(
         trailers.append((CURRENT_VERSION_KEY, str(current_version)))
     if trailers:
         context.set_trailing_metadata(tuple(trailers))
+    if len(message) > MAX_MESSAGE_CHARS:
+        message = message[: MAX_MESSAGE_CHARS - 1] + "…"
     context.abort(code, message)
     raise AssertionError("grpc's context.abort returned")  # it always raises
+
+
+def required(
+    context: grpc.ServicerContext, value: str, field: str, check: Callable[[str], object] | None = None
+) -> str:
+    """``value`` when it is given and ``check`` (which raises ValueError with a reason) accepts
+    it; otherwise the RPC ends with INVALID_ARGUMENT and ``paiju-error-code: invalid_argument``."""
+    if not value:
+        abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"{field} is empty", error_code="invalid_argument")
+    if check is not None:
+        try:
+            check(value)
+        except ValueError as error:
+            abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error), error_code="invalid_argument")
+    return value
+
+
+def refuse_illegal(context: grpc.ServicerContext, error: IllegalAction) -> NoReturn:
+    """End the RPC for a refusal of the rules: INVALID_ARGUMENT for input that could never be
+    right, FAILED_PRECONDITION for what the table's state does not allow now; the rule's reason
+    as the message and its code in ``paiju-error-code``."""
+    code = grpc.StatusCode.INVALID_ARGUMENT if error.malformed else grpc.StatusCode.FAILED_PRECONDITION
+    abort(context, code, error.reason, error_code=error.code)
 
 
 def trailer(error: grpc.RpcError, key: str) -> str | None:

@@ -179,7 +179,7 @@ _TABLE_FIELDS = ("table_id", "room_id", "target_id")
 
 def _with_caller(handler: grpc.RpcMethodHandler, caller: Caller) -> grpc.RpcMethodHandler:
     """The same handler, with ``caller`` set in the servicer's context for its whole run."""
-    behaviour = _behaviour_of(handler)
+    behaviour = behaviour_of(handler)
 
     def enter(request: Any) -> contextvars.Context:
         scope = contextvars.copy_context()
@@ -203,7 +203,7 @@ def _with_caller(handler: grpc.RpcMethodHandler, caller: Caller) -> grpc.RpcMeth
             if close is not None:
                 scope.run(close)  # a cancelled stream runs the servicer's cleanup as the caller
 
-    return _rebuild(handler, serve_stream if handler.response_streaming else serve_unary)
+    return rebuilt_with(handler, serve_stream if handler.response_streaming else serve_unary)
 
 
 def _refusal(
@@ -212,10 +212,11 @@ def _refusal(
     def refuse(request: Any, context: grpc.ServicerContext) -> Any:
         context.abort(code, message)
 
-    return _rebuild(handler, refuse)
+    return rebuilt_with(handler, refuse)
 
 
-def _behaviour_of(handler: grpc.RpcMethodHandler) -> Callable[..., Any]:
+def behaviour_of(handler: grpc.RpcMethodHandler) -> Callable[..., Any]:
+    """The function that serves ``handler``'s calls, whatever its kind (for interceptors)."""
     if handler.request_streaming and handler.response_streaming:
         return handler.stream_stream
     if handler.request_streaming:
@@ -225,9 +226,10 @@ def _behaviour_of(handler: grpc.RpcMethodHandler) -> Callable[..., Any]:
     return handler.unary_unary
 
 
-def _rebuild(
+def rebuilt_with(
     handler: grpc.RpcMethodHandler, behaviour: Callable[..., Any]
 ) -> grpc.RpcMethodHandler:
+    """A handler of ``handler``'s kind and (de)serialisers that serves with ``behaviour``."""
     if handler.request_streaming and handler.response_streaming:
         factory = grpc.stream_stream_rpc_method_handler
     elif handler.request_streaming:

@@ -30,6 +30,7 @@ from grpc_reflection.v1alpha import reflection
 from paiju.common.aio_bridge import BridgeHandler, HandlerCollector, LoopServer
 from paiju.common.auth import TokenSigner
 from paiju.common.config import Settings
+from paiju.common.failures import UnexpectedErrors
 from paiju.common.interceptor import AuthInterceptor
 from paiju.common.limits import Admission, Limits
 from paiju.common.metrics import METRICS, MetricsInterceptor
@@ -139,8 +140,9 @@ def start_server(
         raise ServerStartError("a server needs at least one service")
     names = tuple(binding.name for binding in bindings)
     _check_service_names(names)
-    # Metrics first, so that calls refused by the auth check are counted too.
-    interceptors = (MetricsInterceptor(), AuthInterceptor(signer), *extra_interceptors)
+    # Metrics first, so that calls refused by the auth check are counted too; the last resort
+    # for unexpected exceptions last, so that metrics count the status it answers.
+    interceptors = (MetricsInterceptor(), AuthInterceptor(signer), *extra_interceptors, UnexpectedErrors())
     health_servicer = health.HealthServicer()
     options = (*SERVER_OPTIONS, ("grpc.so_reuseport", int(share_port)),
                ("grpc.max_receive_message_length", limits.largest_request))

@@ -29,6 +29,20 @@ class IllegalAction(ValueError):
         self.reason = reason
         self.code = code
 
+    @property
+    def malformed(self) -> bool:
+        """Whether the input could never be right (text that is no action, a seat the table
+        does not have), rather than not allowed in this state.
+
+        >>> IllegalAction("no seat 9", "bad_seat").malformed, IllegalAction("wait", "not_your_turn").malformed
+        (True, False)
+        """
+        return self.code in MALFORMED_CODES
+
+
+MALFORMED_CODES = frozenset({"malformed", "bad_seat"})
+"""The :class:`IllegalAction` codes of input that could never be right."""
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -273,6 +287,47 @@ def rule_options(cls: type[Any], data: Mapping[str, Any], game: str) -> Any:
     if unknown:
         raise ValueError(f"unknown {game} rule options: {sorted(unknown)}")
     return cls(**data)
+
+
+MAX_ACTION_CHARS = 256
+"""The longest action text any game reads: a whole hand of cards written out fits several times;
+anything longer is refused before it is parsed, so no reason can quote a megabyte of cards."""
+
+
+def verify_action_text(text: object) -> str:
+    """``text`` if it can be an action's text form, else :class:`IllegalAction` (``malformed``).
+
+    >>> verify_action_text("raise 300")
+    'raise 300'
+    >>> verify_action_text("play " + "5H " * 200)
+    Traceback (most recent call last):
+    ...
+    paiju.games.engine.IllegalAction: an action is at most 256 characters, not 605
+    """
+    if not isinstance(text, str):
+        raise IllegalAction(f"an action is an Action or its text, not {type(text).__name__}", "malformed")
+    if len(text) > MAX_ACTION_CHARS:
+        raise IllegalAction(f"an action is at most {MAX_ACTION_CHARS} characters, not {len(text)}", "malformed")
+    return text
+
+
+MAX_NUMBER_DIGITS = 18
+"""The longest whole number an action may write: more than any stake or seat, well inside
+Python's limit on converting digits (a 5,000-digit number raises there instead)."""
+
+
+def whole_number(word: str) -> int | None:
+    """The whole number ``word`` writes in ASCII digits (at most :data:`MAX_NUMBER_DIGITS`),
+    or ``None``: no sign, no other digits, nothing else.
+
+    >>> whole_number("300"), whole_number("--5"), whole_number("-1"), whole_number("٣")
+    (300, None, None, None)
+    >>> whole_number("9" * 5000) is None
+    True
+    """
+    if 0 < len(word) <= MAX_NUMBER_DIGITS and word.isascii() and word.isdigit():
+        return int(word)
+    return None
 
 
 def require(condition: bool, reason: str, code: str = "illegal") -> None:

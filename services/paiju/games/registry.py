@@ -17,6 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from paiju.games.engine import HandState
+from paiju.quoting import quoted
+
+
+class UnknownName(ValueError, LookupError):
+    """A game or tier this server does not run (a ``LookupError``: services answer NOT_FOUND)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +62,7 @@ class GameSpec:
         for tier in self.tiers:
             if tier.name == name:
                 return tier
-        raise ValueError(f"{self.name} has no tier {name!r}: {', '.join(t.name for t in self.tiers)}")
+        raise UnknownName(f"{self.name} has no tier {quoted(name)}: {', '.join(t.name for t in self.tiers)}")
 
 
 def _zhajinhua() -> GameSpec:
@@ -159,9 +164,9 @@ def game_names() -> list[str]:
 
 
 def game_spec(name: str) -> GameSpec:
-    """The registered game called ``name``; ``ValueError`` naming the known ones otherwise."""
+    """The registered game called ``name``; :class:`UnknownName` naming the known ones otherwise."""
     if name not in _FACTORIES:
-        raise ValueError(f"unknown game {name!r}; this server runs {', '.join(game_names())}")
+        raise UnknownName(f"unknown game {quoted(name)}; this server runs {', '.join(game_names())}")
     if name not in _LOADED:
         _LOADED[name] = _FACTORIES[name]()
     return _LOADED[name]

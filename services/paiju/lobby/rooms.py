@@ -17,6 +17,8 @@ from paiju.table.tables import Outcome, Tables
 QUICK_MATCH_WAIT_SECONDS = 5.0
 """How long quick match waits for a playing room with a free seat to end its hand when no room is
 waiting with players in it: a seat where a hand can start soon beats an empty table."""
+NO_FREE_SEAT = "no_free_seat"
+"""The refusal of a quick match when no room of the tier has a free seat it may take."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,9 +61,12 @@ class Lobby:
         return [room_id(game, tier, number) for number in range(1, self.rooms_per_tier + 1)]
 
     def rooms(self, game: str, tier: str) -> list[RoomEntry]:
-        """The rooms of one game and tier, in number order."""
-        ids = self.room_ids(game, tier)
-        found = self.tables.store.load_many(ids)  # one round trip
+        """The rooms of one game and tier (``""``: every tier of the game), by tier then number;
+        an unknown game or tier is refused with :class:`~paiju.games.registry.UnknownName`."""
+        spec = game_spec(game)
+        tiers = [t.name for t in spec.tiers] if tier == "" else [spec.tier(tier).name]
+        ids = [room_id(game, name, number) for name in tiers for number in range(1, self.rooms_per_tier + 1)]
+        found = self.tables.store.load_many(ids)  # one round trip: WatchRooms polls this
         return [
             RoomEntry(found[table_id].version, TableRecord.from_bytes(found[table_id].state))
             for table_id in ids
@@ -87,15 +92,14 @@ class Lobby:
             seated = self._seat_when_a_hand_ends(playing, account, name, wait_seconds) if playing else None
             if seated is not None:
                 return seated
-        last_refusal: IllegalAction | None = None
         for record in candidates:
             try:
                 return record.table_id, self.tables.sit(record.table_id, account, name)
             except IllegalAction as refusal:
                 if refusal.code in ("not_enough_coins", "seated_elsewhere", "already_seated"):
                     raise
-                last_refusal = refusal  # the room filled or started meanwhile: try the next
-        raise last_refusal or IllegalAction(f"every {game} {tier} room is full or playing", "no_free_seat")
+                # the room filled or started meanwhile: try the next
+        raise IllegalAction(f"every {game} {tier} room is full or playing", NO_FREE_SEAT)
 
     def _seat_when_a_hand_ends(
         self, table_ids: set[str], account: str, name: str, wait_seconds: float

@@ -8,11 +8,11 @@ from collections.abc import Iterator
 import grpc
 
 from paiju.common import aio_bridge
-from paiju.common.errors import abort
+from paiju.common.errors import abort, refuse_illegal, required
 from paiju.common.interceptor import current_caller
 from paiju.games.engine import IllegalAction
-from paiju.games.registry import Tier, game_spec
-from paiju.lobby.rooms import Lobby, RoomEntry
+from paiju.games.registry import Tier, UnknownName, game_spec
+from paiju.lobby.rooms import NO_FREE_SEAT, Lobby, RoomEntry
 from paiju.proto.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
 from paiju.table.fanout import StreamHub
 from paiju.table.record import IDLE, PLAYING, WAITING, TableRecord
@@ -69,10 +69,11 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         self.hub = hub or StreamHub(lobby.tables.store)
 
     def _rooms(self, game: str, tier: str, context: grpc.ServicerContext) -> list[RoomEntry]:
+        required(context, game, "game")
         try:
             return self.lobby.rooms(game, tier)
-        except ValueError as error:
-            abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        except UnknownName as error:
+            abort(context, grpc.StatusCode.NOT_FOUND, str(error), error_code="unknown_name")
 
     def _room(self, room_id: str, context: grpc.ServicerContext) -> common_pb2.Room:
         try:
@@ -82,10 +83,11 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         return room_message(snapshot.version, record)
 
     def ListTiers(self, request, context):  # type: ignore[no-untyped-def]
+        required(context, request.game, "game")
         try:
             spec = game_spec(request.game)
-        except ValueError as error:
-            abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        except UnknownName as error:
+            abort(context, grpc.StatusCode.NOT_FOUND, str(error), error_code="unknown_name")
         return lobby_pb2.ListTiersResponse(tiers=[tier_message(spec.name, tier) for tier in spec.tiers])
 
     def ListRooms(self, request, context):  # type: ignore[no-untyped-def]
@@ -142,10 +144,12 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
     def _seat_change(self, context: grpc.ServicerContext, change):  # type: ignore[no-untyped-def]
         try:
             return change()
-        except TableNotFound as error:
+        except (TableNotFound, UnknownName) as error:
             abort(context, grpc.StatusCode.NOT_FOUND, str(error))
         except IllegalAction as error:
-            abort(context, grpc.StatusCode.FAILED_PRECONDITION, error.reason, error_code=error.code)
+            if error.code == NO_FREE_SEAT:
+                abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, error.reason, error_code=error.code)
+            refuse_illegal(context, error)
         except ValueError as error:
             abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
 
@@ -164,7 +168,9 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
             context, lambda: self.lobby.tables.stand(request.room_id, caller.account_id, request.accept_escape)
         )
         escaped = any(event.type == "escaped" for event in outcome.events)
-        return lobby_pb2.StandResponse(room=self._room(request.room_id, context), escaped=escaped)
+        room = (room_message(outcome.version, outcome.record) if outcome.record is not None
+                else self._room(request.room_id, context))
+        return lobby_pb2.StandResponse(room=room, escaped=escaped)
 
     def Ready(self, request, context):  # type: ignore[no-untyped-def]
         caller = current_caller()
@@ -181,6 +187,8 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
 
     def QuickMatch(self, request, context):  # type: ignore[no-untyped-def]
         caller = current_caller()
+        required(context, request.game, "game")
+        required(context, request.tier, "tier")  # an empty tier lists rooms of all; it seats in none
         room_id, _ = self._seat_change(
             context, lambda: self.lobby.quick_match(request.game, request.tier, caller.account_id, caller.username)
         )

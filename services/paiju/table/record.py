@@ -281,12 +281,7 @@ class TableRecord:
         # they sit here, not that nobody may enter: the first answer lets them play on.
         require(self.seat_of(account) is None, "you are already seated at this table", "already_seated")
         require(self.hand is None, "a hand is being played here: nobody may enter now", "table_playing")
-        tier = self.spec.tier(self.tier)
-        require(
-            coins >= tier.min_coins,
-            f"this {tier.title} room needs {tier.min_coins:,} coins to sit; you hold {coins:,}",
-            "not_enough_coins",
-        )
+        self.verify_coins(coins, "sit")
         if seat is None:
             free = [s for s, taken in enumerate(self.seats) if taken is None]
             require(bool(free), "every seat is taken", "table_full")
@@ -298,6 +293,15 @@ class TableRecord:
         )
         require(self.seats[seat] is None, f"seat {seat} is taken", "seat_taken")
         return seat
+
+    def verify_coins(self, coins: int, doing: str) -> None:
+        """Raise IllegalAction (``not_enough_coins``) if ``coins`` are below the tier's minimum."""
+        tier = self.spec.tier(self.tier)
+        require(
+            coins >= tier.min_coins,
+            f"this {tier.title} room needs {tier.min_coins:,} coins to {doing}; you hold {coins:,}",
+            "not_enough_coins",
+        )
 
     def sit(self, account: str, name: str, coins: int, seat: int | None = None) -> int:
         seat = self.verify_sit(account, coins, seat)
@@ -320,11 +324,14 @@ class TableRecord:
         self.seats[seat] = None
         return seat
 
-    def ready(self, account: str) -> bool:
-        """Mark ``account`` ready; True when this makes the table ready to start a hand."""
+    def ready(self, account: str, coins: int | None = None) -> bool:
+        """Mark ``account`` ready; True when this makes the table ready to start a hand.
+        ``coins``, when known, must still reach the tier's minimum."""
         seat = self.seat_of(account)
         require(seat is not None, "you are not seated at this table", "not_seated")
         require(self.hand is None, "a hand is already being played", "table_playing")
+        if coins is not None:
+            self.verify_coins(coins, "play")
         self.seats[seat].ready = True  # type: ignore[union-attr]
         return self.can_start()
 

@@ -13,15 +13,24 @@ import grpc
 
 from paiju.common.aio_bridge import WAITING
 from paiju.common.auth import Role
-from paiju.common.errors import abort
+from paiju.common.errors import abort, refuse_illegal, required
 from paiju.common.interceptor import current_caller
 from paiju.games.engine import HandState, IllegalAction
 from paiju.proto.v1 import common_pb2, table_pb2, table_pb2_grpc
 from paiju.table.fanout import EVENTS_LOST, StreamHub
 from paiju.table.fanout import after as is_after
+from paiju.table.hand_ids import HandIds
 from paiju.table.record import TableRecord
 from paiju.table.store import EventsTrimmed, Snapshot, StaleVersion
-from paiju.table.tables import TURN_DEADLINE, NotSeated, TableNotFound, Tables
+from paiju.table.store.keys import check_table_id
+from paiju.table.tables import (
+    TABLE_EVENTS,
+    TURN_DEADLINE,
+    NotSeated,
+    TableNotFound,
+    Tables,
+    hand_of_commit,
+)
 from paiju.watchdog.presence import PresenceBoard, StreamPresence
 
 MAX_EVENTS_PER_UPDATE = 500
@@ -83,12 +92,13 @@ def table_view_message(table_id: str, view: dict[str, Any]) -> table_pb2.TableVi
     return message
 
 
-def event_message(event: Any) -> table_pb2.Event:
+def event_message(event: Any, hand_id: str = "") -> table_pb2.Event:
     return table_pb2.Event(
         id=event.id,
         type=event.type,
         payload_json=event.payload.decode(),
         version=event.version,
+        hand_id=hand_id,
     )
 
 
@@ -113,8 +123,7 @@ class TableService(table_pb2_grpc.TableServicer):
     def _viewer(self, table_id: str, context: grpc.ServicerContext) -> tuple[str | None, Snapshot, TableRecord]:
         """The account whose view the caller gets (None for an operator: the public view), and
         the table as read for that check."""
-        if not table_id:
-            abort(context, grpc.StatusCode.INVALID_ARGUMENT, "table_id is empty")
+        required(context, table_id, "table_id", check_table_id)
         caller = current_caller()
         try:
             snapshot, record = self.tables.load(table_id)
@@ -142,10 +151,13 @@ class TableService(table_pb2_grpc.TableServicer):
         view["turn_due_ms"] = turn_due_ms
         return view
 
-    def _start_over(self, table_id: str, account: str | None, after: str) -> tuple[table_pb2.TableUpdate, str, tuple[Any, ...]]:
+    def _start_over(
+        self, table_id: str, account: str | None, after: str, hands: HandIds
+    ) -> tuple[table_pb2.TableUpdate, str, tuple[Any, ...]]:
         """A stream's fresh snapshot of the table as it is now, the event id to go on after, and
         the snapshot's key (what a followed view is compared with)."""
         view = self._view(table_id, account)
+        hands.learn_view(view)  # the hand's start may be among the events the stream skips
         update = table_pb2.TableUpdate(snapshot=table_view_message(table_id, view))
         return update, view["last_event_id"] or after, view_key(view)
 
@@ -161,8 +173,8 @@ class TableService(table_pb2_grpc.TableServicer):
         return table_view_message(request.table_id, self._view(request.table_id, account, snapshot, record))
 
     def Act(self, request: table_pb2.ActRequest, context: grpc.ServicerContext) -> table_pb2.ActResponse:
-        if not request.table_id or not request.action.strip():
-            abort(context, grpc.StatusCode.INVALID_ARGUMENT, "table_id and action are both needed")
+        required(context, request.table_id, "table_id", check_table_id)
+        required(context, request.action.strip(), "action")
         account = current_caller().account_id
         try:
             outcome = self.tables.act(request.table_id, account, request.expected_version, request.action)
@@ -179,8 +191,7 @@ class TableService(table_pb2_grpc.TableServicer):
                 current_version=error.current_version,
             )
         except IllegalAction as error:
-            code = grpc.StatusCode.INVALID_ARGUMENT if error.code == "malformed" else grpc.StatusCode.FAILED_PRECONDITION
-            abort(context, code, error.reason, error_code=error.code)
+            refuse_illegal(context, error)
         # The view as committed (no second read); its last_event_id is left empty, as the
         # events of the move come back with it.
         view = table_view_message(request.table_id, self._view(
@@ -188,8 +199,10 @@ class TableService(table_pb2_grpc.TableServicer):
             turn_due_ms=outcome.turn_due_ms, hand=outcome.hand))
         # The caller's own events of this move, cut to its seat, come back at once.
         seat = view.seat if view.HasField("seat") else None
+        _, hand_id = hand_of_commit(outcome.record, outcome.events)  # type: ignore[arg-type]
         mine = [
-            table_pb2.Event(type=e.type, payload_json=json.dumps(e.data, ensure_ascii=False), version=outcome.version)
+            table_pb2.Event(type=e.type, payload_json=json.dumps(e.data, ensure_ascii=False), version=outcome.version,
+                            hand_id="" if e.type in TABLE_EVENTS else hand_id)
             for e in outcome.events
             if e.visible(seat)
         ]
@@ -226,7 +239,7 @@ class TableService(table_pb2_grpc.TableServicer):
             self.tables.reconnect(request.table_id, account)
         try:
             seat = None if account is None else record.seat_of(account)
-            yield from self._stream(request, context, account, seat, stream_id)
+            yield from self._stream(request, context, account, seat, stream_id, HandIds(record))
         finally:
             # A draining server leaves presence alone: the player is expected back elsewhere.
             if account is not None and self.presence is not None and not self.draining.is_set():
@@ -235,6 +248,7 @@ class TableService(table_pb2_grpc.TableServicer):
     def _stream(
         self, request: table_pb2.WatchRequest, context: grpc.ServicerContext, account: str | None, seat: int | None,
         stream_id: str,
+        hands: HandIds,
     ) -> Iterator[table_pb2.TableUpdate]:
         table_id = request.table_id
         follow_view = request.follow_view and account is not None
@@ -248,12 +262,12 @@ class TableService(table_pb2_grpc.TableServicer):
         try:
             after = request.after_event_id
             if not after:
-                update, after, sent_key = self._start_over(table_id, account, "0-0")
+                update, after, sent_key = self._start_over(table_id, account, "0-0", hands)
                 yield update
             try:
                 backlog = self.tables.store.read_events(table_id, after_id=after, seat="all", count=10_000)
             except EventsTrimmed:
-                update, after, sent_key = self._start_over(table_id, account, "0-0")
+                update, after, sent_key = self._start_over(table_id, account, "0-0", hands)
                 backlog = []
                 yield update
             except ValueError as error:
@@ -285,10 +299,11 @@ class TableService(table_pb2_grpc.TableServicer):
                         if events:
                             yield table_pb2.TableUpdate(events=events)
                             events = []
-                        update, after, sent_key = self._start_over(table_id, account, after)
+                        update, after, sent_key = self._start_over(table_id, account, after, hands)
                         yield update
                         continue
                     if isinstance(item, TableAfterEvents):
+                        hands.learn_record(item.record)
                         fresh = self._fresh_view(table_id, account, item, after, sent_key)
                         if fresh is not None:
                             message, sent_key = fresh
@@ -302,8 +317,9 @@ class TableService(table_pb2_grpc.TableServicer):
                     if item.type in ("sat", "stood") and account is not None:
                         # The seat this stream reads for follows the player, who may sit elsewhere.
                         seat = self.tables.load(table_id)[1].seat_of(account)
+                    hand_id = hands.of(item)  # every event: a hand's start teaches its id
                     if item.visible(seat):
-                        events.append(event_message(item))
+                        events.append(event_message(item, hand_id))
                         if len(events) >= MAX_EVENTS_PER_UPDATE:  # a long backlog goes in parts
                             yield table_pb2.TableUpdate(events=events)
                             events = []
@@ -342,8 +358,9 @@ class TableInternalService(table_pb2_grpc.TableInternalServicer):
         deadline = request.deadline
         if deadline.owner not in (common_pb2.DEADLINE_OWNER_TABLE, common_pb2.DEADLINE_OWNER_UNSPECIFIED):
             abort(context, grpc.StatusCode.INVALID_ARGUMENT, "that deadline is not the table's")
-        if not deadline.deadline_id or not deadline.target_id:
+        if not deadline.deadline_id:
             abort(context, grpc.StatusCode.INVALID_ARGUMENT, "a deadline names its table and itself")
+        required(context, deadline.target_id, "target_id", check_table_id)
         try:
             outcome = self.tables.expire(deadline.target_id, deadline.deadline_id, deadline.version)
         except TableNotFound as error:
@@ -355,8 +372,8 @@ class TableInternalService(table_pb2_grpc.TableInternalServicer):
         return common_pb2.ExpireDeadlineResponse(applied=True, version=outcome.version)
 
     def MarkDisconnected(self, request, context):  # type: ignore[no-untyped-def]
-        if not request.table_id or not request.account_id:
-            abort(context, grpc.StatusCode.INVALID_ARGUMENT, "table_id and account_id are both needed")
+        required(context, request.table_id, "table_id", check_table_id)
+        required(context, request.account_id, "account_id")
         try:
             outcome = self.tables.disconnect(request.table_id, request.account_id, request.since.ToMilliseconds())
         except TableNotFound as error:

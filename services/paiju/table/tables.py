@@ -114,6 +114,20 @@ def _payload(data: dict[str, Any]) -> bytes:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
 
 
+TABLE_EVENTS = frozenset({"sat", "stood", "ready", "disconnected", "reconnected"})
+"""Events of the table itself, which belong to no hand even while one is played."""
+
+
+def hand_of_commit(record: TableRecord, events: list[Event]) -> tuple[int, str]:
+    """The number and id of the hand a commit's events (other than :data:`TABLE_EVENTS`)
+    belong to: the hand being played, or the one the commit ended; ``(0, "")`` for none."""
+    if record.hand is not None:
+        return record.hand.number, record.hand.hand_id
+    if record.last_hand is not None and any(event.type == "hand_settled" for event in events):
+        return record.hands_played, record.last_hand["hand_id"]
+    return 0, ""
+
+
 def hand_seat_of(record: TableRecord, table_seat: int) -> int:
     return record.hand.hand_seat(table_seat)  # type: ignore[union-attr,return-value]
 
@@ -249,7 +263,9 @@ class Tables:
         hand: HandState | None = None,
     ) -> Outcome:
         plan = plan or DeadlinePlan()
-        stored = [(event.visible_to, event.type, _payload(event.data)) for event in events]
+        hand_number, _ = hand_of_commit(record, events)
+        stored = [(event.visible_to, event.type, _payload(event.data), 0 if event.type in TABLE_EVENTS else hand_number)
+                  for event in events]
         new_version = self.store.commit(
             table_id, version, record.to_bytes(), stored, plan.set, plan.clear, outbox
         )
@@ -341,13 +357,15 @@ class Tables:
     def ready(self, table_id: str, account: str) -> Outcome:
         """Press start; the hand starts when every seated player has (and enough are seated).
 
-        A start stands up the players whose available coins fell below the tier's minimum; when
-        the caller is one, it is told so (IllegalAction ``not_enough_coins``) after the change.
-        """
+        A player whose coins fell below the tier's minimum is refused (``not_enough_coins``);
+        while the last hand's settlement is on its way their coins are not known yet, and the
+        hand's holds decide: a start stands up the players whose available coins fell below the
+        minimum, and when the caller is one, it is told so after the change."""
+        coins = None if self._settling(table_id) else self.wallet.available(account)
 
         def change(version: int, record: TableRecord) -> Outcome:
             seat = record.seat_of(account)
-            starts = record.ready(account)
+            starts = record.ready(account, coins)
             events = [Event("ready", {"seat": seat})]
             if starts and not self._settling(table_id):
                 return self._start_hand(table_id, version, record, events)

@@ -11,7 +11,7 @@ from paiju.wallet.errors import DuplicateUsername, SchemaError, UnknownAccount
 from paiju.wallet.ledger import post
 from paiju.wallet.model import Reason
 from paiju.wallet.tables import accounts
-from paiju.wallet.validation import username_key
+from paiju.wallet.validation import username_key, username_skeleton
 
 
 def signup_grant_key(account: int) -> str:
@@ -26,7 +26,9 @@ def signup_grant_key(account: int) -> str:
 def create_account(
     conn: Connection, username: str, password_hash: str, starting_grant: int, at: datetime
 ) -> int:
-    """A new account's id; its starting grant (if any) is posted in the same transaction."""
+    """A new account's id; its starting grant (if any) is posted in the same transaction.
+
+    A name that looks like an existing one (the same :func:`username_skeleton`) is taken."""
     if account_id(conn, username) is not None:
         raise DuplicateUsername(username)
     try:
@@ -34,6 +36,7 @@ def create_account(
             accounts.insert().values(
                 username=username,
                 username_key=username_key(username),
+                username_skeleton=username_skeleton(username),
                 password_hash=password_hash,
                 is_house=False,
                 balance=0,
@@ -56,21 +59,27 @@ def create_account(
     return account
 
 
+def _named(conn: Connection, username: str, *where: sa.ColumnElement[bool]) -> sa.Row | None:
+    """The account called ``username`` in any case, else the one whose name looks like it
+    (its skeleton: unique, so there is at most one)."""
+    for same in (accounts.c.username_key == username_key(username),
+                 accounts.c.username_skeleton == username_skeleton(username)):
+        row = conn.execute(sa.select(accounts.c.id, accounts.c.password_hash).where(same, *where)).first()
+        if row is not None:
+            return row
+    return None
+
+
 def account_id(conn: Connection, username: str) -> int | None:
-    """The id of the account called ``username`` (in any case), if there is one."""
-    return conn.execute(
-        sa.select(accounts.c.id).where(accounts.c.username_key == username_key(username))
-    ).scalar_one_or_none()
+    """The id of the account called ``username`` or a name that looks like it, if any."""
+    row = _named(conn, username)
+    return None if row is None else row.id
 
 
 def password_hash(conn: Connection, username: str) -> tuple[int, str] | None:
-    """The id and stored password hash of a player's account (never the house's)."""
-    row = conn.execute(
-        sa.select(accounts.c.id, accounts.c.password_hash).where(
-            accounts.c.username_key == username_key(username),
-            accounts.c.password_hash.is_not(None),
-        )
-    ).first()
+    """The id and stored password hash of a player's account (never the house's), found as
+    :func:`account_id` finds it."""
+    row = _named(conn, username, accounts.c.password_hash.is_not(None))
     return None if row is None else (row.id, row.password_hash)
 
 

@@ -21,6 +21,7 @@ from sqlalchemy.engine import Connection
 from paiju.wallet.database import Database
 from paiju.wallet.errors import SchemaError
 from paiju.wallet.model import Reason
+from paiju.wallet.validation import username_skeleton
 
 HOUSE_USERNAME = "house"
 # Any fixed 64-bit number: it names the wallet's lock among the database's advisory locks.
@@ -133,10 +134,29 @@ def _create_score_table(conn: Connection) -> None:
     step.tables["wallet_scores"].create(conn)
 
 
+def _add_username_skeletons(conn: Connection) -> None:
+    # What each name looks like, unique from now on. Of existing accounts that already look
+    # alike, the oldest keeps the skeleton and the others none: they still log in by their
+    # exact name, and nobody new can take a name like theirs.
+    conn.execute(sa.text("ALTER TABLE wallet_accounts ADD COLUMN username_skeleton VARCHAR(128)"))
+    taken: set[str] = set()
+    for account, username in conn.execute(sa.text("SELECT id, username FROM wallet_accounts ORDER BY id")).all():
+        skeleton = username_skeleton(username)
+        if skeleton in taken:
+            continue
+        taken.add(skeleton)
+        conn.execute(sa.text("UPDATE wallet_accounts SET username_skeleton = :skeleton WHERE id = :id"),
+                     {"skeleton": skeleton, "id": account})
+    conn.execute(sa.text(
+        "CREATE UNIQUE INDEX wallet_accounts_username_skeleton_unique ON wallet_accounts (username_skeleton)"
+    ))
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "ledger tables", _create_ledger_tables),
     Migration(2, "house account", _create_house_account),
     Migration(3, "score points", _create_score_table),
+    Migration(4, "username skeletons", _add_username_skeletons),
 )
 """Every step, oldest first; append new ones, never edit released ones."""
 

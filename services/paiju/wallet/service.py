@@ -32,6 +32,7 @@ from paiju.common.server import ServiceBinding
 from paiju.games.chaodipi.medals import MEDAL_LEVELS, medal_for, medal_threshold
 from paiju.games.zhajinhua.rooms import LEVEL_THRESHOLDS, LEVEL_TITLES
 from paiju.proto.v1 import wallet_pb2, wallet_pb2_grpc
+from paiju.quoting import quoted
 from paiju.wallet.errors import (
     DuplicateUsername,
     HandAlreadySettled,
@@ -140,14 +141,20 @@ def _account_of(caller: Caller, context: grpc.ServicerContext) -> int:
     return account
 
 
+MAX_LEDGER_ID = 2**31 - 1
+"""The largest account id the ledger's 32-bit id column holds: a larger one names no account
+(asking the database for it would fail with its own error text)."""
+
+
 def _ledger_id(account_id: str) -> int | None:
     """The integer id behind an API account id, or ``None`` if it cannot be one.
 
-    >>> _ledger_id("42"), _ledger_id("service:table"), _ledger_id("")
-    (42, None, None)
+    >>> _ledger_id("42"), _ledger_id("service:table"), _ledger_id(""), _ledger_id("2147483648")
+    (42, None, None, None)
     """
     if account_id.isascii() and account_id.isdigit() and len(account_id) <= 18:
-        return int(account_id)
+        number = int(account_id)
+        return number if number <= MAX_LEDGER_ID else None
     return None
 
 
@@ -302,7 +309,7 @@ class WalletServicer(wallet_pb2_grpc.WalletServicer):
             abort(
                 context,
                 grpc.StatusCode.NOT_FOUND,
-                f"no game {request.game!r}; the games are {', '.join(GAMES)}",
+                f"no game {quoted(request.game)}; the games are {', '.join(GAMES)}",
                 error_code="unknown_game",
             )
         if not 0 <= request.limit <= LEADERBOARD_MAX:
@@ -356,7 +363,7 @@ class WalletServicer(wallet_pb2_grpc.WalletServicer):
             abort(
                 context,
                 grpc.StatusCode.NOT_FOUND,
-                f"no levels of {request.game!r}: such a game {kept}; levels are kept for zhajinhua",
+                f"no levels of {quoted(request.game)}: such a game {kept}; levels are kept for zhajinhua",
                 error_code="no_levels",
             )
         if request.account_id:
@@ -478,7 +485,7 @@ def _fortune_medal(game: str, account: int, coins: int) -> wallet_pb2.LevelRespo
 
 
 def _no_account(context: grpc.ServicerContext, account_id: str) -> NoReturn:
-    abort(context, grpc.StatusCode.NOT_FOUND, f"no account {account_id!r}",
+    abort(context, grpc.StatusCode.NOT_FOUND, f"no account {quoted(account_id)}",
           error_code="unknown_account")
 
 

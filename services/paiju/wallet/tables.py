@@ -28,6 +28,9 @@ accounts = sa.Table(
     sa.Column("username", sa.String(32), nullable=False),
     # The case-folded username: names are unique, and found, regardless of case.
     sa.Column("username_key", sa.String(128), nullable=False, unique=True),
+    # What the name looks like (validation.username_skeleton): no two accounts look alike.
+    # Empty only for an account that looked like an older one when the column came (step 4).
+    sa.Column("username_skeleton", sa.String(128), unique=True),
     sa.Column("password_hash", sa.String(200)),
     sa.Column("is_house", sa.Boolean, nullable=False),
     sa.Column("balance", sa.BigInteger, nullable=False),

@@ -19,11 +19,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-import redis
-import sqlalchemy as sa
 from celery import Task
 
 from paiju.common.config import Settings
+from paiju.common.failures import BACKEND_OUTAGES
 from paiju.common.redis_clients import open_redis
 from paiju.table.store import TableStore
 from paiju.wallet.celery_app import (
@@ -41,13 +40,7 @@ from paiju.wallet.sweep import sweep_orphan_holds
 
 log = logging.getLogger(__name__)
 
-TRANSIENT_ERRORS: tuple[type[Exception], ...] = (
-    sa.exc.OperationalError,
-    sa.exc.InterfaceError,
-    sa.exc.TimeoutError,
-    redis.exceptions.ConnectionError,
-    redis.exceptions.TimeoutError,
-)
+TRANSIENT_ERRORS: tuple[type[Exception], ...] = BACKEND_OUTAGES
 """Failures of the database or of Redis that a later try may not meet: these are retried."""
 MAX_RETRIES = 12
 RETRY_BACKOFF_MAX_SECONDS = 120

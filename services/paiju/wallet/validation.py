@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping
+from functools import cache
+
+from confusable_homoglyphs.confusables import confusables_data
 
 from paiju.wallet.model import SETTLEMENT_REASONS, Line, Reason
 
@@ -26,11 +29,15 @@ KEY_MAX = 200
 
 
 def check_username(username: object) -> str:
-    """The username in NFC form, if it has 1–32 characters, no control characters and no
-    space at either end."""
+    """The username in NFKC form (fullwidth and mathematical letters become plain ones), if it
+    has 1–32 characters, no control characters and no space at either end.
+
+    >>> check_username("ａｌｉｃｅ"), check_username("𝐚𝐥𝐢𝐜𝐞")
+    ('alice', 'alice')
+    """
     if not isinstance(username, str):
         raise TypeError(f"a username is a string, got {type(username).__name__}")
-    username = unicodedata.normalize("NFC", username)
+    username = unicodedata.normalize("NFKC", username)
     if not 1 <= len(username) <= USERNAME_MAX:
         raise ValueError(f"a username has 1 to {USERNAME_MAX} characters, got {len(username)}")
     if username != username.strip():
@@ -47,6 +54,40 @@ def username_key(username: str) -> str:
     True
     """
     return username.casefold()
+
+
+def username_skeleton(username: str) -> str:
+    """What a username looks like: two names with one skeleton could be taken for each other,
+    so only one account may have it.
+
+    The name is NFKC-normalised, loses its combining marks (``é`` looks enough like ``e``), and
+    each character becomes the plainest of the characters the Unicode confusables data (UTS #39,
+    through ``confusable_homoglyphs``) says it looks like, in capitals and in small letters.
+
+    >>> username_skeleton("alice") == username_skeleton("аlice")  # a Cyrillic а
+    True
+    >>> username_skeleton("ALICE") == username_skeleton("a\u0301lice") == username_skeleton("𝐚lice")
+    True
+    >>> username_skeleton("小明") == username_skeleton("小朋")
+    False
+    """
+    plain = unicodedata.normalize("NFKC", username)
+    bare = "".join(c for c in unicodedata.normalize("NFD", plain) if not unicodedata.combining(c))
+    # In capitals first (case does not count, and a capital I looks like a small l), then in
+    # small letters (an m looks like rn).
+    capitals = "".join(_prototype(char) for char in bare.upper())
+    return "".join(_prototype(char) for char in capitals.casefold())
+
+
+@cache
+def _prototype(char: str) -> str:
+    """The character the confusables data groups ``char`` under: the data lists, for each
+    character, what it may be taken for, and the group's prototype (``l`` for ``I``, ``1``,
+    ``|`` …) is the member that lists the most. Ties go to ASCII, then to a character NFKC
+    leaves alone, then to the lowest code point."""
+    looks_like = [char, *(glyph["c"] for glyph in confusables_data.get(char, ()))]
+    return min(looks_like, key=lambda c: (-len(confusables_data.get(c, ())), not c.isascii(),
+                                          unicodedata.normalize("NFKC", c) != c, len(c), c))
 
 
 def check_password(password: object, shortest: int = 1) -> str:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import grpc
 
-from paiju.common.errors import abort
+from paiju.common.errors import abort, required
 from paiju.proto.v1 import common_pb2, watchdog_pb2, watchdog_pb2_grpc
+from paiju.table.store.keys import check_table_id
 from paiju.table.tables import (
     READY_KICK_DEADLINE,
     RECONNECT_PREFIX,
@@ -40,9 +41,7 @@ class WatchdogService(watchdog_pb2_grpc.WatchdogServicer):
         self.board = board
 
     def _target(self, target_id: str, context: grpc.ServicerContext) -> str:
-        if not target_id:
-            abort(context, grpc.StatusCode.INVALID_ARGUMENT, "target_id is empty")
-        return target_id
+        return required(context, target_id, "target_id", check_table_id)
 
     def ListDeadlines(self, request, context):  # type: ignore[no-untyped-def]
         table_id = self._target(request.target_id, context)
@@ -74,6 +73,8 @@ class WatchdogService(watchdog_pb2_grpc.WatchdogServicer):
         return watchdog_pb2.GetPresenceResponse(players=players)
 
     def ReportPresence(self, request, context):  # type: ignore[no-untyped-def]
+        if request.owner == common_pb2.DEADLINE_OWNER_UNSPECIFIED:
+            abort(context, grpc.StatusCode.INVALID_ARGUMENT, "a report names the service owning the target")
         table_id = self._target(request.target_id, context)
         if not request.account_id or request.seat < 0:
             abort(context, grpc.StatusCode.INVALID_ARGUMENT, "a report names a seated account")

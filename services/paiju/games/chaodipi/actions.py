@@ -20,7 +20,8 @@ from typing import Any
 from paiju.cards import Card, format_cards, parse_cards
 from paiju.games.chaodipi.fortune import ChannelKind
 from paiju.games.chaodipi.variants import VariantRules, variant_rules
-from paiju.games.engine import IllegalAction
+from paiju.games.engine import IllegalAction, verify_action_text, whole_number
+from paiju.quoting import quoted
 
 TRUMP_CHOICES = ("S", "H", "C", "D", "NT")
 """What a 红5对 may name: a suit, or ``NT`` for no-trump."""
@@ -157,21 +158,20 @@ class Action:
     @classmethod
     def parse(cls, text: str) -> Action:
         """An action from its text form; :class:`IllegalAction` (code ``malformed``) if bad."""
-        if not isinstance(text, str):
-            raise IllegalAction(f"an action is an Action or its text, not {text!r}", "malformed")
-        words = text.split()
+        words = verify_action_text(text).split()
         if not words or words[0] not in tuple(ActionKind):
             raise IllegalAction(
-                f"malformed action {text!r}: declare/bury/rob/play <cards>, pass, or multiple <n>",
+                f"malformed action {quoted(text)}: declare/bury/rob/play <cards>, pass, or multiple <n>",
                 "malformed",
             )
         kind = ActionKind(words[0])
         rest = words[1:]
         try:
             if kind is ActionKind.MULTIPLE:
-                if len(rest) != 1 or not rest[0].isdigit():
-                    raise ValueError(f"write 'multiple <n>', not {text!r}")
-                return cls(kind, value=int(rest[0]))
+                value = whole_number(rest[0]) if len(rest) == 1 else None
+                if value is None:
+                    raise ValueError(f"write 'multiple <n>', not {quoted(text)}")
+                return cls(kind, value=value)
             choice = None
             # A trump choice is a lone suit letter or NT after the cards (cards are two letters).
             if (

@@ -8,8 +8,9 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from paiju.cards import Card, format_cards, parse_cards
-from paiju.games.engine import IllegalAction, rule_options
+from paiju.games.engine import IllegalAction, rule_options, verify_action_text
 from paiju.games.hunzhan.settlement import exact_rate
+from paiju.quoting import quoted
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,11 +98,9 @@ class Action:
     @classmethod
     def parse(cls, text: str) -> Action:
         """An action from its text form; :class:`IllegalAction` (code ``malformed``) if bad."""
-        if not isinstance(text, str):
-            raise IllegalAction(f"an action is an Action or its text, not {text!r}", "malformed")
-        words = text.split(maxsplit=1)
+        words = verify_action_text(text).split(maxsplit=1)
         if len(words) != 2 or words[0] not in tuple(ActionKind):
-            raise IllegalAction(f"malformed action {text!r}: write 'play <cards>' or 'declare <cards>'", "malformed")
+            raise IllegalAction(f"malformed action {quoted(text)}: write 'play <cards>' or 'declare <cards>'", "malformed")
         try:
             cards = parse_cards(words[1])
         except ValueError as error:

@@ -8,8 +8,9 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any
 
-from paiju.games.engine import IllegalAction, rule_options
+from paiju.games.engine import IllegalAction, rule_options, verify_action_text, whole_number
 from paiju.games.zhajinhua.ranking import Special235
+from paiju.quoting import quoted
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,32 +89,29 @@ class Action:
     @classmethod
     def parse(cls, text: str) -> Action:
         """An action from its text form; :class:`IllegalAction` (code ``malformed``) if bad."""
-        words = text.split()
+        words = verify_action_text(text).split()
         try:
             kind = ActionKind(words[0]) if words else None
         except ValueError:
             kind = None
         if kind is None:
             raise IllegalAction(
-                f"unknown action {text!r}: say one of {', '.join(ActionKind)}", "malformed"
+                f"unknown action {quoted(text)}: say one of {', '.join(ActionKind)}", "malformed"
             )
         needs_number = kind in (ActionKind.RAISE, ActionKind.COMPARE)
-        if len(words) != (2 if needs_number else 1) or (needs_number and not _is_int(words[1])):
+        number = whole_number(words[1]) if needs_number and len(words) == 2 else None
+        if len(words) != (2 if needs_number else 1) or (needs_number and number is None):
             shape = {"raise": "raise <stake>", "compare": "compare <seat>"}.get(kind, kind)
-            raise IllegalAction(f"malformed action {text!r}: write {shape!r}", "malformed")
+            raise IllegalAction(f"malformed action {quoted(text)}: write {shape!r}", "malformed")
         if kind is ActionKind.RAISE:
-            return cls(kind, stake=int(words[1]))
+            return cls(kind, stake=number)
         if kind is ActionKind.COMPARE:
-            return cls(kind, target=int(words[1]))
+            return cls(kind, target=number)
         return cls(kind)
 
     @classmethod
     def coerce(cls, action: Action | str) -> Action:
-        if isinstance(action, Action):
-            return action
-        if isinstance(action, str):
-            return cls.parse(action)
-        raise IllegalAction(f"an action is an Action or its text, not {action!r}", "malformed")
+        return action if isinstance(action, Action) else cls.parse(action)
 
 
 LOOK = Action(ActionKind.LOOK)
@@ -132,7 +130,3 @@ def raise_to(stake: int) -> Action:
 def compare_with(target: int) -> Action:
     """The (shared, immutable) action comparing with seat ``target``."""
     return Action(ActionKind.COMPARE, target=target)
-
-
-def _is_int(word: str) -> bool:
-    return word.isascii() and word.lstrip("-").isdigit()

@@ -29,6 +29,9 @@ if _version_not_supported:
 class LobbyStub:
     """What players do before a hand. Every RPC needs a session token (UNAUTHENTICATED otherwise) and
     acts for the caller's account.
+    Any RPC may also end UNAVAILABLE (a backend is out of reach: retry) or INTERNAL (a server
+    fault, logged there); no status carries internals, and a message quotes at most the first 32
+    characters of what it refuses.
     """
 
     def __init__(self, channel):
@@ -77,11 +80,14 @@ class LobbyStub:
 class LobbyServicer:
     """What players do before a hand. Every RPC needs a session token (UNAUTHENTICATED otherwise) and
     acts for the caller's account.
+    Any RPC may also end UNAVAILABLE (a backend is out of reach: retry) or INTERNAL (a server
+    fault, logged there); no status carries internals, and a message quotes at most the first 32
+    characters of what it refuses.
     """
 
     def ListTiers(self, request, context):
         """The tiers of one game, in the order a frontend lists them.
-        Errors: NOT_FOUND (unknown game).
+        Errors: INVALID_ARGUMENT (empty game), NOT_FOUND (unknown game).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -107,7 +113,8 @@ class LobbyServicer:
 
     def Sit(self, request, context):
         """Takes a free seat in a room that is not playing.
-        Errors: INVALID_ARGUMENT (empty room_id, seat outside the room), NOT_FOUND (unknown room),
+        Errors: INVALID_ARGUMENT (empty or malformed room_id, seat outside the room), NOT_FOUND
+        (unknown room),
         FAILED_PRECONDITION with the reason (the room is playing; the seat is taken; the caller's
         available coins are below the tier's minimum; the caller already sits in another room).
         """
@@ -116,11 +123,12 @@ class LobbyServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Stand(self, request, context):
-        """Leaves the caller's seat. During a hand the caller is in, this is an escape (settled by the
-        game's rules; the seat is given up when the hand ends), so it is refused unless
-        `accept_escape` is set.
-        Errors: INVALID_ARGUMENT (empty room_id), NOT_FOUND (unknown room), FAILED_PRECONDITION (the
-        caller does not sit in this room; a hand is on and accept_escape is not set).
+        """Leaves the caller's seat. During a hand the caller is dealt in this is an escape (逃跑), so it
+        is refused unless `accept_escape` is set; with it, the game's escape rules settle the hand
+        for the caller (`escaped` = true) and the seat is given up when the hand ends.
+        Errors: INVALID_ARGUMENT (empty or malformed room_id), NOT_FOUND (unknown room),
+        FAILED_PRECONDITION (the caller does not sit in this room; the caller is in the hand being
+        played and accept_escape is not set: `paiju-error-code` in_hand).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -129,9 +137,9 @@ class LobbyServicer:
     def Ready(self, request, context):
         """Presses start for the next hand (举手); starts the hand when everyone seated is ready.
         Pressing it again while ready changes nothing.
-        Errors: INVALID_ARGUMENT (empty room_id), NOT_FOUND (unknown room), FAILED_PRECONDITION (the
-        caller does not sit in this room; a hand is already on; the caller's coins fell below the
-        tier's minimum).
+        Errors: INVALID_ARGUMENT (empty or malformed room_id), NOT_FOUND (unknown room),
+        FAILED_PRECONDITION (the caller does not sit in this room; a hand is already on; the caller's
+        available coins fell below the tier's minimum: `paiju-error-code` not_enough_coins).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -198,6 +206,9 @@ def add_LobbyServicer_to_server(servicer, server):
 class Lobby:
     """What players do before a hand. Every RPC needs a session token (UNAUTHENTICATED otherwise) and
     acts for the caller's account.
+    Any RPC may also end UNAVAILABLE (a backend is out of reach: retry) or INTERNAL (a server
+    fault, logged there); no status carries internals, and a message quotes at most the first 32
+    characters of what it refuses.
     """
 
     @staticmethod

@@ -31,6 +31,9 @@ class TableStub:
     """What players do during a hand. Every RPC needs a session token (UNAUTHENTICATED otherwise). A
     seated caller sees and plays only their own seat; an operator sees public information only; any
     other caller is answered with PERMISSION_DENIED.
+    Any RPC may also end UNAVAILABLE (a backend is out of reach: retry) or INTERNAL (a server
+    fault, logged there); no status carries internals, and a message quotes at most the first 32
+    characters of what it refuses.
     """
 
     def __init__(self, channel):
@@ -65,11 +68,14 @@ class TableServicer:
     """What players do during a hand. Every RPC needs a session token (UNAUTHENTICATED otherwise). A
     seated caller sees and plays only their own seat; an operator sees public information only; any
     other caller is answered with PERMISSION_DENIED.
+    Any RPC may also end UNAVAILABLE (a backend is out of reach: retry) or INTERNAL (a server
+    fault, logged there); no status carries internals, and a message quotes at most the first 32
+    characters of what it refuses.
     """
 
     def GetView(self, request, context):
         """The caller's view of a table now.
-        Errors: INVALID_ARGUMENT (empty table_id), NOT_FOUND (unknown table), PERMISSION_DENIED (the
+        Errors: INVALID_ARGUMENT (empty or malformed table_id), NOT_FOUND (unknown table), PERMISSION_DENIED (the
         caller neither sits at the table nor is an operator).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
@@ -81,7 +87,8 @@ class TableServicer:
         applied to the table as it is now if what the caller's seat may do has not changed since that
         version (another player's look, a card dealt to someone else or a reconnect moves the version
         but not the caller's decision); otherwise nothing changes.
-        Errors: INVALID_ARGUMENT (empty table_id or action, or text that is no action of this game),
+        Errors: INVALID_ARGUMENT (empty or malformed table_id, empty action, or text that is no action
+        of this game: `paiju-error-code` malformed),
         NOT_FOUND (unknown table), PERMISSION_DENIED (the caller does not sit at the table),
         ABORTED (what the caller's seat may do changed since expected_version — its turn came or went,
         its options moved, a new hand began: fetch the view and decide again; the trailing metadata
@@ -113,7 +120,7 @@ class TableServicer:
         (the seat is held for the reconnect window). To resume after a drop, pass the id of the last
         event received: the stream continues right after it if the table still keeps it, and starts
         with a fresh snapshot otherwise. Works on any replica.
-        Errors: INVALID_ARGUMENT (empty table_id or a malformed after_event_id), NOT_FOUND (unknown
+        Errors: INVALID_ARGUMENT (empty or malformed table_id, a malformed after_event_id), NOT_FOUND (unknown
         table), PERMISSION_DENIED (the caller neither sits at the table nor is an operator).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
@@ -155,6 +162,9 @@ class Table:
     """What players do during a hand. Every RPC needs a session token (UNAUTHENTICATED otherwise). A
     seated caller sees and plays only their own seat; an operator sees public information only; any
     other caller is answered with PERMISSION_DENIED.
+    Any RPC may also end UNAVAILABLE (a backend is out of reach: retry) or INTERNAL (a server
+    fault, logged there); no status carries internals, and a message quotes at most the first 32
+    characters of what it refuses.
     """
 
     @staticmethod
@@ -311,7 +321,7 @@ class TableInternalServicer:
         """Marks a seated player disconnected since a moment (their streams all went quiet); called by
         the watchdog. Opens the reconnect window; applied = false if the player was already away or
         is not seated.
-        Errors: INVALID_ARGUMENT (empty ids), NOT_FOUND (unknown table).
+        Errors: INVALID_ARGUMENT (empty or malformed ids), NOT_FOUND (unknown table).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

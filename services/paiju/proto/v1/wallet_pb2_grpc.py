@@ -29,6 +29,9 @@ if _version_not_supported:
 class WalletStub:
     """Accounts, sessions and what a player may read about coins. Register and Login need no token;
     every other RPC acts for the account of the caller's session token.
+    Any RPC may also end UNAVAILABLE (a backend is out of reach: retry) or INTERNAL (a server
+    fault, logged there); no status carries internals, and a message quotes at most the first 32
+    characters of what it refuses.
     """
 
     def __init__(self, channel):
@@ -72,12 +75,16 @@ class WalletStub:
 class WalletServicer:
     """Accounts, sessions and what a player may read about coins. Register and Login need no token;
     every other RPC acts for the account of the caller's session token.
+    Any RPC may also end UNAVAILABLE (a backend is out of reach: retry) or INTERNAL (a server
+    fault, logged there); no status carries internals, and a message quotes at most the first 32
+    characters of what it refuses.
     """
 
     def Register(self, request, context):
         """Creates an account, credits the starting grant (20,000 coins by default) and opens a session.
         Errors: INVALID_ARGUMENT (username empty, longer than 32 characters or with control
-        characters; password shorter than 8 characters), ALREADY_EXISTS (the username is taken).
+        characters; password shorter than 8 characters), ALREADY_EXISTS (the username is taken, or
+        looks like a taken one).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -119,7 +126,8 @@ class WalletServicer:
 
     def Level(self, request, context):
         """An account's level in one game (27 coin levels for 炸金花, 100 fortune medals for Chao Di Pi).
-        Errors: UNAUTHENTICATED, NOT_FOUND (unknown game, a game without levels, or unknown account).
+        Errors: UNAUTHENTICATED, NOT_FOUND (unknown game, a game without levels, or unknown account,
+        an account_id that is no account id included).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -169,6 +177,9 @@ def add_WalletServicer_to_server(servicer, server):
 class Wallet:
     """Accounts, sessions and what a player may read about coins. Register and Login need no token;
     every other RPC acts for the account of the caller's session token.
+    Any RPC may also end UNAVAILABLE (a backend is out of reach: retry) or INTERNAL (a server
+    fault, logged there); no status carries internals, and a message quotes at most the first 32
+    characters of what it refuses.
     """
 
     @staticmethod

@@ -61,7 +61,7 @@ class WatchdogServicer:
 
     def ListDeadlines(self, request, context):
         """The pending deadlines of one table or room, soonest first (for operators and tests).
-        Errors: INVALID_ARGUMENT (empty target_id).
+        Errors: INVALID_ARGUMENT (empty or malformed target_id).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -72,7 +72,8 @@ class WatchdogServicer:
         player's stream). A report stands for one connection of the player's: a close disconnects
         only when no other stream of the player lives. A disconnect schedules the reconnect deadline;
         a reconnect within the window cancels it.
-        Errors: INVALID_ARGUMENT (unspecified owner, empty target_id or account_id, seat below zero).
+        Errors: INVALID_ARGUMENT (unspecified owner, empty or malformed target_id, empty account_id,
+        seat below zero).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -80,7 +81,7 @@ class WatchdogServicer:
 
     def GetPresence(self, request, context):
         """The connection state of every seated player of one table or room.
-        Errors: INVALID_ARGUMENT (empty target_id).
+        Errors: INVALID_ARGUMENT (empty or malformed target_id), NOT_FOUND (unknown table).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

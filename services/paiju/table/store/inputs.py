@@ -54,10 +54,15 @@ def _tuple(item: object, size: int, what: str) -> tuple[Any, ...]:
 
 
 def encode_events(events: object) -> list[bytes | str]:
-    """The flat ARGV of ``events``: ``(visible_to, type, payload)`` each."""
+    """The flat ARGV of ``events``: ``(visible_to, type, payload)`` each, or with a fourth item,
+    the number of the hand the event belongs to (0, the default: a table event)."""
     flat: list[bytes | str] = []
     for item in _items(events, "events"):
-        visible_to, event_type, payload = _tuple(item, 3, "events (visible_to, type, payload)")
+        if isinstance(item, tuple | list) and len(item) == 4:
+            *item, hand = item
+        else:
+            hand = 0
+        visible_to, event_type, payload = _tuple(item, 3, "events (visible_to, type, payload[, hand])")
         if visible_to is not None:
             if not isinstance(visible_to, tuple | list):
                 raise TypeError(
@@ -69,8 +74,9 @@ def encode_events(events: object) -> list[bytes | str]:
             encode_visibility(visible_to),
             check_name(event_type, "an event type"),
             check_bytes(payload, "an event payload"),
+            str(check_int(hand, "an event's hand number", minimum=0)),
         ]
-    return [str(len(flat) // 3), *flat]
+    return [str(len(flat) // 4), *flat]
 
 
 def encode_deadline_changes(deadlines_set: object, deadlines_clear: object) -> list[str]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from paiju.quoting import quoted
+
 _NAME = re.compile(r"^[A-Za-z0-9_.\-]{1,64}$")
 _PREFIX = re.compile(r"^[A-Za-z0-9_.:\-]{1,64}$")
 
@@ -33,7 +35,7 @@ def check_table_id(table_id: object) -> str:
     if not isinstance(table_id, str):
         raise TypeError(f"a table id is a str, not {type(table_id).__name__}")
     if not _NAME.match(table_id):
-        raise ValueError(f"table id {table_id!r} must be 1-64 of letters, digits, '_', '.', '-'")
+        raise ValueError(f"table id {quoted(table_id)} must be 1-64 of letters, digits, '_', '.', '-'")
     return table_id
 
 

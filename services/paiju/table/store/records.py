@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from paiju.quoting import quoted
+
 SeatFilter = int | None | Literal["all"]
 """Who reads events: a seat number, ``None`` for a spectator (public events only), or
 ``"all"`` for the server itself (every event, e.g. to replay a hand)."""
@@ -36,7 +38,9 @@ class StoredEvent:
     """One entry of a table's event stream.
 
     ``id`` is the Redis stream id a reader resumes from; ``version`` the table version the
-    commit that wrote it produced; ``visible_to`` is ``None`` for a public event.
+    commit that wrote it produced; ``visible_to`` is ``None`` for a public event; ``hand`` the
+    number of the hand it belongs to (the table's ``hands_played`` count of it), 0 for a table
+    event outside a hand.
     """
 
     id: str
@@ -44,6 +48,7 @@ class StoredEvent:
     visible_to: tuple[int, ...] | None
     type: str
     payload: bytes
+    hand: int = 0
 
     def visible(self, seat: SeatFilter) -> bool:
         """Whether ``seat`` may see this event.
@@ -121,7 +126,7 @@ def parse_stream_id(stream_id: str) -> tuple[int, int]:
     match = _STREAM_ID.match(stream_id)
     if match is None:
         raise ValueError(
-            f"{stream_id!r} is not a stream id (like '1700000000000-0', or '0-0' for the start)"
+            f"{quoted(stream_id)} is not a stream id (like '1700000000000-0', or '0-0' for the start)"
         )
     return (int(match.group(1)), int(match.group(2)))
 

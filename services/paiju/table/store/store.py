@@ -218,7 +218,8 @@ class TableStore:
         """Replace the state at ``expected_version`` and apply everything else; all or nothing.
 
         ``events``: ``(visible_to, type, payload)`` with ``visible_to`` None (public) or a tuple
-        of seats. ``deadlines_set``: ``(name, due_ms, version_set_for)``, replacing a deadline
+        of seats, and optionally a fourth item: the number of the hand the event belongs to
+        (:attr:`StoredEvent.hand`). ``deadlines_set``: ``(name, due_ms, version_set_for)``, replacing a deadline
         of the same name. ``deadlines_clear``: names. ``outbox``: ``(key, payload)``.
 
         Returns the new version. Raises ``StaleVersion`` (with the current version) if the
@@ -562,6 +563,7 @@ def _stored_event(raw_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:
         visible_to=decode_visibility(_text(fields[b"v"])),
         type=_text(fields[b"t"]),
         payload=fields[b"p"],
+        hand=int(fields.get(b"h", 0)),  # written before events had hand numbers: none
     )
 
 

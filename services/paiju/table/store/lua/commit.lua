@@ -2,7 +2,7 @@
 -- KEYS: state, events, deadlines, outbox, outbox-acked (all with the table's hash tag)
 -- ARGV: expected version, new state bytes, how many events the stream keeps at least, how
 --       many it may hold before it is trimmed down to that,
---       event count, then per event: visibility, type, payload,
+--       event count, then per event: visibility, type, payload, hand number,
 --       deadline-set count, then per deadline: name, stored value ('due_ms:version'),
 --       deadline-clear count, then names,
 --       outbox count, then per entry: key, payload, the member its acknowledgement leaves in
@@ -34,8 +34,8 @@ local at = 5
 
 local events = {}
 for _ = 1, tonumber(ARGV[at]) do
-  events[#events + 1] = {ARGV[at + 1], ARGV[at + 2], ARGV[at + 3]}
-  at = at + 3
+  events[#events + 1] = {ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4]}
+  at = at + 4
 end
 at = at + 1
 
@@ -94,9 +94,11 @@ end
 local stream_was_empty = #events > 0 and redis.call('XLEN', events_key) == 0
 local last_id = false
 for _, event in ipairs(events) do
-  -- The version rides with each event so a reader can line events up with snapshots.
+  -- The version rides with each event so a reader can line events up with snapshots; 'h' is
+  -- the number of the hand the event belongs to (0: a table event), a small integer that costs
+  -- the stream a byte or two where the hand's id would cost dozens.
   last_id = redis.call('XADD', events_key, '*',
-    'n', version, 'v', event[1], 't', event[2], 'p', event[3])
+    'n', version, 'v', event[1], 't', event[2], 'p', event[3], 'h', event[4])
 end
 if last_id then
   table_state.last_id = last_id

@@ -1,0 +1,67 @@
+"""Ending RPCs: the message cap, required arguments, and what the last resort tells clients."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+import redis
+import sqlalchemy as sa
+
+from paiju.common.errors import MAX_MESSAGE_CHARS, abort, required
+from paiju.common.failures import answer_for
+
+
+class Aborted(Exception):
+    pass
+
+
+class RecordingContext:
+    """The bits of a ServicerContext ``abort`` uses, remembering what it was told."""
+
+    def __init__(self) -> None:
+        self.trailers: tuple = ()
+        self.status: tuple[grpc.StatusCode, str] | None = None
+
+    def set_trailing_metadata(self, trailers) -> None:
+        self.trailers = trailers
+
+    def abort(self, code: grpc.StatusCode, message: str) -> None:
+        self.status = (code, message)
+        raise Aborted
+
+
+def test_a_message_over_the_cap_is_cut_so_the_status_fits_in_grpc_metadata():
+    context = RecordingContext()
+    with pytest.raises(Aborted):
+        abort(context, grpc.StatusCode.INVALID_ARGUMENT, "x" * 1_000_000, error_code="malformed")
+    code, message = context.status
+    assert code is grpc.StatusCode.INVALID_ARGUMENT and len(message) == MAX_MESSAGE_CHARS and message.endswith("…")
+
+
+def test_a_required_argument_that_is_empty_or_refused_by_its_check_is_invalid_argument():
+    def no_braces(value: str) -> None:
+        if "{" in value:
+            raise ValueError("no braces")
+
+    for value, reason in [("", "table_id is empty"), ("a{b}", "no braces")]:
+        context = RecordingContext()
+        with pytest.raises(Aborted):
+            required(context, value, "table_id", no_braces)
+        assert context.status == (grpc.StatusCode.INVALID_ARGUMENT, reason)
+    assert required(RecordingContext(), "t1", "table_id", no_braces) == "t1"
+
+
+@pytest.mark.parametrize("error", [
+    redis.exceptions.ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused."),
+    redis.exceptions.BusyLoadingError("Redis is loading the dataset in memory"),
+    redis.exceptions.TimeoutError("Timeout reading from 127.0.0.1:6379"),
+    sa.exc.OperationalError("SELECT 1", {}, OSError("server closed the connection")),
+])
+def test_a_backend_outage_is_unavailable_with_a_sentence_that_names_nothing_of_it(error):
+    answer = answer_for(error)
+    assert answer.code is grpc.StatusCode.UNAVAILABLE
+    assert answer.message == "a backend is unavailable; try again shortly"
+
+
+def test_any_other_exception_is_internal():
+    assert answer_for(RuntimeError("SELECT * FROM wallet_accounts")).code is grpc.StatusCode.INTERNAL

@@ -1,0 +1,333 @@
+"""The contracts' documented errors, each triggered over real gRPC (issue 13, item 11).
+
+Every RPC's comment in ``protos/paiju/v1/*.proto`` lists its errors (``Errors: NOT_FOUND (…)``).
+:data:`CASES` holds at least one call per (RPC, documented code) that must end with that code,
+and :func:`test_every_documented_error_has_a_case` reads the .proto files so that a code added
+to a comment without a case here fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+
+from paiju.client.sdk import PaijuClient
+from paiju.common.auth import TokenSigner
+from paiju.common.channels import authorized_channel
+from paiju.common.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY, trailer
+from paiju.proto.v1 import (
+    common_pb2,
+    lobby_pb2,
+    table_pb2,
+    table_pb2_grpc,
+    wallet_pb2,
+    wallet_pb2_grpc,
+    watchdog_pb2,
+    watchdog_pb2_grpc,
+)
+from tests.e2e.conftest import SECRET, without_turn_timer
+from tests.e2e.test_platform import everyone_settled, new_clients, wait_for
+
+PROTOS = Path(__file__).resolve().parents[2] / "protos" / "paiju" / "v1"
+IDLE_ROOM = "zhajinhua-free-01"
+EXPERT_ROOM = "zhajinhua-expert-01"
+PLAYING_ROOM = "zhajinhua-free-04"
+FULL_TIER = ("hunzhan", "stake10")
+ESCAPE_ROOM = "chaodipi-yancheng-score-01"
+UNKNOWN_ROOM = "zhajinhua-free-99"
+PASSWORD = "a long enough password"
+
+
+@dataclass
+class World:
+    """Players and stubs in the states the cases need, on one deployment."""
+
+    deployment: Any
+    seated: PaijuClient  # sits in IDLE_ROOM, no hand on
+    outsider: PaijuClient  # sits nowhere
+    poor: PaijuClient  # sits in EXPERT_ROOM, most of its coins then held
+    playing: PaijuClient  # in the hand being played at PLAYING_ROOM
+    anonymous: grpc.Channel
+    internal: grpc.Channel
+    settled_hand: str
+    held_hand: str  # holds 15,000 of the poor player's coins
+    closing: list[Any] = field(default_factory=list)
+
+    def service(self, stub: Callable[[grpc.Channel], Any]) -> Any:
+        return stub(self.internal)
+
+    def unauthenticated(self, stub: Callable[[grpc.Channel], Any]) -> Any:
+        return stub(self.anonymous)
+
+    def view_version(self) -> int:
+        return self.seated.view(IDLE_ROOM)["version"]
+
+
+def service_channel(address: str) -> grpc.Channel:
+    """A channel whose every call carries a ``service`` token."""
+    token = TokenSigner(SECRET.encode()).issue_service_token("contract-test", ttl=600)
+    return authorized_channel(address, lambda: token)
+
+
+@pytest.fixture(scope="module")
+def world(deployment) -> World:
+    wallet = deployment.platform.wallet
+    seated, outsider, poor, rich, playing, partner = new_clients(deployment, 6)
+    seated.sit(IDLE_ROOM)
+    without_turn_timer(deployment, PLAYING_ROOM)
+    for player in (playing, partner):
+        player.sit(PLAYING_ROOM)
+    for player in (playing, partner):
+        player.ready(PLAYING_ROOM)
+    wait_for("the hand to start", lambda: playing.view(PLAYING_ROOM)["hand"] is not None)
+    poor.sit(EXPERT_ROOM)
+    # Most of the poor player's coins held by a hand elsewhere: below the expert tier's minimum.
+    held = f"contract-hold-{secrets.token_hex(3)}"
+    wallet.hold_hand(held, {int(poor.account_id): 15_000})
+    settled = f"contract-settled-{secrets.token_hex(3)}"
+    wallet.hold_hand(settled, {int(rich.account_id): 100, int(outsider.account_id): 100})
+    wallet.settle(settled, "zhajinhua", [(int(rich.account_id), -100, "stake"), (int(outsider.account_id), 100, "pot")])
+    game, tier = FULL_TIER
+    fillers = new_clients(deployment, 4 * 5)  # every room of the tier full
+    for filler in fillers:
+        filler.quick_match(game, tier)
+    built = World(deployment, seated, outsider, poor, playing, grpc.insecure_channel(deployment.address),
+                  service_channel(deployment.address), settled, held, [*fillers, rich, partner])
+    yield built
+    for client in [seated, outsider, poor, *built.closing]:
+        client.close()
+
+
+def first(stream: Any) -> Any:
+    """A server stream's error arrives with its first message."""
+    return next(iter(stream))
+
+
+Case = tuple[str, str, str, Callable[[World], Any]]
+"""(RPC as Service.Method, documented code, what the case is, the call)."""
+
+CASES: list[Case] = [
+    # --- Lobby -------------------------------------------------------------------------------
+    ("Lobby.ListTiers", "INVALID_ARGUMENT", "empty game", lambda w: w.outsider.lobby.ListTiers(lobby_pb2.ListTiersRequest())),
+    ("Lobby.ListTiers", "NOT_FOUND", "unknown game", lambda w: w.outsider.lobby.ListTiers(lobby_pb2.ListTiersRequest(game="poker"))),
+    ("Lobby.ListRooms", "INVALID_ARGUMENT", "empty game", lambda w: w.outsider.lobby.ListRooms(lobby_pb2.ListRoomsRequest(tier="free"))),
+    ("Lobby.ListRooms", "NOT_FOUND", "unknown game", lambda w: w.outsider.lobby.ListRooms(lobby_pb2.ListRoomsRequest(game="poker"))),
+    ("Lobby.ListRooms", "NOT_FOUND", "unknown tier", lambda w: w.outsider.lobby.ListRooms(lobby_pb2.ListRoomsRequest(game="zhajinhua", tier="gold"))),
+    ("Lobby.WatchRooms", "INVALID_ARGUMENT", "empty game", lambda w: first(w.outsider.lobby.WatchRooms(lobby_pb2.WatchRoomsRequest()))),
+    ("Lobby.WatchRooms", "NOT_FOUND", "unknown game", lambda w: first(w.outsider.lobby.WatchRooms(lobby_pb2.WatchRoomsRequest(game="poker")))),
+    ("Lobby.WatchRooms", "NOT_FOUND", "unknown tier", lambda w: first(w.outsider.lobby.WatchRooms(lobby_pb2.WatchRoomsRequest(game="zhajinhua", tier="gold")))),
+    ("Lobby.Sit", "INVALID_ARGUMENT", "empty room_id", lambda w: w.outsider.lobby.Sit(lobby_pb2.SitRequest())),
+    ("Lobby.Sit", "INVALID_ARGUMENT", "seat outside the room", lambda w: w.outsider.lobby.Sit(lobby_pb2.SitRequest(room_id="zhajinhua-free-02", seat=9))),
+    ("Lobby.Sit", "INVALID_ARGUMENT", "negative seat", lambda w: w.outsider.lobby.Sit(lobby_pb2.SitRequest(room_id="zhajinhua-free-02", seat=-1))),
+    ("Lobby.Sit", "NOT_FOUND", "unknown room", lambda w: w.outsider.lobby.Sit(lobby_pb2.SitRequest(room_id=UNKNOWN_ROOM))),
+    ("Lobby.Sit", "FAILED_PRECONDITION", "already seated in another room", lambda w: w.seated.lobby.Sit(lobby_pb2.SitRequest(room_id="zhajinhua-free-02"))),
+    ("Lobby.Sit", "FAILED_PRECONDITION", "coins below the minimum", lambda w: w.outsider.lobby.Sit(lobby_pb2.SitRequest(room_id="hunzhan-stake1000-01"))),
+    ("Lobby.Stand", "INVALID_ARGUMENT", "empty room_id", lambda w: w.outsider.lobby.Stand(lobby_pb2.StandRequest())),
+    ("Lobby.Stand", "NOT_FOUND", "unknown room", lambda w: w.outsider.lobby.Stand(lobby_pb2.StandRequest(room_id=UNKNOWN_ROOM))),
+    ("Lobby.Stand", "FAILED_PRECONDITION", "in the hand, not accepting the escape", lambda w: w.playing.lobby.Stand(lobby_pb2.StandRequest(room_id=PLAYING_ROOM))),
+    ("Lobby.Sit", "FAILED_PRECONDITION", "the room is playing", lambda w: w.outsider.lobby.Sit(lobby_pb2.SitRequest(room_id=PLAYING_ROOM))),
+    ("Lobby.Ready", "FAILED_PRECONDITION", "a hand is on", lambda w: w.playing.lobby.Ready(lobby_pb2.ReadyRequest(room_id=PLAYING_ROOM))),
+    ("Lobby.Stand", "FAILED_PRECONDITION", "not seated here", lambda w: w.outsider.lobby.Stand(lobby_pb2.StandRequest(room_id=IDLE_ROOM))),
+    ("Lobby.Ready", "INVALID_ARGUMENT", "empty room_id", lambda w: w.seated.lobby.Ready(lobby_pb2.ReadyRequest())),
+    ("Lobby.Ready", "NOT_FOUND", "unknown room", lambda w: w.seated.lobby.Ready(lobby_pb2.ReadyRequest(room_id=UNKNOWN_ROOM))),
+    ("Lobby.Ready", "FAILED_PRECONDITION", "not seated here", lambda w: w.outsider.lobby.Ready(lobby_pb2.ReadyRequest(room_id=IDLE_ROOM))),
+    ("Lobby.Ready", "FAILED_PRECONDITION", "coins below the minimum", lambda w: w.poor.lobby.Ready(lobby_pb2.ReadyRequest(room_id=EXPERT_ROOM))),
+    ("Lobby.QuickMatch", "INVALID_ARGUMENT", "empty tier", lambda w: w.outsider.lobby.QuickMatch(lobby_pb2.QuickMatchRequest(game="zhajinhua"))),
+    ("Lobby.QuickMatch", "NOT_FOUND", "unknown game", lambda w: w.outsider.lobby.QuickMatch(lobby_pb2.QuickMatchRequest(game="poker", tier="free"))),
+    ("Lobby.QuickMatch", "NOT_FOUND", "unknown tier", lambda w: w.outsider.lobby.QuickMatch(lobby_pb2.QuickMatchRequest(game="zhajinhua", tier="gold"))),
+    ("Lobby.QuickMatch", "FAILED_PRECONDITION", "coins below the minimum", lambda w: w.outsider.lobby.QuickMatch(lobby_pb2.QuickMatchRequest(game="hunzhan", tier="stake1000"))),
+    ("Lobby.QuickMatch", "FAILED_PRECONDITION", "already seated", lambda w: w.seated.lobby.QuickMatch(lobby_pb2.QuickMatchRequest(game="zhajinhua", tier="free"))),
+    ("Lobby.QuickMatch", "RESOURCE_EXHAUSTED", "every room full", lambda w: w.outsider.lobby.QuickMatch(lobby_pb2.QuickMatchRequest(game=FULL_TIER[0], tier=FULL_TIER[1]))),
+    # --- Table -------------------------------------------------------------------------------
+    ("Table.GetView", "INVALID_ARGUMENT", "empty table_id", lambda w: w.seated.table.GetView(table_pb2.GetViewRequest())),
+    ("Table.GetView", "NOT_FOUND", "unknown table", lambda w: w.seated.table.GetView(table_pb2.GetViewRequest(table_id=UNKNOWN_ROOM))),
+    ("Table.GetView", "PERMISSION_DENIED", "not seated", lambda w: w.outsider.table.GetView(table_pb2.GetViewRequest(table_id=IDLE_ROOM))),
+    ("Table.Act", "INVALID_ARGUMENT", "empty action", lambda w: w.seated.table.Act(table_pb2.ActRequest(table_id=IDLE_ROOM, expected_version=w.view_version()))),
+    ("Table.Act", "INVALID_ARGUMENT", "no action of this game", lambda w: w.playing.table.Act(table_pb2.ActRequest(table_id=PLAYING_ROOM, expected_version=w.playing.view(PLAYING_ROOM)["version"], action="raise --5"))),
+    ("Table.Act", "NOT_FOUND", "unknown table", lambda w: w.seated.table.Act(table_pb2.ActRequest(table_id=UNKNOWN_ROOM, action="look"))),
+    ("Table.Act", "PERMISSION_DENIED", "not seated", lambda w: w.outsider.table.Act(table_pb2.ActRequest(table_id=IDLE_ROOM, expected_version=w.view_version(), action="look"))),
+    ("Table.Act", "ABORTED", "stale version", lambda w: w.seated.table.Act(table_pb2.ActRequest(table_id=IDLE_ROOM, expected_version=w.view_version() - 1, action="look"))),
+    ("Table.Act", "FAILED_PRECONDITION", "no hand on", lambda w: w.seated.table.Act(table_pb2.ActRequest(table_id=IDLE_ROOM, expected_version=w.view_version(), action="look"))),
+    ("Table.Watch", "INVALID_ARGUMENT", "malformed after_event_id", lambda w: first(w.seated.table.Watch(table_pb2.WatchRequest(table_id=IDLE_ROOM, after_event_id="bogus")))),
+    ("Table.Watch", "INVALID_ARGUMENT", "empty table_id", lambda w: first(w.seated.table.Watch(table_pb2.WatchRequest()))),
+    ("Table.Watch", "NOT_FOUND", "unknown table", lambda w: first(w.seated.table.Watch(table_pb2.WatchRequest(table_id=UNKNOWN_ROOM)))),
+    ("Table.Watch", "PERMISSION_DENIED", "not seated", lambda w: first(w.outsider.table.Watch(table_pb2.WatchRequest(table_id=IDLE_ROOM)))),
+    # --- TableInternal -----------------------------------------------------------------------
+    ("TableInternal.ExpireDeadline", "INVALID_ARGUMENT", "not the table's", lambda w: w.service(table_pb2_grpc.TableInternalStub).ExpireDeadline(common_pb2.ExpireDeadlineRequest(deadline=common_pb2.Deadline(deadline_id="turn", target_id=IDLE_ROOM, owner=2)))),
+    ("TableInternal.ExpireDeadline", "INVALID_ARGUMENT", "empty name", lambda w: w.service(table_pb2_grpc.TableInternalStub).ExpireDeadline(common_pb2.ExpireDeadlineRequest(deadline=common_pb2.Deadline(target_id=IDLE_ROOM)))),
+    ("TableInternal.ExpireDeadline", "NOT_FOUND", "unknown table", lambda w: w.service(table_pb2_grpc.TableInternalStub).ExpireDeadline(common_pb2.ExpireDeadlineRequest(deadline=common_pb2.Deadline(deadline_id="turn", target_id=UNKNOWN_ROOM)))),
+    ("TableInternal.MarkDisconnected", "INVALID_ARGUMENT", "empty account", lambda w: w.service(table_pb2_grpc.TableInternalStub).MarkDisconnected(table_pb2.MarkDisconnectedRequest(table_id=IDLE_ROOM))),
+    ("TableInternal.MarkDisconnected", "NOT_FOUND", "unknown table", lambda w: w.service(table_pb2_grpc.TableInternalStub).MarkDisconnected(table_pb2.MarkDisconnectedRequest(table_id=UNKNOWN_ROOM, account_id="1"))),
+    ("TableInternal.MarkDisconnected", "PERMISSION_DENIED", "a player's token", lambda w: table_pb2_grpc.TableInternalStub(authorized_channel(w.deployment.address, lambda: w.seated.token)).MarkDisconnected(table_pb2.MarkDisconnectedRequest(table_id=IDLE_ROOM, account_id="1"))),
+    # --- Wallet ------------------------------------------------------------------------------
+    ("Wallet.Register", "INVALID_ARGUMENT", "empty username", lambda w: w.unauthenticated(wallet_pb2_grpc.WalletStub).Register(wallet_pb2.RegisterRequest(password=PASSWORD))),
+    ("Wallet.Register", "INVALID_ARGUMENT", "short password", lambda w: w.unauthenticated(wallet_pb2_grpc.WalletStub).Register(wallet_pb2.RegisterRequest(username=f"n{secrets.token_hex(3)}", password="short"))),
+    ("Wallet.Register", "INVALID_ARGUMENT", "a 33-character name", lambda w: w.unauthenticated(wallet_pb2_grpc.WalletStub).Register(wallet_pb2.RegisterRequest(username="x" * 33, password=PASSWORD))),
+    ("Wallet.Register", "ALREADY_EXISTS", "taken", lambda w: w.unauthenticated(wallet_pb2_grpc.WalletStub).Register(wallet_pb2.RegisterRequest(username=w.seated.username.upper(), password=PASSWORD))),
+    ("Wallet.Register", "ALREADY_EXISTS", "looks like a taken name", lambda w: w.unauthenticated(wallet_pb2_grpc.WalletStub).Register(wallet_pb2.RegisterRequest(username=w.seated.username.replace("p", "р"), password=PASSWORD))),
+    ("Wallet.Login", "INVALID_ARGUMENT", "empty password", lambda w: w.unauthenticated(wallet_pb2_grpc.WalletStub).Login(wallet_pb2.LoginRequest(username=w.seated.username))),
+    ("Wallet.Login", "UNAUTHENTICATED", "wrong password", lambda w: w.unauthenticated(wallet_pb2_grpc.WalletStub).Login(wallet_pb2.LoginRequest(username=w.seated.username, password="not the password"))),
+    ("Wallet.GetBalance", "UNAUTHENTICATED", "no token", lambda w: w.unauthenticated(wallet_pb2_grpc.WalletStub).GetBalance(wallet_pb2.GetBalanceRequest())),
+    ("Wallet.History", "UNAUTHENTICATED", "no token", lambda w: w.unauthenticated(wallet_pb2_grpc.WalletStub).History(wallet_pb2.HistoryRequest())),
+    ("Wallet.History", "INVALID_ARGUMENT", "limit above 200", lambda w: w.seated.wallet.History(wallet_pb2.HistoryRequest(limit=500))),
+    ("Wallet.History", "INVALID_ARGUMENT", "a page token of no one", lambda w: w.seated.wallet.History(wallet_pb2.HistoryRequest(page_token="12.forged"))),
+    ("Wallet.Leaderboard", "UNAUTHENTICATED", "no token", lambda w: w.unauthenticated(wallet_pb2_grpc.WalletStub).Leaderboard(wallet_pb2.LeaderboardRequest(game="zhajinhua"))),
+    ("Wallet.Leaderboard", "INVALID_ARGUMENT", "limit above 100", lambda w: w.seated.wallet.Leaderboard(wallet_pb2.LeaderboardRequest(game="zhajinhua", limit=500))),
+    ("Wallet.Leaderboard", "NOT_FOUND", "unknown game", lambda w: w.seated.wallet.Leaderboard(wallet_pb2.LeaderboardRequest(game="poker"))),
+    ("Wallet.Level", "UNAUTHENTICATED", "no token", lambda w: w.unauthenticated(wallet_pb2_grpc.WalletStub).Level(wallet_pb2.LevelRequest(game="zhajinhua"))),
+    ("Wallet.Level", "NOT_FOUND", "a game without levels", lambda w: w.seated.wallet.Level(wallet_pb2.LevelRequest(game="hunzhan"))),
+    ("Wallet.Level", "NOT_FOUND", "unknown account", lambda w: w.seated.wallet.Level(wallet_pb2.LevelRequest(game="zhajinhua", account_id="999999"))),
+    ("Wallet.Level", "NOT_FOUND", "an id beyond the ledger", lambda w: w.seated.wallet.Level(wallet_pb2.LevelRequest(game="zhajinhua", account_id="2147483648"))),
+    # --- WalletInternal ----------------------------------------------------------------------
+    ("WalletInternal.HoldForHand", "INVALID_ARGUMENT", "empty hand_id", lambda w: w.service(wallet_pb2_grpc.WalletInternalStub).HoldForHand(wallet_pb2.HoldForHandRequest(holds=[wallet_pb2.Hold(account_id=w.seated.account_id, amount=1)]))),
+    ("WalletInternal.HoldForHand", "INVALID_ARGUMENT", "no holds", lambda w: w.service(wallet_pb2_grpc.WalletInternalStub).HoldForHand(wallet_pb2.HoldForHandRequest(hand_id="contract-none"))),
+    ("WalletInternal.HoldForHand", "INVALID_ARGUMENT", "below zero", lambda w: w.service(wallet_pb2_grpc.WalletInternalStub).HoldForHand(wallet_pb2.HoldForHandRequest(hand_id="contract-neg", holds=[wallet_pb2.Hold(account_id=w.seated.account_id, amount=-1)]))),
+    ("WalletInternal.HoldForHand", "INVALID_ARGUMENT", "an account twice", lambda w: w.service(wallet_pb2_grpc.WalletInternalStub).HoldForHand(wallet_pb2.HoldForHandRequest(hand_id="contract-twice", holds=[wallet_pb2.Hold(account_id=w.seated.account_id, amount=1)] * 2))),
+    ("WalletInternal.HoldForHand", "NOT_FOUND", "unknown account", lambda w: w.service(wallet_pb2_grpc.WalletInternalStub).HoldForHand(wallet_pb2.HoldForHandRequest(hand_id="contract-nobody", holds=[wallet_pb2.Hold(account_id="2147483648", amount=1)]))),
+    ("WalletInternal.HoldForHand", "FAILED_PRECONDITION", "more than available", lambda w: w.service(wallet_pb2_grpc.WalletInternalStub).HoldForHand(wallet_pb2.HoldForHandRequest(hand_id="contract-much", holds=[wallet_pb2.Hold(account_id=w.seated.account_id, amount=10**9)]))),
+    ("WalletInternal.HoldForHand", "ALREADY_EXISTS", "other amounts", lambda w: w.service(wallet_pb2_grpc.WalletInternalStub).HoldForHand(wallet_pb2.HoldForHandRequest(hand_id=w.held_hand, holds=[wallet_pb2.Hold(account_id=w.poor.account_id, amount=7)]))),
+    ("WalletInternal.ReleaseHand", "INVALID_ARGUMENT", "empty hand_id", lambda w: w.service(wallet_pb2_grpc.WalletInternalStub).ReleaseHand(wallet_pb2.ReleaseHandRequest())),
+    ("WalletInternal.ReleaseHand", "FAILED_PRECONDITION", "already settled", lambda w: w.service(wallet_pb2_grpc.WalletInternalStub).ReleaseHand(wallet_pb2.ReleaseHandRequest(hand_id=w.settled_hand))),
+    ("WalletInternal.GetBalances", "INVALID_ARGUMENT", "no account ids", lambda w: w.service(wallet_pb2_grpc.WalletInternalStub).GetBalances(wallet_pb2.GetBalancesRequest())),
+    ("WalletInternal.GetBalances", "NOT_FOUND", "unknown account", lambda w: w.service(wallet_pb2_grpc.WalletInternalStub).GetBalances(wallet_pb2.GetBalancesRequest(account_ids=["999999"]))),
+    ("WalletInternal.GetBalances", "UNAUTHENTICATED", "no token", lambda w: w.unauthenticated(wallet_pb2_grpc.WalletInternalStub).GetBalances(wallet_pb2.GetBalancesRequest(account_ids=["1"]))),
+    # --- Watchdog ----------------------------------------------------------------------------
+    ("Watchdog.ListDeadlines", "INVALID_ARGUMENT", "empty target", lambda w: w.service(watchdog_pb2_grpc.WatchdogStub).ListDeadlines(watchdog_pb2.ListDeadlinesRequest())),
+    ("Watchdog.ListDeadlines", "INVALID_ARGUMENT", "malformed target", lambda w: w.service(watchdog_pb2_grpc.WatchdogStub).ListDeadlines(watchdog_pb2.ListDeadlinesRequest(target_id="a{b}" * 100))),
+    ("Watchdog.ReportPresence", "INVALID_ARGUMENT", "unspecified owner", lambda w: w.service(watchdog_pb2_grpc.WatchdogStub).ReportPresence(watchdog_pb2.ReportPresenceRequest(target_id=IDLE_ROOM, account_id="1"))),
+    ("Watchdog.ReportPresence", "INVALID_ARGUMENT", "seat below zero", lambda w: w.service(watchdog_pb2_grpc.WatchdogStub).ReportPresence(watchdog_pb2.ReportPresenceRequest(owner=common_pb2.DEADLINE_OWNER_TABLE, target_id=IDLE_ROOM, account_id="1", seat=-1))),
+    ("Watchdog.GetPresence", "INVALID_ARGUMENT", "empty target", lambda w: w.service(watchdog_pb2_grpc.WatchdogStub).GetPresence(watchdog_pb2.GetPresenceRequest())),
+    ("Watchdog.GetPresence", "NOT_FOUND", "unknown table", lambda w: w.service(watchdog_pb2_grpc.WatchdogStub).GetPresence(watchdog_pb2.GetPresenceRequest(target_id=UNKNOWN_ROOM))),
+]
+
+
+def documented_errors() -> dict[str, set[str]]:
+    """Every RPC's documented error codes, read from the .proto comments."""
+    codes = {code.name for code in grpc.StatusCode}
+    found: dict[str, set[str]] = {}
+    for proto in sorted(PROTOS.glob("*.proto")):
+        service = None
+        comment: list[str] = []
+        for line in proto.read_text().splitlines():
+            stripped = line.strip()
+            if match := re.match(r"service (\w+)", stripped):
+                service = match.group(1)
+            if stripped.startswith("//"):
+                comment.append(stripped[2:])
+                continue
+            if match := re.match(r"rpc (\w+)\(", stripped):
+                text = " ".join(comment)
+                errors = text.partition("Errors:")[2]
+                found[f"{service}.{match.group(1)}"] = set(re.findall(r"\b[A-Z_]{5,}\b", errors)) & codes
+            comment = []
+    return found
+
+
+def test_every_documented_error_has_a_case():
+    covered = {(rpc, code) for rpc, code, _, _ in CASES}
+    missing = sorted((rpc, code) for rpc, codes in documented_errors().items() for code in codes
+                     if (rpc, code) not in covered)
+    assert not missing, f"documented errors no case triggers: {missing}"
+
+
+@pytest.mark.parametrize(("rpc", "code", "what", "call"), CASES, ids=[f"{r}-{c}-{w}" for r, c, w, _ in CASES])
+def test_each_documented_error_is_what_the_call_gets(world, rpc, code, what, call):
+    with pytest.raises(grpc.RpcError) as refused:
+        result = call(world)
+        pytest.fail(f"{rpc} ({what}) answered {str(result)[:200]!r}")
+    assert refused.value.code().name == code, (what, refused.value.details())
+    assert len(refused.value.details()) < 300
+    if code == "ABORTED":
+        assert trailer(refused.value, CURRENT_VERSION_KEY) == str(world.view_version())
+
+
+def test_list_rooms_with_an_empty_tier_lists_every_tier(world):
+    rooms = world.outsider.lobby.ListRooms(lobby_pb2.ListRoomsRequest(game="zhajinhua"), timeout=10).rooms
+    assert {room.tier.tier for room in rooms} == {"free", "expert"}
+    assert len(rooms) == 2 * 5
+
+
+def test_ready_below_the_minimum_is_failed_precondition_and_leaves_the_seat_unready(world):
+    with pytest.raises(grpc.RpcError) as refused:
+        world.poor.lobby.Ready(lobby_pb2.ReadyRequest(room_id=EXPERT_ROOM), timeout=10)
+    assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert trailer(refused.value, ERROR_CODE_KEY) == "not_enough_coins"
+    seat = world.poor.view(EXPERT_ROOM)["seat"]
+    assert world.poor.view(EXPERT_ROOM)["table"]["seats"][seat]["ready"] is False
+
+
+def test_stand_accepting_the_escape_during_a_trick_game_hand_leaves_by_the_escape_rules(world):
+    players = new_clients(world.deployment, 4)
+    without_turn_timer(world.deployment, ESCAPE_ROOM)
+    for player in players:
+        player.sit(ESCAPE_ROOM)
+    wait_for("the room's last settlement", everyone_settled(world.deployment), world.deployment)
+    for player in players:
+        player.ready(ESCAPE_ROOM)
+    wait_for("the hand to start", lambda: players[0].view(ESCAPE_ROOM)["hand"] is not None)
+    escaper = players[1]
+    with pytest.raises(grpc.RpcError) as refused:
+        escaper.lobby.Stand(lobby_pb2.StandRequest(room_id=ESCAPE_ROOM), timeout=10)
+    assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert trailer(refused.value, ERROR_CODE_KEY) == "in_hand"
+    answer = escaper.lobby.Stand(lobby_pb2.StandRequest(room_id=ESCAPE_ROOM, accept_escape=True), timeout=10)
+    assert answer.escaped
+    # An escape before the first card is played voids a 炒地皮 hand: it ends, without the escaper.
+    view = players[0].view(ESCAPE_ROOM)
+    assert view["hand"] is None and view["last_hand"] is not None
+    assert escaper.account_id not in {seat.account_id for seat in answer.room.seats}
+    assert escaper.account_id not in {s["account"] for s in view["table"]["seats"] if s}
+    escaper.sit("zhajinhua-free-03")  # free to sit elsewhere
+    escaper.stand("zhajinhua-free-03")
+    for player in players:
+        player.close()
+
+
+def test_every_case_is_named_once():
+    assert len({(rpc, code, what) for rpc, code, what, _ in CASES}) == len(CASES)
+
+
+def test_event_hand_id_names_the_hand_of_its_events_and_is_empty_for_table_events(deployment):
+    room = "zhajinhua-free-05"
+    first_player, second = new_clients(deployment, 2)
+    without_turn_timer(deployment, room)
+    for player in (first_player, second):
+        player.sit(room)
+    wait_for("the room's last settlement", everyone_settled(deployment), deployment)
+    stream = first_player.table.Watch(table_pb2.WatchRequest(table_id=room))
+    received: list[table_pb2.Event] = []
+
+    def drain() -> None:
+        with contextlib.suppress(grpc.RpcError):
+            for update in stream:
+                received.extend(update.events)
+
+    threading.Thread(target=drain, daemon=True).start()
+    for player in (first_player, second):
+        player.ready(room)
+    wait_for("the hand to start", lambda: first_player.view(room)["hand"] is not None)
+    view = first_player.view(room)
+    hand_id = view["hand"]["hand_id"]
+    actor = first_player if view["hand"]["seats"][view["hand"]["state"]["to_act"]] == view["seat"] else second
+    answer = actor.table.Act(table_pb2.ActRequest(table_id=room, expected_version=actor.view(room)["version"],
+                                                  action="fold"), timeout=10)
+    assert {event.hand_id for event in answer.events} == {hand_id}, answer.events
+    wait_for("the hand's end on the stream", lambda: any(e.type == "hand_settled" for e in received))
+    stream.cancel()
+    by_type = {}
+    for event in received:
+        by_type.setdefault(event.type, set()).add(event.hand_id)
+    assert by_type["ready"] == {""}
+    assert by_type["hand_seats"] == by_type["hand_settled"] == {hand_id}
+    assert {e.hand_id for e in received if e.type not in ("ready", "stood", "sat")} == {hand_id}
+    for player in (first_player, second):
+        player.close()
