@@ -5,12 +5,14 @@ from __future__ import annotations
 import base64
 import http.client
 import secrets
+import socket
 import struct
 
 import grpc
 import pytest
 
 from paiju.common.interceptor import bearer_metadata
+from paiju.gateway.door import start_web_door
 from paiju.gateway.grpc_web import ROUTED_SERVICES
 from paiju.proto.v1 import (
     lobby_pb2,
@@ -31,7 +33,7 @@ from tests.gateway.grpc_web_client import (
     read_frames,
 )
 
-OK, DEADLINE_EXCEEDED, FAILED_PRECONDITION, UNIMPLEMENTED, UNAUTHENTICATED = 0, 4, 9, 12, 16
+OK, DEADLINE_EXCEEDED, FAILED_PRECONDITION, UNIMPLEMENTED, UNAVAILABLE, UNAUTHENTICATED = 0, 4, 9, 12, 14, 16
 
 
 def register(port: int, *, text: bool = False) -> wallet_pb2.SessionResponse:
@@ -236,3 +238,18 @@ def test_a_refusal_in_chinese_arrives_percent_encoded_and_whole(scripted_door) -
     assert answer.trailer("grpc-message").isascii()
     assert answer.details == "座位已有人 100%"
     assert answer.trailer("paiju-error-code") == "seat_taken"
+
+
+def test_an_unreachable_server_is_reported_without_its_address() -> None:
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    nowhere = f"127.0.0.1:{port}"
+    door = start_web_door(nowhere, "127.0.0.1", 0)
+    try:
+        answer = call(door.port, "/paiju.v1.Wallet/Login", wallet_pb2.LoginRequest().SerializeToString())
+    finally:
+        door.stop()
+    assert answer.code == UNAVAILABLE
+    assert str(port) not in answer.details
+    assert "cannot be reached" in answer.details

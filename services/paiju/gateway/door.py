@@ -37,10 +37,11 @@ class DoorStartError(RuntimeError):
     """The front door could not listen where it was asked to."""
 
 
-def build_app(channel: grpc.aio.Channel, static_root: Path = STATIC_ROOT) -> web.Application:
-    """The routes: gRPC-Web POSTs by service and method, CORS preflights, the client's files."""
+def build_app(channel: grpc.aio.Channel, target: str, static_root: Path = STATIC_ROOT) -> web.Application:
+    """The routes: gRPC-Web POSTs by service and method (relayed over ``channel`` to
+    ``target``), CORS preflights, the client's files."""
     app = web.Application()
-    app.router.add_post("/{service}/{method}", GrpcWebRelay(channel).handle)
+    app.router.add_post("/{service}/{method}", GrpcWebRelay(channel, target).handle)
     app.router.add_route("OPTIONS", "/{path:.*}", _preflight)
     app.router.add_get("/{path:.*}", StaticFiles(static_root).handle)
     app.on_response_prepare.append(_allow_other_origins)
@@ -108,7 +109,7 @@ def start_web_door(grpc_target: str, host: str, port: int, *, share_port: bool =
     async def open_door() -> tuple[web.AppRunner, grpc.aio.Channel, int]:
         channel = grpc.aio.insecure_channel(grpc_target)
         # Cancelling a call's handler when its browser goes away is what cancels the call.
-        runner = web.AppRunner(build_app(channel, static_root), handler_cancellation=True, access_log=None)
+        runner = web.AppRunner(build_app(channel, grpc_target, static_root), handler_cancellation=True, access_log=None)
         await runner.setup()
         site = web.TCPSite(runner, host, port, reuse_port=share_port or None)
         try:

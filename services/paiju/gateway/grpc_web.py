@@ -9,7 +9,9 @@ browser reads are exactly what a native client reads. Every method is relayed as
 (on the wire a unary answer is a stream of one message), so the relay needs no method table.
 
 Only :data:`ROUTED_SERVICES` are relayed; a call to any other service, the internal ones
-included, is answered UNIMPLEMENTED without reaching the server.
+included, is answered UNIMPLEMENTED without reaching the server. When the server cannot be
+reached at all, the browser is told so without the server's address, which grpc's own message
+would name.
 """
 
 from __future__ import annotations
@@ -57,14 +59,16 @@ _RESERVED_RESPONSE_KEYS = frozenset({"content-type", "grpc-status", "grpc-messag
                                      "grpc-accept-encoding", "te", "user-agent"})
 
 Metadata = Sequence[tuple[str, str | bytes]]
+UNREACHABLE = "the game server cannot be reached just now; try again shortly"
 
 
 class GrpcWebRelay:
     """The aiohttp handler of gRPC-Web calls, relaying them over ``channel`` (a ``grpc.aio``
-    channel to the native port, created on the loop that serves the HTTP requests)."""
+    channel to ``target``, the native port, created on the loop that serves the HTTP requests)."""
 
-    def __init__(self, channel: grpc.aio.Channel) -> None:
+    def __init__(self, channel: grpc.aio.Channel, target: str) -> None:
         self._channel = channel
+        self._target = target
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         response_type = _REQUEST_TYPES.get(request.content_type)
@@ -83,12 +87,13 @@ class GrpcWebRelay:
             return await _status_only(request, response_type, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         call = self._channel.unary_stream(request.path)(payload, metadata=metadata, timeout=timeout)
         try:
-            return await _relay(request, response_type, call)
+            return await _relay(request, response_type, call, self._target)
         finally:
             call.cancel()  # the browser went away, or the relay failed: the server stops the call too
 
 
-async def _relay(request: web.Request, response_type: str, call: grpc.aio.UnaryStreamCall) -> web.StreamResponse:
+async def _relay(request: web.Request, response_type: str, call: grpc.aio.UnaryStreamCall,
+                 target: str) -> web.StreamResponse:
     response = web.StreamResponse(headers={"Content-Type": response_type})
     for key, value in await call.initial_metadata() or ():
         if key not in _RESERVED_RESPONSE_KEYS:
@@ -102,6 +107,8 @@ async def _relay(request: web.Request, response_type: str, call: grpc.aio.UnaryS
         code, details, trailing = await call.code(), await call.details(), await call.trailing_metadata()
     except grpc.aio.AioRpcError as error:
         code, details, trailing = error.code(), error.details(), error.trailing_metadata()
+    if f":{target.rsplit(':', 1)[-1]}" in (details or ""):  # grpc's message names the address
+        details = UNREACHABLE
     trailers = _trailers(code, details or "", trailing or ())
     await response.write(encode_text(trailers) if text else trailers)
     await response.write_eof()
