@@ -13,7 +13,7 @@ import pytest
 
 from paiju.common.interceptor import bearer_metadata
 from paiju.gateway.door import start_web_door
-from paiju.gateway.grpc_web import ROUTED_SERVICES
+from paiju.gateway.grpc_web import KEEPALIVE_IDLE_SECONDS, ROUTED_SERVICES, probe_vanished_peers
 from paiju.proto.v1 import (
     lobby_pb2,
     lobby_pb2_grpc,
@@ -253,3 +253,11 @@ def test_an_unreachable_server_is_reported_without_its_address() -> None:
     assert answer.code == UNAVAILABLE
     assert str(port) not in answer.details
     assert "cannot be reached" in answer.details
+
+
+def test_a_streams_connection_is_probed_so_a_vanished_browser_ends_its_streams() -> None:
+    with socket.socket() as connection:
+        probe_vanished_peers(connection)
+        assert connection.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+        if hasattr(socket, "TCP_KEEPIDLE"):
+            assert connection.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == KEEPALIVE_IDLE_SECONDS

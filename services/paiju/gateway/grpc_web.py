@@ -16,6 +16,7 @@ would name.
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterable, Sequence
 
 import grpc
@@ -61,6 +62,13 @@ _RESERVED_RESPONSE_KEYS = frozenset({"content-type", "grpc-status", "grpc-messag
 Metadata = Sequence[tuple[str, str | bytes]]
 UNREACHABLE = "the game server cannot be reached just now; try again shortly"
 
+# A browser that vanishes without closing its connection (a phone out of coverage) must end its
+# streams about as soon as a native client's would under the gRPC server's keepalive (~30 s):
+# its streams end its presence at the table.
+KEEPALIVE_IDLE_SECONDS = 20
+KEEPALIVE_INTERVAL_SECONDS = 5
+KEEPALIVE_PROBES = 2
+
 
 class GrpcWebRelay:
     """The aiohttp handler of gRPC-Web calls, relaying them over ``channel`` (a ``grpc.aio``
@@ -95,6 +103,9 @@ class GrpcWebRelay:
 async def _relay(request: web.Request, response_type: str, call: grpc.aio.UnaryStreamCall,
                  target: str) -> web.StreamResponse:
     response = web.StreamResponse(headers={"Content-Type": response_type})
+    connection = request.transport.get_extra_info("socket") if request.transport else None
+    if connection is not None:
+        probe_vanished_peers(connection)
     for key, value in await call.initial_metadata() or ():
         if key not in _RESERVED_RESPONSE_KEYS:
             response.headers.add(key, _header_value(value))
@@ -124,6 +135,15 @@ async def _status_only(request: web.Request, response_type: str, code: grpc.Stat
     await response.write(encode_text(trailers) if response_type == TEXT_TYPE else trailers)
     await response.write_eof()
     return response
+
+
+def probe_vanished_peers(connection: socket.socket) -> None:
+    """Have the kernel probe an idle connection and drop it when the peer stopped answering."""
+    connection.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    for option, value in (("TCP_KEEPIDLE", KEEPALIVE_IDLE_SECONDS), ("TCP_KEEPINTVL", KEEPALIVE_INTERVAL_SECONDS),
+                          ("TCP_KEEPCNT", KEEPALIVE_PROBES)):
+        if hasattr(socket, option):  # Linux names; elsewhere the system's defaults stay
+            connection.setsockopt(socket.IPPROTO_TCP, getattr(socket, option), value)
 
 
 def _request_message(body: bytes, response_type: str) -> bytes:
