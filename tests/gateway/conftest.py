@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import secrets
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent import futures
 from dataclasses import dataclass, field
+from typing import Any
 
 import grpc
 import pytest
 
 from paiju.common.config import Settings
+from paiju.common.interceptor import bearer_metadata
 from paiju.common.server import RunningServer, start_from_settings
 from paiju.gateway.door import WebDoor, start_web_door
 from paiju.platform import build
+from paiju.proto.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 
 
 @dataclass
@@ -45,6 +48,26 @@ def platform_door(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Door]:
         door.stop()
         server.stop(grace=0.5)
         platform.close()
+
+
+def stale_action_refused_natively(grpc_address: str, token: str) -> tuple[table_pb2.ActRequest, grpc.RpcError]:
+    """Sit ``token``'s player at a 炸金花 table and act on a version the table never had: the
+    request, and the refusal (ABORTED with ``paiju-*`` metadata) a native client gets for it."""
+    with grpc.insecure_channel(grpc_address) as channel:
+        seat = lobby_pb2_grpc.LobbyStub(channel).QuickMatch(
+            lobby_pb2.QuickMatchRequest(game="zhajinhua", tier="free"), metadata=bearer_metadata(token), timeout=10)
+        stale = table_pb2.ActRequest(table_id=seat.room.table_id, expected_version=10**9, action="look")
+        try:
+            table_pb2_grpc.TableStub(channel).Act(stale, metadata=bearer_metadata(token), timeout=10)
+        except grpc.RpcError as refusal:
+            assert any(key.startswith("paiju-") for key, _ in refusal.trailing_metadata()), "no paiju-* metadata"
+            return stale, refusal
+    raise AssertionError("a stale version was accepted")
+
+
+def paiju_metadata(pairs: Iterable[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """The ``paiju-*`` entries of trailing metadata or trailers, in order."""
+    return [(key, value) for key, value in pairs if key.startswith("paiju-")]
 
 
 @dataclass

@@ -64,6 +64,9 @@ class Answer:
         if closing:
             assert self.frames[-1][0] == TRAILER_FLAG, "the trailer frame is not the last frame"
             self.trailers = parse_trailer_block(closing[0])
+        elif "grpc-status" in self.headers:  # a trailers-only answer: the status in the headers
+            assert not self.frames, "messages without a trailer frame"
+            self.trailers = [(key.lower(), value) for key, value in self.headers.items()]
 
     @property
     def messages(self) -> list[bytes]:

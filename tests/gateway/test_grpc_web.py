@@ -16,12 +16,10 @@ from paiju.gateway.door import start_web_door
 from paiju.gateway.grpc_web import KEEPALIVE_IDLE_SECONDS, ROUTED_SERVICES, probe_vanished_peers
 from paiju.proto.v1 import (
     lobby_pb2,
-    lobby_pb2_grpc,
-    table_pb2,
-    table_pb2_grpc,
     wallet_pb2,
     wallet_pb2_grpc,
 )
+from tests.gateway.conftest import paiju_metadata, stale_action_refused_natively
 from tests.gateway.grpc_web_client import (
     BINARY,
     TEXT,
@@ -95,21 +93,13 @@ def test_a_text_mode_request_of_several_padded_base64_chunks_is_read_whole(platf
 
 def test_an_error_carries_the_status_message_and_paiju_metadata_exactly_as_natively(platform_door) -> None:
     session = register(platform_door.port)
-    with grpc.insecure_channel(platform_door.grpc_address) as channel:
-        lobby = lobby_pb2.QuickMatchRequest(game="zhajinhua", tier="free")
-        seat = lobby_pb2_grpc.LobbyStub(channel).QuickMatch(lobby, metadata=bearer_metadata(session.token), timeout=10)
-        stale = table_pb2.ActRequest(table_id=seat.room.table_id, expected_version=10**9, action="look")
-        with pytest.raises(grpc.RpcError) as native:
-            table_pb2_grpc.TableStub(channel).Act(stale, metadata=bearer_metadata(session.token), timeout=10)
-    native_paiju = [(key, value) for key, value in native.value.trailing_metadata() if key.startswith("paiju-")]
-    assert native_paiju, "the refusal this test compares carries no paiju-* metadata natively"
+    stale, native = stale_action_refused_natively(platform_door.grpc_address, session.token)
 
     answer = call(platform_door.port, "/paiju.v1.Table/Act", stale.SerializeToString(), headers=bearer(session.token))
 
     assert answer.messages == []
-    assert answer.code == native.value.code().value[0]
-    assert answer.details == native.value.details()
-    assert [(key, value) for key, value in answer.trailers if key.startswith("paiju-")] == native_paiju
+    assert (answer.code, answer.details) == (native.code().value[0], native.details())
+    assert paiju_metadata(answer.trailers) == paiju_metadata(native.trailing_metadata())
 
 
 def test_a_call_without_a_session_is_refused_by_the_servers_own_check(platform_door) -> None:
