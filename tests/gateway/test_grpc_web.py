@@ -251,3 +251,14 @@ def test_a_streams_connection_is_probed_so_a_vanished_browser_ends_its_streams()
         assert connection.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
         if hasattr(socket, "TCP_KEEPIDLE"):
             assert connection.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == KEEPALIVE_IDLE_SECONDS
+
+
+def test_stopping_the_door_ends_its_open_streams_on_the_server(scripted_door) -> None:
+    door, seen = scripted_door
+    stream = OpenStream(door.port, "/paiju.v1.Table/Watch", b"")
+    assert stream.next_frame() == (0x00, b"first")
+
+    door.door.stop()
+
+    assert seen.stream_cancelled.wait(30), "the server's stream outlived the door"
+    stream.close()

@@ -31,6 +31,8 @@ from paiju.gateway.static import STATIC_ROOT, StaticFiles
 EXPOSED_HEADERS = "grpc-status, grpc-message, grpc-status-details-bin, paiju-error-code, paiju-current-version"
 ALLOWED_HEADERS = "authorization, content-type, grpc-timeout, x-grpc-web, x-user-agent"
 PREFLIGHT_MAX_AGE_SECONDS = 86_400
+STOP_GRACE_SECONDS = 1.0
+"""The door stops after the gRPC server, whose own grace has let calls finish or ended them."""
 
 
 class DoorStartError(RuntimeError):
@@ -79,17 +81,17 @@ class WebDoor:
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"http://{host}:{self.port}"
 
-    def stop(self, grace: float = 1.0) -> None:
-        """Stop listening, give calls in flight ``grace`` s, cancel the rest, end the thread."""
+    def stop(self) -> None:
+        """Stop listening, give calls in flight :data:`STOP_GRACE_SECONDS`, cancel the rest
+        (their relayed calls with them), end the thread."""
         if not self._thread.is_alive():
             return
 
         async def close() -> None:
-            self._runner._shutdown_timeout = grace  # aiohttp reads it when cleaning up
             await self._runner.cleanup()
             await self._channel.close()
 
-        asyncio.run_coroutine_threadsafe(close(), self._loop).result(grace + 30.0)
+        asyncio.run_coroutine_threadsafe(close(), self._loop).result(STOP_GRACE_SECONDS + 30.0)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join()
         self._loop.close()
@@ -109,7 +111,8 @@ def start_web_door(grpc_target: str, host: str, port: int, *, share_port: bool =
     async def open_door() -> tuple[web.AppRunner, grpc.aio.Channel, int]:
         channel = grpc.aio.insecure_channel(grpc_target)
         # Cancelling a call's handler when its browser goes away is what cancels the call.
-        runner = web.AppRunner(build_app(channel, grpc_target, static_root), handler_cancellation=True, access_log=None)
+        runner = web.AppRunner(build_app(channel, grpc_target, static_root), handler_cancellation=True,
+                               access_log=None, shutdown_timeout=STOP_GRACE_SECONDS)
         await runner.setup()
         site = web.TCPSite(runner, host, port, reuse_port=share_port or None)
         try:
