@@ -1,9 +1,10 @@
 """``paiju serve``: the services over gRPC, all in one process or one per process, and bot tables.
 
 All in one (the default) runs wallet, lobby and table on one port and, in background threads,
-the deadline pump and the settlement relay. ``--bots N`` seats N tables of bots in each game
-(:data:`BOT_TABLES`) that play through the public API, and prints one live line: hands per game,
-actions/s, the 炸金花 leaderboard top.
+the deadline pump and the settlement relay; its web port (``PAIJU_WEB_PORT``) serves the web
+client and gRPC-Web for browsers (:mod:`paiju.gateway`). ``--bots N`` seats N tables of bots in
+each game (:data:`BOT_TABLES`) that play through the public API, and prints one live line: hands
+per game, actions/s, the 炸金花 leaderboard top.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from paiju.client.sdk import PaijuClient, PaijuError
 from paiju.common.config import Settings
 from paiju.common.metrics import MetricsServerError, start_metrics_server
 from paiju.common.server import start_from_settings
+from paiju.gateway.door import DoorStartError, WebDoor, start_web_door
 from paiju.platform import SERVICES, build
 
 log = logging.getLogger(__name__)
@@ -56,6 +58,9 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
     hint = connect_hint(services, server.address)
     if hint is not None:
         out(hint)
+    door = None
+    if set(services) == set(SERVICES):
+        door = open_web_door(settings, f"{dial_host(server.host)}:{server.port}", share_port, out)
     stop = threading.Event()
     shutdown = shutdown_on_signals()
     stats = start_bots(server.address, bot_tables, stop) if bot_tables else {}
@@ -78,6 +83,8 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
         stop.set()
         platform.drain()
         server.stop(grace=settings.shutdown_grace_seconds)
+        if door is not None:
+            door.stop()
         platform.close()
         if metrics is not None:
             metrics.stop()
@@ -95,6 +102,31 @@ def connect_hint(services: Sequence[str], address: str) -> str | None:
         return None
     return (f"connect: PaijuClient.connect('{address}', 'name', 'password', register=True) "
             f"or any gRPC client (reflection is on: grpcurl -plaintext {address} list)")
+
+
+def open_web_door(settings: Settings, grpc_target: str, share_port: bool, out) -> WebDoor | None:  # type: ignore[no-untyped-def]
+    """The web port relaying to the all-in-one gRPC server at ``grpc_target``, or ``None`` (said)
+    when it cannot listen."""
+    try:
+        door = start_web_door(grpc_target, settings.bind_host, settings.web_port, share_port=share_port)
+    except DoorStartError as error:
+        out(f"web: {error} (set PAIJU_WEB_PORT, or 0 for a free port); serving without the web client")
+        return None
+    out(f"open http://{dial_host(door.host)}:{door.port} and play")
+    return door
+
+
+def dial_host(bind_host: str) -> str:
+    """Where a local client reaches a server bound to ``bind_host``: loopback for "every address".
+
+    >>> dial_host("0.0.0.0"), dial_host("::"), dial_host("10.0.0.7")
+    ('127.0.0.1', '[::1]', '10.0.0.7')
+    """
+    if bind_host in ("0.0.0.0", ""):
+        return "127.0.0.1"
+    if bind_host == "::":
+        return "[::1]"
+    return f"[{bind_host}]" if ":" in bind_host else bind_host
 
 
 def service_port(settings: Settings, services: Sequence[str]) -> int:

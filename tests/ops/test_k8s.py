@@ -32,6 +32,8 @@ from tests.ops.kustomize import (
 KUSTOMIZATIONS = {"base": K8S / "base", "dev": K8S / "overlays" / "dev", "prod": K8S / "overlays" / "prod"}
 ROLES = {"paiju-wallet", "paiju-lobby", "paiju-table", "paiju-watchdog", "paiju-worker", "paiju-beat"}
 GRPC_ROLES = {"paiju-wallet", "paiju-lobby", "paiju-table", "paiju-watchdog"}
+DOOR = "paiju-door"
+"""The front door (Envoy's image, not ours): tests/ops/test_door.py checks it."""
 DOCKERFILE_UID = 10001
 
 # Prometheus Operator's ServiceMonitor is a custom resource, so kubernetes-validate has no schema
@@ -74,6 +76,12 @@ def build(request: pytest.FixtureRequest) -> tuple[str, list[dict[str, Any]]]:
     return request.param, render(KUSTOMIZATIONS[request.param])
 
 
+def paiju_config(objects: list[dict[str, Any]]) -> dict[str, Any]:
+    """The services' settings (the ConfigMap generated as ``paiju-config``, hash-suffixed)."""
+    (config,) = [c for name, c in named(objects, "ConfigMap").items() if name.startswith("paiju-config")]
+    return config
+
+
 def known_env_names() -> set[str]:
     documented = f"{paiju.common.config.__doc__}\n{paiju.wallet.celery_app.__doc__}"
     return set(re.findall(r"``([A-Z][A-Z0-9_]+)``", documented))
@@ -107,7 +115,7 @@ def test_every_role_has_a_deployment_and_the_expected_objects(build: tuple[str, 
     name, objects = build
     deployments = set(named(objects, "Deployment"))
     extra = {"paiju-redis", "paiju-postgres"} if name == "dev" else set()
-    assert deployments == ROLES | extra
+    assert deployments == ROLES | {DOOR} | extra
     assert set(named(objects, "HorizontalPodAutoscaler")) == {"paiju-table"}
     assert named(objects, "ConfigMap") and named(objects, "ServiceMonitor") and named(objects, "NetworkPolicy")
     budgets = named(objects, "PodDisruptionBudget").values()
@@ -150,8 +158,7 @@ def test_grpc_services_are_probed_on_their_port_with_a_real_service_name(
             "paiju-wallet": "PAIJU_WALLET_PORT", "paiju-lobby": "PAIJU_LOBBY_PORT",
             "paiju-table": "PAIJU_TABLE_PORT", "paiju-watchdog": "PAIJU_WATCHDOG_PORT",
         }[deployment["metadata"]["name"]]
-        (config,) = named(objects, "ConfigMap").values()
-        assert int(config["data"][env_port]) == grpc_port
+        assert int(paiju_config(objects)["data"][env_port]) == grpc_port
 
 
 def test_pods_run_as_the_images_non_root_user_on_a_read_only_root(build: tuple[str, list[dict[str, Any]]]) -> None:
@@ -199,7 +206,7 @@ def test_the_config_is_settings_the_services_accept_and_targets_reach_services(
     build: tuple[str, list[dict[str, Any]]],
 ) -> None:
     _, objects = build
-    (config,) = named(objects, "ConfigMap").values()
+    config = paiju_config(objects)
     assert set(config["data"]) <= known_env_names(), sorted(set(config["data"]) - known_env_names())
     settings = Settings.from_env({**config["data"], "PAIJU_SECRET": "a secret of enough length"})
     assert settings.bind_host == "0.0.0.0"
@@ -236,9 +243,12 @@ def test_prod_keeps_no_secret_and_no_datastore_in_git() -> None:
     objects = render(KUSTOMIZATIONS["prod"])
     assert "Secret" not in {o["kind"] for o in objects}
     assert not {"paiju-redis", "paiju-postgres"} & set(named(objects, "Deployment"))
-    for _, container in containers(objects):
+    for deployment, container in containers(objects):
+        assert "latest" not in container["image"]
+        if deployment["metadata"]["name"] == DOOR:
+            continue  # Envoy's image, which needs no Paiju secret
         assert {"secretRef": {"name": "paiju-secrets"}} in container["envFrom"]
-        assert container["image"].endswith(":0.1.0") and "latest" not in container["image"]
+        assert container["image"].endswith(":0.1.0")
     assert {o["metadata"].get("namespace") for o in objects if o["kind"] != "Namespace"} == {"paiju"}
 
 
@@ -283,8 +293,8 @@ def test_every_paiju_pod_may_reach_only_dns_its_datastores_and_paiju(build: tupl
     policies = [p for p in named(objects, "NetworkPolicy").values() if "Egress" in p["spec"]["policyTypes"]]
     for name, deployment in named(objects, "Deployment").items():
         labels = deployment["spec"]["template"]["metadata"]["labels"]
-        if labels.get("app.kubernetes.io/component") in ("redis", "postgres"):
-            continue  # the dev overlay's datastores, not Paiju's code
+        if labels.get("app.kubernetes.io/component") in ("redis", "postgres", "door"):
+            continue  # the dev overlay's datastores and the door (test_door.py) run no Paiju code
         governing = [p for p in policies if selects(p["spec"]["podSelector"], labels)]
         assert governing, f"{name}: nothing limits where its pods may connect"
         allowed = {(port["port"], port.get("protocol", "TCP"))

