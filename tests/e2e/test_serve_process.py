@@ -33,7 +33,7 @@ def serving(tmp_path: Path, *arguments: str, settings: dict[str, str] | None = N
     and a SQLite ledger in ``tmp_path`` (and ``settings`` in its environment), once it reports
     ready: the process, its address, its log."""
     port = free_port()
-    environment = {**os.environ, "PAIJU_PORT": str(port), "PAIJU_METRICS_PORT": "0",
+    environment = {**os.environ, "PAIJU_PORT": str(port), "PAIJU_METRICS_PORT": "0", "PAIJU_WEB_PORT": "0",
                    "DATABASE_URL": f"sqlite:///{tmp_path}/ledger.sqlite3", "PAIJU_SHUTDOWN_GRACE_SECONDS": "3",
                    **(settings or {})}
     environment.pop("REDIS_URL", None)  # the embedded default

@@ -92,7 +92,7 @@ def children(pid: int) -> list[int]:
 @pytest.fixture
 def two_copies(tmp_path, redis_url: str) -> Iterator[tuple[subprocess.Popen[bytes], str, int]]:
     port, metrics = free_ports(1), free_ports(2)
-    environment = {**os.environ, "PAIJU_PORT": str(port), "PAIJU_METRICS_PORT": str(metrics),
+    environment = {**os.environ, "PAIJU_PORT": str(port), "PAIJU_METRICS_PORT": str(metrics), "PAIJU_WEB_PORT": "0",
                    "REDIS_URL": redis_url, "PAIJU_REDIS_PREFIX": f"procs-{secrets.token_hex(4)}",
                    "DATABASE_URL": f"sqlite:///{tmp_path}/ledger.sqlite3", "PAIJU_SHUTDOWN_GRACE_SECONDS": "3"}
     environment.pop("PAIJU_SECRET", None)  # one made up at start, which every copy must share
@@ -166,7 +166,7 @@ def _alive(pid: int) -> bool:
 
 def test_bot_tables_play_across_the_copies_and_a_signal_stops_them_all(tmp_path, redis_url: str) -> None:
     port = free_ports(1)
-    environment = {**os.environ, "PAIJU_PORT": str(port), "PAIJU_METRICS_PORT": "0", "REDIS_URL": redis_url,
+    environment = {**os.environ, "PAIJU_PORT": str(port), "PAIJU_METRICS_PORT": "0", "PAIJU_WEB_PORT": "0", "REDIS_URL": redis_url,
                    "PAIJU_REDIS_PREFIX": f"procbots-{secrets.token_hex(4)}",
                    "DATABASE_URL": f"sqlite:///{tmp_path}/ledger.sqlite3", "PAIJU_SHUTDOWN_GRACE_SECONDS": "3"}
     log_path = tmp_path / "serve.log"

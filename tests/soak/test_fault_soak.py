@@ -165,7 +165,7 @@ def soak_world(redis_url: str, database_url: str, tmp_path: Path) -> Iterator[di
     redis_port, grpc_port = free_port(), free_port()
     soak_redis = f"redis://127.0.0.1:{redis_port}/0"
     environment = {**os.environ, "REDIS_URL": soak_redis, "DATABASE_URL": ledger_url,
-                   "PAIJU_SECRET": secrets.token_hex(32), "PAIJU_PORT": str(grpc_port), "PAIJU_METRICS_PORT": "0",
+                   "PAIJU_SECRET": secrets.token_hex(32), "PAIJU_PORT": str(grpc_port), "PAIJU_METRICS_PORT": "0", "PAIJU_WEB_PORT": "0",
                    "PAIJU_REDIS_PREFIX": f"soak-{run}", "PAIJU_STARTING_GRANT": str(GRANT),
                    "PAIJU_RELAY_SECONDS": "0.5", "PAIJU_SHUTDOWN_GRACE_SECONDS": "1",
                    "PAIJU_HOLD_SWEEP_SECONDS": str(HOLD_SWEEP_SECONDS)}
