@@ -32,7 +32,7 @@ def client(request: pytest.FixtureRequest) -> Iterator[Any]:
 @pytest.fixture
 def board(client: Any) -> Iterator[Leaderboard]:
     prefix = f"paiju-test-{uuid.uuid4().hex[:12]}:leaderboard"
-    yield Leaderboard(client, prefix, marker_seconds=60)
+    yield Leaderboard(client, prefix, marker_seconds=3600)  # no marker expires during a test
     stale = list(client.scan_iter(match=f"{prefix}:*", count=1000))
     if stale:
         client.delete(*stale)
