@@ -6,7 +6,8 @@ skipped; with ``PAIJU_REQUIRE_SERVICES=1`` (as ``.ci/run`` sets) an unreachable 
 
 No session token may be issued while the suite is collected (at import time, in a
 ``parametrize`` list): it would start expiring long before its test runs. And a run must
-leave nothing new in the repository's root (a default ``paiju.sqlite3``, say).
+leave nothing new in the repository's root (a default ``paiju.sqlite3``, say). Hypothesis
+runs without its per-example deadline.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Iterator
 from urllib.parse import urlparse
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests import volume
 from tests.guards import new_entries_in, root_entries, tokens_refused
@@ -28,6 +30,11 @@ DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/test"
 
 
 ROOT_BEFORE = pytest.StashKey[frozenset[str]]()
+
+# Hypothesis's own clock checks (200 ms an example, slow data generation) fail a test when the
+# machine is busy, not when the code is wrong: every property here runs without them.
+settings.register_profile("paiju", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("paiju")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -1,11 +1,13 @@
 """The root conftest's guards: no token issued while tests are collected, nothing left in the
-repository's root, and the volume switch between the suite and the soak run."""
+repository's root, no hypothesis deadline, and the volume switch between the suite and the
+soak run."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from paiju.common.auth import TokenSigner
 from tests import volume
@@ -51,3 +53,8 @@ def test_the_suite_runs_a_share_of_the_soak_volume(monkeypatch: pytest.MonkeyPat
     assert volume.volume(suite=40, soak=400) == 400
     with pytest.raises(ValueError, match="positive share"):
         volume.volume(suite=500, soak=400)
+
+
+def test_properties_run_without_hypothesis_clock_checks() -> None:
+    assert settings.default.deadline is None
+    assert HealthCheck.too_slow in settings.default.suppress_health_check
