@@ -16,6 +16,7 @@ import pytest
 import redis
 
 from paiju.table.store import TableStore
+from tests.patience import PATIENCE_SECONDS
 
 
 @dataclass
@@ -38,7 +39,7 @@ def run_together(work: Callable[[int], None], workers: int) -> None:
     """Run ``work(0..workers-1)`` on as many threads; re-raise the first failure here."""
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for done in [pool.submit(work, number) for number in range(workers)]:
-            done.result(timeout=60)
+            done.result(timeout=PATIENCE_SECONDS)
 
 
 @pytest.fixture(params=["fakeredis", "redis"])
