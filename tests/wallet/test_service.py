@@ -278,7 +278,8 @@ def test_history_shows_grants_hands_and_fees(harness: Harness) -> None:
     assert list(only_hands.entries) == []
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=10, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(limit=st.integers(1, 7))
 def test_history_pages_cover_every_entry_once(harness: Harness, limit: int) -> None:
     name = f"pager{limit}-{time.monotonic_ns()}"[:32]
