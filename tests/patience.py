@@ -20,6 +20,10 @@ PATIENCE_SECONDS = 60.0
 
 Generous on purpose: it is only ever reached when the thing waited for never comes."""
 
+TIMER_SECONDS = 600
+"""A product timer (turn, ready kick, reconnect window) that a test does not wait for is set
+this long, so a player slowed down by a busy machine is never timed out."""
+
 START_SECONDS = 2 * PATIENCE_SECONDS
 """How long a process a test starts (a server, a worker) gets to come up: importing grpc,
 celery and the rest takes a while on a loaded machine."""
