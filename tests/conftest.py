@@ -1,5 +1,5 @@
-"""Shared test set-up: the soak switch (see ``volume.py``), access to the real servers of this machine, and two
-guards that keep the suite's outcome independent of how long it runs and where it runs.
+"""Shared test set-up: the soak switch (see ``volume.py``), access to the real servers of this
+machine, and guards that keep the suite's outcome independent of how long it runs and where.
 
 Tests of real servers run whenever the server is reachable and say plainly when they are
 skipped; with ``PAIJU_REQUIRE_SERVICES=1`` (as ``.ci/run`` sets) an unreachable server fails.
@@ -27,8 +27,6 @@ pytest_plugins = ["pytester"]  # tests of the guards run pytest on files they wr
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/test"
-
-
 ROOT_BEFORE = pytest.StashKey[frozenset[str]]()
 
 # Hypothesis's own clock checks (200 ms an example, slow data generation) fail a test when the
