@@ -32,6 +32,7 @@ class GatedTableInternal(TableInternalService):
     def __init__(self, tables) -> None:
         super().__init__(tables)
         self.calls = 0
+        self.finished = 0
         self.applied = 0
         self.lock = threading.Lock()
         self.gate = threading.Event()
@@ -40,11 +41,15 @@ class GatedTableInternal(TableInternalService):
         with self.lock:
             self.calls += 1
             held = self.calls > 1
-        if held:
-            assert self.gate.wait(PATIENCE_SECONDS), "the test never opened the gate"
-        answer = super().ExpireDeadline(request, context)
-        with self.lock:
-            self.applied += answer.applied
+        try:
+            if held:
+                assert self.gate.wait(PATIENCE_SECONDS), "the test never opened the gate"
+            answer = super().ExpireDeadline(request, context)
+            with self.lock:
+                self.applied += answer.applied
+        finally:
+            with self.lock:
+                self.finished += 1
         return answer
 
 
@@ -104,7 +109,9 @@ def test_a_killed_watchdogs_claims_are_fired_by_another_replica_exactly_once(red
         watchdogs.append(second)
 
         def all_hands_over() -> bool:
-            return all(platform.tables.load(f"kill-{n}")[1].hand is None for n in range(TABLES))
+            """Every hand ended, and every expiry that ended one has been counted."""
+            return (all(platform.tables.load(f"kill-{n}")[1].hand is None for n in range(TABLES))
+                    and slow.finished == slow.calls)
 
         wait_until("every table's timeout", all_hands_over, seconds=START_SECONDS + PATIENCE_SECONDS)
         # Exactly one timeout per table took effect (each two-player hand ends with that fold):
