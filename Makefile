@@ -22,8 +22,8 @@ demo: $(STAMP)  ## bots at one 炸金花 table in this process, every hand print
 test: $(STAMP)  ## the whole suite: unit, property, golden, random playouts
 	$(BIN)/python -m pytest
 
-soak: $(STAMP)  ## long randomised runs (10^5 hands); figures go on the issue
-	$(BIN)/python -m pytest -m soak -s -q tests --soak
+soak: $(STAMP)  ## the suite at full volume (all examples, all hands) and the long randomised runs (10^5 hands)
+	$(BIN)/python -m pytest --soak -s -q
 
 bench: $(STAMP)  ## benchmarks print comparable figures (bench/load.py is run by hand: it takes a while)
 	$(BIN)/python bench/engines.py

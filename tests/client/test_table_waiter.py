@@ -8,8 +8,7 @@ from collections.abc import Iterator
 import grpc
 
 from paiju.client.sdk import PaijuError, TableUpdate, TableWaiter
-
-WAIT_SECONDS = 5.0
+from tests.patience import PATIENCE_SECONDS as WAIT_SECONDS
 
 
 class Streams:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import queue
 import threading
-import time
 from collections.abc import Iterator
 
 import grpc
@@ -16,9 +15,9 @@ from paiju.common.auth import TokenSigner
 from paiju.common.interceptor import bearer_metadata, current_caller
 from paiju.common.server import ServiceBinding, start_server
 from paiju.proto.v1 import table_pb2, table_pb2_grpc
+from tests.patience import PATIENCE_SECONDS, wait_until
 
 SECRET = b"the aio bridge test secret, 32 bytes!"
-TIMEOUT = 10.0
 STREAMS = 40
 
 
@@ -72,18 +71,11 @@ def served() -> Iterator[tuple[Mailboxes, grpc.Channel, TokenSigner]]:
         yield servicer, channel, signer
 
 
-def wait_until(what: str, done) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + TIMEOUT
-    while not done():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.01)
-
-
 def test_many_streams_wait_on_the_loop_with_one_worker_thread_and_each_gets_its_own_messages(served) -> None:
     servicer, channel, signer = served
     stub = table_pb2_grpc.TableStub(channel)
-    streams = [stub.Watch(table_pb2.WatchRequest(table_id="t1"), timeout=TIMEOUT,
-                          metadata=bearer_metadata(signer.issue(f"acct-{n}", f"p{n}", ttl=60)))
+    streams = [stub.Watch(table_pb2.WatchRequest(table_id="t1"), timeout=PATIENCE_SECONDS,
+                          metadata=bearer_metadata(signer.issue(f"acct-{n}", f"p{n}", ttl=3600)))
                for n in range(STREAMS)]
     wait_until("every stream open", lambda: len(servicer.open.get("t1", ())) == STREAMS)
     for text in ("first", "second"):
@@ -101,7 +93,7 @@ def test_many_streams_wait_on_the_loop_with_one_worker_thread_and_each_gets_its_
 
 def test_a_stream_refused_by_the_auth_check_never_reaches_the_servicer(served) -> None:
     servicer, channel, _ = served
-    stream = table_pb2_grpc.TableStub(channel).Watch(table_pb2.WatchRequest(table_id="t1"), timeout=TIMEOUT)
+    stream = table_pb2_grpc.TableStub(channel).Watch(table_pb2.WatchRequest(table_id="t1"), timeout=PATIENCE_SECONDS)
     with pytest.raises(grpc.RpcError) as refused:
         next(stream)
     assert refused.value.code() is grpc.StatusCode.UNAUTHENTICATED

@@ -18,6 +18,7 @@ from paiju.common.auth import (
     TokenError,
     TokenSigner,
 )
+from tests.volume import volume
 
 SECRET = b"paiju test secret, 32 bytes long"
 NOW = 1_800_000_000.0
@@ -137,7 +138,7 @@ def test_a_short_secret_is_refused() -> None:
 TOKEN_CHARS = st.sampled_from("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=volume(suite=100, soak=300), deadline=None)
 @given(
     account_id=st.text(min_size=1, max_size=30),
     username=st.text(max_size=30),
@@ -158,7 +159,7 @@ def test_changing_any_one_character_of_a_token_gets_it_refused(
         signer.verify(tampered)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=volume(suite=100, soak=200), deadline=None)
 @given(position=st.integers(min_value=0), extra=TOKEN_CHARS, delete=st.booleans())
 def test_inserting_or_deleting_a_character_gets_a_token_refused(
     position: int, extra: str, delete: bool
@@ -173,7 +174,7 @@ def test_inserting_or_deleting_a_character_gets_a_token_refused(
         signer.verify(altered)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=volume(suite=100, soak=300), deadline=None)
 @given(text=st.text(max_size=200) | st.text(TOKEN_CHARS, max_size=200))
 def test_arbitrary_text_is_refused_with_a_token_error_and_never_a_crash(text: str) -> None:
     signer, _ = signer_at()

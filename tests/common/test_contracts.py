@@ -14,6 +14,8 @@ from types import ModuleType
 import pytest
 from google.protobuf import descriptor_pb2
 
+from tests.patience import START_SECONDS
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 GENERATOR = REPO_ROOT / "scripts" / "gen_protos.py"
 CONTRACTS = ("common", "lobby", "table", "wallet", "watchdog")
@@ -35,7 +37,7 @@ def test_the_committed_stubs_are_what_the_generator_makes_now(
         [sys.executable, str(GENERATOR), "--out", str(tmp_path)],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=START_SECONDS,
         check=False,
     )
     assert result.returncode == 0, result.stderr

@@ -27,9 +27,9 @@ from paiju.common.server import RunningServer, start_from_settings
 from paiju.platform import Platform, build
 from paiju.table.record import TableRecord
 from paiju.wallet.celery_app import WorkerOptions
+from tests.patience import START_SECONDS, TIMER_SECONDS, wait_until
 
 REDIS_DB = 13
-RECONNECT_SECONDS = 3
 SECRET = "the end-to-end test secret, 32 bytes"
 
 
@@ -78,8 +78,10 @@ def _stop(worker: subprocess.Popen) -> None:
 def deployment(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
     run = secrets.token_hex(4)
     folder = tmp_path_factory.mktemp(f"e2e-{request.param}")
+    # Timers that run out only when a test shortens them (test_platform's reconnect window).
     environment = {"PAIJU_SECRET": SECRET, "PAIJU_REDIS_PREFIX": f"e2e-{run}", "PAIJU_RELAY_SECONDS": "0.2",
-                   "PAIJU_STARTING_GRANT": "20000", "PAIJU_RECONNECT_SECONDS": str(RECONNECT_SECONDS),
+                   "PAIJU_STARTING_GRANT": "20000", "PAIJU_RECONNECT_SECONDS": str(TIMER_SECONDS),
+                   "PAIJU_TURN_SECONDS": str(TIMER_SECONDS), "PAIJU_READY_KICK_SECONDS": str(TIMER_SECONDS),
                    # Holds no table owes are swept after a second: every hand played here must keep its own.
                    "PAIJU_HOLD_SWEEP_SECONDS": "1"}
     worker = schema = database_url = None
@@ -101,6 +103,8 @@ def deployment(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
     log = None
     if request.param == "real":
         worker, log = _start_worker(environment, folder)
+        wait_until("the worker to start", lambda: " ready." in log.read_text(), seconds=START_SECONDS,
+                   explain=lambda: log.read_text()[-3000:])
     platform.start_background(relay=request.param == "embedded")
     try:
         yield Deployment(platform, server, request.param, log)

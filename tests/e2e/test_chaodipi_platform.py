@@ -10,13 +10,15 @@ import pytest
 
 from paiju.client.bots import trick_bot
 from paiju.client.play import play_bot
-from tests.e2e.test_platform import everyone_settled, new_clients, wait_for
+from tests.e2e.test_platform import everyone_settled, join_all, new_clients, wait_for
+from tests.patience import TIMER_SECONDS
 
 
 @pytest.mark.parametrize("tier", ["yangzhou-fortune10", "yancheng-score"])
 def test_four_bots_play_chaodipi_and_every_coin_is_accounted_for(deployment, tier):
     table_id = f"chaodipi-e2e-{deployment.shape}-{tier}"
-    deployment.platform.tables.open(table_id, "chaodipi", tier, rules={"deal_interval": 0.002, "declare_window": 0.3})
+    deployment.platform.tables.open(table_id, "chaodipi", tier, rules={"deal_interval": 0.002, "declare_window": 0.3,
+                                                                              "turn_seconds": TIMER_SECONDS})
     clients = new_clients(deployment, 4)
     wallet = deployment.platform.wallet
     stop = threading.Event()
@@ -32,8 +34,7 @@ def test_four_bots_play_chaodipi_and_every_coin_is_accounted_for(deployment, tie
     threads = [threading.Thread(target=run, args=(client, seed)) for seed, client in enumerate(clients)]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join(timeout=240)
+    join_all(threads)
     stop.set()
     assert not errors, errors
     assert all(r.hands >= 2 for r in results), results

@@ -8,13 +8,15 @@ import threading
 
 from paiju.client.bots import trick_bot
 from paiju.client.play import play_bot
-from tests.e2e.test_platform import everyone_settled, new_clients, wait_for
+from tests.e2e.test_platform import everyone_settled, join_all, new_clients, wait_for
+from tests.patience import TIMER_SECONDS
 
 
 def test_four_bots_play_hunzhan_hands_and_the_house_takes_its_fee(deployment):
     table_id = f"hunzhan-e2e-{deployment.shape}"
     # A quick deal for the test; the rooms of the lobby keep the spec's 0.25 s and 5 s.
-    deployment.platform.tables.open(table_id, "hunzhan", "stake10", rules={"deal_interval": 0.005, "declare_window": 0.3})
+    deployment.platform.tables.open(table_id, "hunzhan", "stake10", rules={"deal_interval": 0.005, "declare_window": 0.3,
+                                                                                  "turn_seconds": TIMER_SECONDS})
     clients = new_clients(deployment, 4)
     wallet = deployment.platform.wallet
     house_before = wallet.balance(wallet.house)
@@ -31,8 +33,7 @@ def test_four_bots_play_hunzhan_hands_and_the_house_takes_its_fee(deployment):
     threads = [threading.Thread(target=run, args=(client, seed)) for seed, client in enumerate(clients)]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join(timeout=150)
+    join_all(threads)
     stop.set()
     assert not errors, errors
     assert all(r.hands >= 2 for r in results), results

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import random
 import secrets
 import threading
-import time
 from collections.abc import Callable
 
 import grpc
@@ -18,17 +18,24 @@ from paiju.client.play import play_bot
 from paiju.client.sdk import IllegalMove, PaijuClient, PaijuError, StaleView
 from paiju.proto.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 from tests.games.zhajinhua_playouts import cards_in
+from tests.patience import PATIENCE_SECONDS, wait_until
 
-WAIT_SECONDS = 30.0
+PLAYING_SECONDS = 10 * PATIENCE_SECONDS
+"""How long bots get to play their hands: ample for a machine at a crawl."""
 
 
 def wait_for(what: str, done: Callable[[], bool], deployment=None) -> None:
-    deadline = time.monotonic() + WAIT_SECONDS
-    while not done():
-        if time.monotonic() > deadline:
-            log = deployment.worker_log.read_text()[-3000:] if deployment and deployment.worker_log else ""
-            pytest.fail(f"timed out waiting for {what}\n{log}")
-        time.sleep(0.05)
+    def worker_log() -> str:
+        return deployment.worker_log.read_text()[-3000:] if deployment and deployment.worker_log else ""
+
+    wait_until(what, done, explain=worker_log)
+
+
+def join_all(threads: list[threading.Thread]) -> None:
+    """Wait for the bots' threads to finish their hands; fail if any is still playing."""
+    for thread in threads:
+        thread.join(timeout=PLAYING_SECONDS)
+    assert not any(thread.is_alive() for thread in threads), "bots still playing"
 
 
 def new_clients(deployment, count: int) -> list[PaijuClient]:
@@ -77,8 +84,7 @@ def test_bots_play_whole_hands_and_every_coin_is_accounted_for(deployment):
                enumerate(zip(clients, [sensible_bot, random_bot, sensible_bot]))]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join(timeout=90)
+    join_all(threads)
     stop.set()
     assert not errors, errors
     assert all(r.hands >= 4 for r in results), results
@@ -102,7 +108,7 @@ def start_hand(deployment, clients, room):
     wait_for("the last settlement of the room", everyone_settled(deployment), deployment)
     first, *others = clients
     # Ready's reply is the room as that change committed it: the caller ready, the others not yet.
-    answer = first.lobby.Ready(lobby_pb2.ReadyRequest(room_id=room), timeout=10)
+    answer = first.lobby.Ready(lobby_pb2.ReadyRequest(room_id=room), timeout=PATIENCE_SECONDS)
     assert {seat.account_id: seat.ready for seat in answer.room.seats} == {
         client.account_id: client is first for client in clients}
     assert not answer.hand_started and 0 < answer.room.version <= first.view(room)["version"]
@@ -273,7 +279,14 @@ def test_no_stream_carries_a_card_its_seat_may_not_see(deployment):
             break
         move_at_random(clients, seats, room, view["hand"]["seats"][view["hand"]["state"]["to_act"]], rng)
     last = clients[0].view(room)["last_hand"]
-    time.sleep(0.5)  # let the streams deliver the end of the hand
+
+    def saw_the_end(updates: list) -> bool:
+        """The end comes as its event, or in a fresh snapshot if the stream had to start again."""
+        return any(u.event_type == "hand_over" or (u.view is not None and u.view["last_hand"] is not None
+                                                   and u.view["last_hand"]["hand_id"] == last["hand_id"])
+                   for u in list(updates))
+
+    wait_until("every stream to deliver the end of the hand", lambda: all(map(saw_the_end, received.values())))
     hand_seats = last["seats"]
     dealt = {hand_seats[p["seat"]]: set(p["cards"].split()) for p in last["state"]["players"]}
     for seat, updates in received.items():
@@ -287,10 +300,6 @@ def test_no_stream_carries_a_card_its_seat_may_not_see(deployment):
             allowed = set().union(*(dealt[s] for s in partners))
             shown = cards_in(update.event if update.event is not None else update.view.get("hand"))
             assert shown <= allowed, (seat, update)
-        # The end comes as its event, or in a fresh snapshot if the stream had to start again.
-        assert any(u.event_type == "hand_over" or (u.view is not None and u.view["last_hand"] is not None and
-                                                   u.view["last_hand"]["hand_id"] == last["hand_id"])
-                   for u in updates), f"seat {seat} never saw the end"
     for client in clients:
         client.close()
     wait_for("the settlement", everyone_settled(deployment), deployment)
@@ -376,10 +385,17 @@ def test_a_dropped_stream_holds_the_seat_and_a_new_stream_brings_the_player_back
     snapshot = next(back).view
     assert snapshot["seat"] is not None  # the whole private view again, seat kept
     wait_for("the player to count as back", lambda: seat_state(player, room)["connected"])
-    back.close()
     # Not back within the reconnect window this time: the seat is given up (no hand is on).
+    # The deployment's window outlasts any test; this one is short, to see it run out.
     seat = player.view(room)["seat"]
-    wait_for("the escape", lambda: watcher.view(room)["table"]["seats"][seat] is None)
+    tables = deployment.platform.tables
+    held = tables.timers
+    tables.timers = dataclasses.replace(held, reconnect_ms=300)
+    try:
+        back.close()
+        wait_for("the escape", lambda: watcher.view(room)["table"]["seats"][seat] is None)
+    finally:
+        tables.timers = held
     with pytest.raises(PaijuError) as gone:
         player.view(room)
     assert gone.value.status == grpc.StatusCode.PERMISSION_DENIED

@@ -8,7 +8,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +17,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from paiju.client.sdk import PaijuClient, PaijuError
 from paiju.proto.v1 import lobby_pb2
+from tests.e2e.served import stop, wait_until_serving
+from tests.patience import PATIENCE_SECONDS
 
 
 def free_port() -> int:
@@ -41,26 +42,11 @@ def serving(tmp_path: Path, *arguments: str, settings: dict[str, str] | None = N
     process = subprocess.Popen([sys.executable, "-m", "paiju.cli", "serve", *arguments], env=environment,
                                stdout=log, stderr=subprocess.STDOUT)
     address = f"127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with grpc.insecure_channel(address) as channel:
-                answer = health_pb2_grpc.HealthStub(channel).Check(
-                    health_pb2.HealthCheckRequest(service="paiju.v1.Table"), timeout=1)
-                if answer.status == health_pb2.HealthCheckResponse.SERVING:
-                    break
-        except grpc.RpcError:
-            pass
-        if time.monotonic() > deadline or process.poll() is not None:
-            process.kill()
-            pytest.fail("the server did not come up:\n" + (tmp_path / "serve.log").read_text()[-3000:])
-        time.sleep(0.2)
+    wait_until_serving(process, address, tmp_path / "serve.log")
     try:
         yield process, address, tmp_path / "serve.log"
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait(timeout=10)
+        stop(process)
 
 
 @pytest.fixture
@@ -74,7 +60,7 @@ def test_every_service_reports_ready_on_grpc_health(server_process):
     with grpc.insecure_channel(address) as channel:
         stub = health_pb2_grpc.HealthStub(channel)
         for service in ("", "paiju.v1.Wallet", "paiju.v1.Lobby", "paiju.v1.Table", "paiju.v1.Watchdog"):
-            answer = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=2)
+            answer = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=PATIENCE_SECONDS)
             assert answer.status == health_pb2.HealthCheckResponse.SERVING, service
 
 
@@ -91,7 +77,7 @@ def test_sigterm_ends_streams_with_a_hint_to_reconnect_and_exits_cleanly(server_
             pass
     assert ended.value.status == grpc.StatusCode.UNAVAILABLE
     assert ended.value.error_code == "server_draining"
-    assert process.wait(timeout=20) == 0, log.read_text()[-3000:]
+    assert process.wait(timeout=PATIENCE_SECONDS) == 0, log.read_text()[-3000:]
     assert "shutting down" in log.read_text()
     client.close()
 

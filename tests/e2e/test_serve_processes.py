@@ -9,17 +9,16 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 
-import grpc
 import pytest
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from paiju.client.sdk import PaijuClient
 from paiju.common.config import ConfigError, Settings
 from paiju.server_processes import check_processes
+from tests.e2e.served import stop, wait_until_serving
+from tests.patience import PATIENCE_SECONDS, START_SECONDS, wait_until
 
 
 def test_more_than_one_process_needs_a_real_redis() -> None:
@@ -43,7 +42,7 @@ def test_the_command_refuses_processes_without_redis_and_says_why(tmp_path) -> N
     environment = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path}/ledger.sqlite3"}
     environment.pop("REDIS_URL", None)
     done = subprocess.run([sys.executable, "-m", "paiju.cli", "serve", "--processes", "2"], check=False, env=environment,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=START_SECONDS)
     assert done.returncode == 2
     assert "needs REDIS_URL" in done.stderr
 
@@ -68,7 +67,7 @@ def free_ports(count: int) -> int:
 
 def rpcs_served(metrics_port: int, method: str) -> float:
     """How many ``method`` calls the copy with ``metrics_port`` finished, from its Prometheus page."""
-    with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5) as page:
+    with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=PATIENCE_SECONDS) as page:
         text = page.read().decode()
     return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
                if line.startswith("paiju_rpc_duration_seconds_count") and f'method="{method}"' in line)
@@ -101,26 +100,9 @@ def two_copies(tmp_path, redis_url: str) -> Iterator[tuple[subprocess.Popen[byte
         process = subprocess.Popen([sys.executable, "-m", "paiju.cli", "serve", "--processes", "2", "--rooms", "1"],
                                    env=environment, stdout=log, stderr=subprocess.STDOUT)
     address = f"127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while len(children(process.pid)) < 2 or not _serving(address):
-        if time.monotonic() > deadline or process.poll() is not None:
-            process.kill()
-            pytest.fail("the copies did not come up:\n" + log_path.read_text()[-3000:])
-        time.sleep(0.2)
+    wait_until_serving(process, address, log_path, ready=lambda: len(children(process.pid)) >= 2)
     yield process, address, metrics
-    if process.poll() is None:
-        process.kill()
-        process.wait(timeout=10)
-
-
-def _serving(address: str) -> bool:
-    try:
-        with grpc.insecure_channel(address) as channel:
-            answer = health_pb2_grpc.HealthStub(channel).Check(
-                health_pb2.HealthCheckRequest(service="paiju.v1.Table"), timeout=1)
-            return answer.status == health_pb2.HealthCheckResponse.SERVING
-    except grpc.RpcError:
-        return False
+    stop(process)
 
 
 def test_both_copies_serve_players_and_honour_each_others_tokens(two_copies) -> None:
@@ -144,7 +126,7 @@ def test_both_copies_serve_players_and_honour_each_others_tokens(two_copies) -> 
             player.close()
     copies = children(process.pid)
     process.send_signal(signal.SIGTERM)
-    assert process.wait(timeout=60) == 0
+    assert process.wait(timeout=PATIENCE_SECONDS) == 0
     assert not any(os.path.exists(f"/proc/{pid}") and _alive(pid) for pid in copies)
 
 
@@ -152,7 +134,7 @@ def test_when_a_copy_dies_the_others_stop_and_the_status_says_so(two_copies) -> 
     process, _, _ = two_copies
     victim, survivor = children(process.pid)
     os.kill(victim, signal.SIGKILL)
-    assert process.wait(timeout=60) == 1
+    assert process.wait(timeout=PATIENCE_SECONDS) == 1
     assert not _alive(survivor)
 
 
@@ -175,17 +157,14 @@ def test_bot_tables_play_across_the_copies_and_a_signal_stops_them_all(tmp_path,
             [sys.executable, "-m", "paiju.cli", "serve", "--processes", "2", "--bots", "1", "--rooms", "1"],
             env=environment, stdout=log, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 90
-        while not re.search(r"zhajinhua [1-9][\d,]* hands", log_path.read_text()):
-            assert process.poll() is None, log_path.read_text()[-3000:]
-            assert time.monotonic() < deadline, "no hand finished:\n" + log_path.read_text()[-3000:]
-            time.sleep(0.5)
+        wait_until("a hand to finish", lambda: process.poll() is not None
+                   or re.search(r"zhajinhua [1-9][\d,]* hands", log_path.read_text()),
+                   seconds=START_SECONDS + PATIENCE_SECONDS, explain=lambda: log_path.read_text()[-3000:])
+        assert process.poll() is None, log_path.read_text()[-3000:]
         copies = children(process.pid)
         assert len(copies) == 2
         process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=60) == 0, log_path.read_text()[-3000:]
+        assert process.wait(timeout=PATIENCE_SECONDS) == 0, log_path.read_text()[-3000:]
         assert not any(_alive(pid) for pid in copies)
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait(timeout=10)
+        stop(process)

@@ -11,6 +11,7 @@ from paiju.cards import Card, double_deck_with_jokers
 from paiju.games.chaodipi import variant_rules
 from paiju.games.chaodipi.play import Context, follows, is_legal_follow, read_lead, winner
 from paiju.games.tricks import multiset_choices
+from tests.volume import volume
 
 DECK = sorted(double_deck_with_jokers())
 CONTEXTS = [
@@ -33,7 +34,7 @@ def deals(draw: st.DrawFn) -> tuple[Context, list[Card], list[Card]]:
     return context, sorted(hand), sorted(same[:size])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=volume(suite=40, soak=150), deadline=None)
 @given(deals())
 def test_listed_follows_are_exactly_the_legal_ones(deal: tuple[Context, list[Card], list[Card]]) -> None:
     context, hand, lead = deal
@@ -45,7 +46,7 @@ def test_listed_follows_are_exactly_the_legal_ones(deal: tuple[Context, list[Car
     assert judged, "some follow is always legal"
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=volume(suite=40, soak=150), deadline=None)
 @given(deals())
 def test_the_winner_is_a_play_that_could_stand(deal: tuple[Context, list[Card], list[Card]]) -> None:
     context, hand, lead = deal

@@ -17,6 +17,7 @@ from paiju.games.engine import IllegalAction
 from paiju.games.hunzhan import Game, Phase, Rules, deal_seed, deck_dealing
 from paiju.games.hunzhan.plays import allowed_plays
 from paiju.games.tricks import follow_plays
+from tests.volume import volume
 
 
 def hands_with(fixed: dict[int, str]) -> list[str]:
@@ -143,7 +144,7 @@ def test_escape_coins_shared_in_proportion_and_rest_to_the_house():
     assert result.coins == (0, 0, -1000, 0) and result.fee == 1000 and result.details["leftover"] == 1000
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=volume(suite=100, soak=200), deadline=None)
 @given(
     points=st.lists(st.integers(0, 48).map(lambda x: 5 * x), min_size=4, max_size=4).filter(lambda p: sum(p) <= 240),
     escaper=st.integers(0, 3),
@@ -162,7 +163,7 @@ def test_escape_coins_are_conserved(points, escaper, held, per5, rate):
     assert sum(r["coins"] + r["fee"] for r in rows) <= 0  # the house keeps fees and any surplus
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=volume(suite=100, soak=200), deadline=None)
 @given(
     points=st.lists(st.integers(0, 48).map(lambda x: 5 * x), min_size=3, max_size=3).filter(lambda p: sum(p) <= 240),
     per5=st.sampled_from([1, 7, 50, 100]),
@@ -397,7 +398,7 @@ def test_single_lead_fast_path_matches_the_general_rules():
 
     rng = random.Random(5)
     deck = double_deck_without_346()
-    for _ in range(2000):
+    for _ in range(volume(suite=400, soak=2000)):
         order = hunzhan.hunzhan_order(rng.choice(["S", "H", "C", "D", None]))
         cards = rng.sample(deck, 20)
         hand, trick = cards[:rng.randint(1, 12)], [[card] for card in cards[12 : 12 + rng.randint(1, 3)]]

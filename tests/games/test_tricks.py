@@ -24,6 +24,7 @@ from paiju.games.tricks import (
     tractors_in,
     trick_winner,
 )
+from tests.volume import volume
 
 SPADES = hunzhan_order("S")
 NO_TRUMP = hunzhan_order(None)
@@ -202,7 +203,7 @@ def hands_and_leads(draw):
     return order, hand, list(lead)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=volume(suite=60, soak=300), deadline=None)
 @given(hands_and_leads())
 def test_enumerated_follows_are_exactly_the_legal_ones(case):
     order, hand, lead = case
@@ -211,7 +212,7 @@ def test_enumerated_follows_are_exactly_the_legal_ones(case):
     assert sorted(follow_plays(hand, lead, order)) == brute_force_follows(hand, lead, order)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=volume(suite=60, soak=300), deadline=None)
 @given(hands_and_leads())
 def test_tractors_found_in_a_hand_classify_as_tractors(case):
     order, hand, _ = case

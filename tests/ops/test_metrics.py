@@ -1,12 +1,15 @@
 """The metrics interceptor on a real loopback gRPC server, the domain metrics' API, and the
-``/metrics`` endpoint over HTTP."""
+``/metrics`` endpoint over HTTP.
+
+The interceptor times calls on a clock the servicer and the test move, so the durations it
+records are exact however busy the machine is."""
 
 from __future__ import annotations
 
 import socket
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import grpc
 import pytest
@@ -25,20 +28,24 @@ from paiju.common.metrics import (
 )
 from paiju.common.server import ServiceBinding, start_server
 from paiju.proto.v1 import table_pb2, table_pb2_grpc
+from tests.patience import PATIENCE_SECONDS, ManualClock, wait_until
 
 SECRET = b"the metrics test secret ........"
-TIMEOUT = 5.0
 TABLE = "paiju.v1.Table"
 STREAM_LENGTH = 7
 
 
-class SleepyTable(table_pb2_grpc.TableServicer):
-    """GetView sleeps as long as the table id says (in ms); Act always aborts; Watch streams."""
+class SlowTable(table_pb2_grpc.TableServicer):
+    """GetView takes as long on the clock as the table id says (in ms); Act always aborts;
+    Watch streams (the ``endless`` stream until the client cancels it)."""
+
+    def __init__(self, clock: ManualClock) -> None:
+        self.clock = clock
 
     def GetView(
         self, request: table_pb2.GetViewRequest, context: grpc.ServicerContext
     ) -> table_pb2.TableView:
-        time.sleep(int(request.table_id) / 1000)
+        self.clock.advance(int(request.table_id) / 1000)
         return table_pb2.TableView(table_id=request.table_id, view_json="{}")
 
     def Act(
@@ -56,7 +63,7 @@ class SleepyTable(table_pb2_grpc.TableServicer):
         while endless or number < STREAM_LENGTH:
             yield table_pb2.TableUpdate(events=[table_pb2.Event(id=f"{number}-0", type="tick")])
             number += 1
-            time.sleep(0.005 if endless else 0)
+            time.sleep(0.005 if endless else 0)  # a pace, so an endless stream does not spin
 
 
 @pytest.fixture()
@@ -65,18 +72,25 @@ def metrics() -> PaijuMetrics:
 
 
 @pytest.fixture()
-def stub(metrics: PaijuMetrics) -> Iterator[table_pb2_grpc.TableStub]:
-    binding = ServiceBinding(TABLE, SleepyTable(), table_pb2_grpc.add_TableServicer_to_server)
+def clock() -> ManualClock:
+    return ManualClock(0.0)
+
+
+@pytest.fixture()
+def stub(metrics: PaijuMetrics, clock: ManualClock) -> Iterator[table_pb2_grpc.TableStub]:
+    binding = ServiceBinding(TABLE, SlowTable(clock), table_pb2_grpc.add_TableServicer_to_server)
     with start_server(
         [binding],
         signer=TokenSigner(SECRET),
         max_workers=8,
-        extra_interceptors=[MetricsInterceptor(metrics)],
+        extra_interceptors=[MetricsInterceptor(metrics, clock=clock)],
     ) as running, grpc.insecure_channel(running.address) as channel:
         yield table_pb2_grpc.TableStub(channel)
 
 
-AUTH = bearer_metadata(TokenSigner(SECRET).issue("acct-1", "lihua", ttl=600))
+@pytest.fixture()
+def auth() -> tuple[tuple[str, str], ...]:
+    return bearer_metadata(TokenSigner(SECRET).issue("acct-1", "lihua", ttl=600))
 
 
 def count(metrics: PaijuMetrics, method: str, kind: str, code: str) -> float:
@@ -89,75 +103,63 @@ def duration_sum(metrics: PaijuMetrics, method: str, kind: str, code: str) -> fl
     return metrics.sample("paiju_rpc_duration_seconds_sum", **labels) or 0.0
 
 
-def eventually(condition: Callable[[], bool]) -> bool:
-    deadline = time.monotonic() + TIMEOUT
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True
-
-
 def test_unary_calls_are_counted_by_method_and_ok_code_with_their_duration(
-    metrics: PaijuMetrics, stub: table_pb2_grpc.TableStub
+    metrics: PaijuMetrics, stub: table_pb2_grpc.TableStub, auth: tuple[tuple[str, str], ...]
 ) -> None:
-    for sleep_ms in ("30", "60"):
-        stub.GetView(table_pb2.GetViewRequest(table_id=sleep_ms), metadata=AUTH, timeout=TIMEOUT)
+    for taking_ms in ("30", "60"):
+        stub.GetView(table_pb2.GetViewRequest(table_id=taking_ms), metadata=auth, timeout=PATIENCE_SECONDS)
     assert count(metrics, "GetView", "unary", "OK") == 2
-    total = duration_sum(metrics, "GetView", "unary", "OK")
-    assert 0.09 <= total < 0.09 + 1.0
+    assert duration_sum(metrics, "GetView", "unary", "OK") == pytest.approx(0.09)
     bucket = metrics.sample(
         "paiju_rpc_duration_seconds_bucket",
         service=TABLE, method="GetView", kind="unary", code="OK", le="0.025",
     )
-    assert bucket == 0  # both slept longer than 25 ms
+    assert bucket == 0  # both took longer than 25 ms
     assert metrics.sample("paiju_rpc_in_flight", service=TABLE, method="GetView") == 0
 
 
 def test_an_aborted_call_is_recorded_with_the_code_it_ended_with(
-    metrics: PaijuMetrics, stub: table_pb2_grpc.TableStub
+    metrics: PaijuMetrics, stub: table_pb2_grpc.TableStub, auth: tuple[tuple[str, str], ...]
 ) -> None:
     with pytest.raises(grpc.RpcError) as raised:
-        stub.Act(table_pb2.ActRequest(table_id="t", expected_version=1), metadata=AUTH, timeout=TIMEOUT)
+        stub.Act(table_pb2.ActRequest(table_id="t", expected_version=1), metadata=auth, timeout=PATIENCE_SECONDS)
     assert raised.value.code() is grpc.StatusCode.ABORTED
     assert count(metrics, "Act", "unary", "ABORTED") == 1
     assert count(metrics, "Act", "unary", "OK") == 0
 
 
 def test_a_servicer_that_raises_is_answered_and_recorded_as_internal(
-    metrics: PaijuMetrics, stub: table_pb2_grpc.TableStub
+    metrics: PaijuMetrics, stub: table_pb2_grpc.TableStub, auth: tuple[tuple[str, str], ...]
 ) -> None:
     with pytest.raises(grpc.RpcError) as raised:
-        stub.Act(table_pb2.ActRequest(table_id="t", expected_version=-1), metadata=AUTH, timeout=TIMEOUT)
+        stub.Act(table_pb2.ActRequest(table_id="t", expected_version=-1), metadata=auth, timeout=PATIENCE_SECONDS)
     assert raised.value.code() is grpc.StatusCode.INTERNAL
     assert "servicer bug" not in raised.value.details()
     assert count(metrics, "Act", "unary", "INTERNAL") == 1
 
 
 def test_a_finished_stream_counts_once_with_its_messages(
-    metrics: PaijuMetrics, stub: table_pb2_grpc.TableStub
+    metrics: PaijuMetrics, stub: table_pb2_grpc.TableStub, auth: tuple[tuple[str, str], ...]
 ) -> None:
-    updates = list(stub.Watch(table_pb2.WatchRequest(table_id="t"), metadata=AUTH, timeout=TIMEOUT))
+    updates = list(stub.Watch(table_pb2.WatchRequest(table_id="t"), metadata=auth, timeout=PATIENCE_SECONDS))
     assert len(updates) == STREAM_LENGTH
-    assert eventually(lambda: count(metrics, "Watch", "server_stream", "OK") == 1)
+    wait_until("the stream's record", lambda: count(metrics, "Watch", "server_stream", "OK") == 1)
     assert metrics.sample(
         "paiju_rpc_stream_messages_sent_total", service=TABLE, method="Watch"
     ) == STREAM_LENGTH
 
 
 def test_a_stream_the_client_cancels_is_recorded_as_cancelled_for_its_whole_life(
-    metrics: PaijuMetrics, stub: table_pb2_grpc.TableStub
+    metrics: PaijuMetrics, stub: table_pb2_grpc.TableStub, auth: tuple[tuple[str, str], ...], clock: ManualClock
 ) -> None:
-    stream = stub.Watch(table_pb2.WatchRequest(table_id="endless"), metadata=AUTH, timeout=TIMEOUT)
-    opened = time.monotonic()
+    stream = stub.Watch(table_pb2.WatchRequest(table_id="endless"), metadata=auth, timeout=PATIENCE_SECONDS)
     for _ in range(10):
         next(stream)
     assert metrics.sample("paiju_rpc_in_flight", service=TABLE, method="Watch") == 1
-    time.sleep(0.1)
+    clock.advance(100.0)  # the stream stays open a while after its tenth message
     stream.cancel()
-    lived = time.monotonic() - opened
-    assert eventually(lambda: count(metrics, "Watch", "server_stream", "CANCELLED") == 1)
-    assert duration_sum(metrics, "Watch", "server_stream", "CANCELLED") >= lived * 0.8
+    wait_until("the stream's record", lambda: count(metrics, "Watch", "server_stream", "CANCELLED") == 1)
+    assert duration_sum(metrics, "Watch", "server_stream", "CANCELLED") == 100.0
     assert metrics.sample("paiju_rpc_in_flight", service=TABLE, method="Watch") == 0
     assert count(metrics, "Watch", "server_stream", "OK") == 0
 
@@ -211,7 +213,7 @@ def test_the_metrics_endpoint_serves_the_registry_over_http(metrics: PaijuMetric
     server = start_metrics_server(free_port(), registry=metrics.registry)
     assert server is not None
     try:
-        with urllib.request.urlopen(server.url, timeout=TIMEOUT) as reply:
+        with urllib.request.urlopen(server.url, timeout=PATIENCE_SECONDS) as reply:
             body = reply.read().decode()
         assert 'paiju_hands_completed_total{game="chaodipi"} 1.0' in body
         with pytest.raises(MetricsServerError, match="cannot serve metrics"):

@@ -19,6 +19,7 @@ from paiju.table.store import TableStore
 from paiju.table.tables import Tables, Timers
 from paiju.table.wallet_port import DirectWallet
 from paiju.wallet import Wallet
+from tests.patience import PATIENCE_SECONDS
 
 
 @dataclass
@@ -41,7 +42,7 @@ def run_together(work: Callable[[int], None], workers: int) -> None:
     """Run ``work(0..workers-1)`` on as many threads; re-raise the first failure here."""
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for done in [pool.submit(work, number) for number in range(workers)]:
-            done.result(timeout=60)
+            done.result(timeout=PATIENCE_SECONDS)
 
 
 @pytest.fixture(params=["fakeredis", "redis"])

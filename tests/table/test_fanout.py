@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import queue
 import threading
-import time
 
 import pytest
 
 from paiju.table.fanout import EVENTS_LOST, StreamHub
+from tests.patience import PATIENCE_SECONDS, wait_until
 from tests.table.conftest import Backend
 
-WAIT_SECONDS = 5.0
+WAIT_SECONDS = PATIENCE_SECONDS
 
 
 def next_batch(subscription, count: int) -> list:  # type: ignore[no-untyped-def]
@@ -113,9 +113,8 @@ def test_a_commit_is_read_from_its_own_table_not_from_every_watched_one(backend:
     hub = StreamHub(recording)
     subscriptions = [hub.subscribe(table_id, "a") for table_id in tables]
     try:
-        started = time.monotonic()
-        while sorted(tables) not in recording.reads and time.monotonic() - started < WAIT_SECONDS:
-            time.sleep(0.01)  # a sweep over them all (the hub sweeps as it starts, then now and then)
+        # A sweep over them all (the hub sweeps as it starts, then now and then).
+        wait_until("a sweep over every watched table", lambda: sorted(tables) in recording.reads)
         recording.reads.clear()
         store.commit("t7", 1, b"s", events=[(None, "bet", b"1")])
         assert [e.payload for e in next_batch(subscriptions[7], 1)] == [b"1"]

@@ -6,6 +6,7 @@ import threading
 from collections import Counter
 
 from paiju.table.store import Deadline, DueDeadline, TableStore
+from tests.patience import PATIENCE_SECONDS
 
 from .conftest import Backend, run_together
 
@@ -73,7 +74,7 @@ def test_concurrent_claimers_take_each_deadline_exactly_once(backend: Backend) -
 
     def claimer(_: int) -> None:
         store = backend.store()
-        barrier.wait(timeout=20)
+        barrier.wait(timeout=PATIENCE_SECONDS)
         while due := store.due_deadlines(now_ms=1_000, limit=5):
             for deadline in due:
                 if store.claim_deadline(

@@ -16,6 +16,7 @@ from paiju.table.store import (
     TableStore,
     UnknownTable,
 )
+from tests.patience import PATIENCE_SECONDS
 
 from .conftest import Backend, run_together
 
@@ -132,9 +133,9 @@ def test_racing_writers_win_exactly_once_per_version(backend: Backend, threads: 
     def writer(number: int) -> None:
         store = backend.store()  # its own connection pool, as a separate replica would have
         for _ in range(rounds):
-            barrier.wait(timeout=20)
+            barrier.wait(timeout=PATIENCE_SECONDS)
             snapshot = store.load("race")
-            barrier.wait(timeout=20)  # everyone holds the same version before anyone commits
+            barrier.wait(timeout=PATIENCE_SECONDS)  # everyone holds the same version before anyone commits
             payload = f"{number}@{snapshot.version}".encode()
             try:
                 store.commit("race", snapshot.version, payload, events=[(None, "won", payload)])

@@ -16,7 +16,6 @@ import secrets
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,9 +39,9 @@ from paiju.wallet.celery_app import (
 )
 from paiju.wallet.leaderboard import Leaderboard
 from paiju.wallet.tasks import WorkerResources, settle_hand, use_resources
+from tests.patience import PATIENCE_SECONDS, START_SECONDS, wait_until
 
 REDIS_DB = 12
-WAIT_SECONDS = 30.0
 
 
 def hand_payload(
@@ -60,13 +59,13 @@ def hand_payload(
                        "lines": lines, "fee": fee})
 
 
-def wait_for(what: str, done: Callable[[], bool], log: Path | None = None) -> None:
-    deadline = time.monotonic() + WAIT_SECONDS
-    while not done():
-        if time.monotonic() > deadline:
-            tail = log.read_text()[-4000:] if log is not None and log.exists() else ""
-            pytest.fail(f"timed out waiting for {what}\n--- worker log ---\n{tail}")
-        time.sleep(0.05)
+def wait_for(what: str, done: Callable[[], bool], log: Path | None = None,
+             seconds: float = PATIENCE_SECONDS) -> None:
+    def worker_log() -> str:
+        tail = log.read_text()[-4000:] if log is not None and log.exists() else ""
+        return f"--- worker log ---\n{tail}"
+
+    wait_until(what, done, seconds=seconds, explain=worker_log)
 
 
 # -- in process ---------------------------------------------------------------------------------
@@ -180,6 +179,7 @@ def deployment(
                                   stderr=subprocess.STDOUT, start_new_session=True)
     client = make_celery(Settings.from_env({"REDIS_URL": broker_url}), options)
     try:
+        wait_for("the worker to start", lambda: " ready." in log.read_text(), log, seconds=START_SECONDS)
         yield Deployment(
             wallet,
             TableStore(redis_client, prefix),

@@ -14,6 +14,7 @@ import sqlalchemy as sa
 
 from paiju.wallet import DuplicateUsername, InsufficientFunds, Settlement, Wallet
 from paiju.wallet.migrations import MIGRATIONS
+from tests.patience import PATIENCE_SECONDS
 
 from .helpers import balances, players, row_count
 
@@ -85,14 +86,14 @@ def test_a_delivery_racing_an_uncommitted_one_waits_and_finds_it_applied(
             integrity_errors.append(str(context.original_exception))
 
     def second_delivery() -> Settlement:
-        assert first_is_inside.wait(10)
+        assert first_is_inside.wait(PATIENCE_SECONDS)
         return second.settle("hand-1", "zhajinhua", lines)
 
     with ThreadPoolExecutor(2) as pool:
         applied = pool.submit(first.settle, "hand-1", "zhajinhua", lines)
         replayed = pool.submit(second_delivery)
-        assert not applied.result(30).replayed
-        assert replayed.result(30).replayed
+        assert not applied.result(PATIENCE_SECONDS).replayed
+        assert replayed.result(PATIENCE_SECONDS).replayed
     assert balances(first, [alice, bob]) == [19_500, 20_500]
     # The second transaction waited on the hand's key, then skipped the hand the first one had
     # recorded and read its settlement back: no duplicate-key error, no retry of the transaction.
@@ -108,7 +109,7 @@ def wait_until_blocked(wallet: Wallet) -> None:
     watcher = sa.create_engine(wallet.database.url, isolation_level="AUTOCOMMIT")
     try:
         with watcher.connect() as conn:
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + PATIENCE_SECONDS
             while time.monotonic() < deadline:
                 waiting = conn.execute(
                     sa.text(

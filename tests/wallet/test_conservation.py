@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paiju.wallet import InsufficientFunds, LossExceedsHold, Wallet
+from tests.volume import volume
 
 from .helpers import players
 
@@ -53,7 +54,7 @@ def table(wallet: Wallet) -> tuple[Wallet, list[int]]:
 
 
 @settings(
-    max_examples=60,
+    max_examples=volume(suite=20, soak=60),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from paiju.wallet import Line, PasswordHasher, Reason, Settlement, Wallet
 from paiju.wallet.leaderboard import Counted, Leaderboard
 from paiju.wallet.relay import SettlementOrder, Settler
+from tests.volume import volume
 
 GAME = "zhajinhua"
 
@@ -32,7 +33,7 @@ def client(request: pytest.FixtureRequest) -> Iterator[Any]:
 @pytest.fixture
 def board(client: Any) -> Iterator[Leaderboard]:
     prefix = f"paiju-test-{uuid.uuid4().hex[:12]}:leaderboard"
-    yield Leaderboard(client, prefix, marker_seconds=60)
+    yield Leaderboard(client, prefix, marker_seconds=3600)  # no marker expires during a test
     stale = list(client.scan_iter(match=f"{prefix}:*", count=1000))
     if stale:
         client.delete(*stale)
@@ -127,7 +128,8 @@ hands_strategy = st.lists(
 )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=volume(suite=8, soak=25), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(hands=hands_strategy)
 def test_a_rebuild_equals_the_increments(
     board: Leaderboard, hands: list[tuple[int, int, int, int, bool]]

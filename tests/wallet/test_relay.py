@@ -22,6 +22,7 @@ from paiju.wallet.relay import (
     Settler,
     relay_outbox,
 )
+from tests.patience import wait_until
 
 
 def hand_payload(
@@ -215,9 +216,7 @@ def test_the_loop_relays_in_the_background_until_stopped(
             hand = f"t1-{number}"
             wallet.hold_hand(hand, {alice: 10, bob: 10})
             queue(store, "t1", (f"settle:{hand}", hand_payload(hand, "t1", alice, bob, 10)))
-        deadline = time.monotonic() + 10
-        while store.outbox_pending() and time.monotonic() < deadline:
-            time.sleep(0.02)
+        wait_until("the outbox to drain", lambda: not store.outbox_pending())
     finally:
         loop.stop()
     assert store.outbox_pending() == []
@@ -237,11 +236,11 @@ def test_a_pass_that_fails_does_not_stop_the_loop() -> None:
         return relay_outbox(_EmptyOutbox(), lambda order: pytest.fail("nothing to settle"))
 
     loop = RelayLoop(flaky, interval=0.01).start()
-    deadline = time.monotonic() + 5
-    while len(calls) < 3 and time.monotonic() < deadline:
-        time.sleep(0.01)
-    loop.stop()
-    assert len(calls) >= 3 and loop.last_report is not None
+    try:
+        wait_until("two passes after the failed one", lambda: len(calls) >= 3)
+    finally:
+        loop.stop()
+    assert loop.last_report is not None
 
 
 class _EmptyOutbox:

@@ -26,10 +26,11 @@ from paiju.wallet import PasswordHasher, Wallet
 from paiju.wallet.leaderboard import Leaderboard
 from paiju.wallet.relay import SettlementOrder, Settler
 from paiju.wallet.service import wallet_bindings
+from tests.patience import PATIENCE_SECONDS
 
 SECRET = "the wallet service test secret .."
 STARTING_GRANT = 5_000
-TIMEOUT = 10.0
+TIMEOUT = PATIENCE_SECONDS
 Code = grpc.StatusCode
 
 
@@ -52,7 +53,7 @@ class Harness:
         return wallet_pb2_grpc.WalletInternalStub(self.channel)
 
     def as_service(self) -> tuple[tuple[str, str]]:
-        return bearer_metadata(self.signer.issue_service_token("table", ttl=60))
+        return bearer_metadata(self.signer.issue_service_token("table", ttl=3600))
 
     def register(self, username: str, password: str = "password-123") -> wallet_pb2.SessionResponse:
         request = wallet_pb2.RegisterRequest(username=username, password=password)
@@ -162,7 +163,7 @@ def test_player_calls_need_a_player_session(harness: Harness) -> None:
     as_service = refusal(lambda: harness.public.GetBalance(
         wallet_pb2.GetBalanceRequest(), metadata=harness.as_service(), timeout=TIMEOUT))
     assert as_service[0] == Code.UNAUTHENTICATED and as_service[2] == "no_account"
-    ghost = bearer_metadata(harness.signer.issue("999", "ghost", ttl=60))
+    ghost = bearer_metadata(harness.signer.issue("999", "ghost", ttl=3600))
     vanished = refusal(lambda: harness.public.GetBalance(
         wallet_pb2.GetBalanceRequest(), metadata=ghost, timeout=TIMEOUT))
     assert vanished[0] == Code.UNAUTHENTICATED
@@ -254,6 +255,7 @@ def test_release_returns_the_coins_once_and_not_after_settlement(harness: Harnes
 
 
 def test_history_shows_grants_hands_and_fees(harness: Harness) -> None:
+    started = time.time()
     alice = harness.register("alice")
     bob = harness.register("bob")
     harness.settle("h1", int(alice.account_id), int(bob.account_id), 200, fee=8)
@@ -269,14 +271,15 @@ def test_history_shows_grants_hands_and_fees(harness: Harness) -> None:
         (-8, settlement, "fee", "h1", 5_192),
     ]
     assert all(e.game == "zhajinhua" for e in entries[:3]) and entries[-1].game == ""
-    assert all(abs(e.created_at.seconds - time.time()) < 60 for e in entries)
+    assert all(started - 1 <= e.created_at.seconds <= time.time() + 1 for e in entries)
     only_hands = harness.public.History(
         wallet_pb2.HistoryRequest(game="hunzhan"), metadata=bearer_metadata(bob.token),
         timeout=TIMEOUT)
     assert list(only_hands.entries) == []
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=10, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(limit=st.integers(1, 7))
 def test_history_pages_cover_every_entry_once(harness: Harness, limit: int) -> None:
     name = f"pager{limit}-{time.monotonic_ns()}"[:32]

@@ -9,10 +9,8 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import uuid
 
-import pytest
 import sqlalchemy as sa
 
 from paiju.common.config import Settings
@@ -21,27 +19,37 @@ from paiju.platform import build
 from paiju.table.service import TableInternalService
 from paiju.wallet import PasswordHasher
 from paiju.wallet.celery_app import WorkerOptions
+from tests.patience import PATIENCE_SECONDS, START_SECONDS, wait_until
 
 SECRET = "the watchdog process test secret, 32b"
 TABLES = 8
 
 
-class SlowTableInternal(TableInternalService):
-    """Takes its time over each expiry, so a watchdog is killed while holding claims."""
+class GatedTableInternal(TableInternalService):
+    """Applies the first expiry at once and holds every later one until ``gate`` opens, so a
+    watchdog can be killed while it holds a claimed deadline, however slow the machine."""
 
     def __init__(self, tables) -> None:
         super().__init__(tables)
         self.calls = 0
+        self.finished = 0
         self.applied = 0
         self.lock = threading.Lock()
+        self.gate = threading.Event()
 
     def ExpireDeadline(self, request, context):
         with self.lock:
             self.calls += 1
-        time.sleep(0.4)
-        answer = super().ExpireDeadline(request, context)
-        with self.lock:
-            self.applied += answer.applied
+            held = self.calls > 1
+        try:
+            if held:
+                assert self.gate.wait(PATIENCE_SECONDS), "the test never opened the gate"
+            answer = super().ExpireDeadline(request, context)
+            with self.lock:
+                self.applied += answer.applied
+        finally:
+            with self.lock:
+                self.finished += 1
         return answer
 
 
@@ -49,14 +57,6 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
-
-
-def wait_for(what, done, seconds=30.0):
-    deadline = time.monotonic() + seconds
-    while not done():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 def test_a_killed_watchdogs_claims_are_fired_by_another_replica_exactly_once(redis_url, tmp_path):
@@ -73,7 +73,7 @@ def test_a_killed_watchdogs_claims_are_fired_by_another_replica_exactly_once(red
     platform = build(settings, rooms_per_tier=1, options=WorkerOptions.from_env(environment),
                      services=["wallet", "lobby", "table"])
     platform.wallet.passwords = PasswordHasher(n=2**4)
-    slow = SlowTableInternal(platform.tables)
+    slow = GatedTableInternal(platform.tables)
     bindings = [b for b in platform.bindings() if b.name != "paiju.v1.TableInternal"]
     from paiju.common.server import ServiceBinding
     from paiju.proto.v1 import table_pb2_grpc
@@ -97,10 +97,11 @@ def test_a_killed_watchdogs_claims_are_fired_by_another_replica_exactly_once(red
         first = subprocess.Popen([sys.executable, "-m", "paiju.cli", "serve", "watchdog"], env=child_env,
                                  stdout=log, stderr=subprocess.STDOUT)
         watchdogs.append(first)
-        wait_for("the first watchdog to start firing", lambda: slow.calls >= 2)
+        wait_until("the first watchdog to start firing", lambda: slow.calls >= 2, seconds=START_SECONDS)
         first.send_signal(signal.SIGKILL)  # mid-call: it holds a claimed deadline
-        first.wait(timeout=10)
-        assert slow.calls < TABLES, "the first watchdog finished before it could be killed"
+        first.wait(timeout=PATIENCE_SECONDS)
+        assert slow.applied == 1  # the others wait at the gate, or were never claimed
+        slow.gate.set()
 
         child_env["PAIJU_WATCHDOG_PORT"] = str(free_port())
         second = subprocess.Popen([sys.executable, "-m", "paiju.cli", "serve", "watchdog"], env=child_env,
@@ -108,9 +109,11 @@ def test_a_killed_watchdogs_claims_are_fired_by_another_replica_exactly_once(red
         watchdogs.append(second)
 
         def all_hands_over() -> bool:
-            return all(platform.tables.load(f"kill-{n}")[1].hand is None for n in range(TABLES))
+            """Every hand ended, and every expiry that ended one has been counted."""
+            return (all(platform.tables.load(f"kill-{n}")[1].hand is None for n in range(TABLES))
+                    and slow.finished == slow.calls)
 
-        wait_for("every table's timeout", all_hands_over, seconds=60)
+        wait_until("every table's timeout", all_hands_over, seconds=START_SECONDS + PATIENCE_SECONDS)
         # Exactly one timeout per table took effect (each two-player hand ends with that fold):
         # none lost with the killed replica, none applied twice when its claim was fired again.
         assert slow.applied == TABLES, (slow.applied, slow.calls)
@@ -118,11 +121,12 @@ def test_a_killed_watchdogs_claims_are_fired_by_another_replica_exactly_once(red
             last = platform.tables.load(f"kill-{number}")[1].last_hand
             assert last["state"]["result"]["details"]["how"] == "last_player"
     finally:
+        slow.gate.set()
         for watchdog in watchdogs:
             if watchdog.poll() is None:
                 watchdog.send_signal(signal.SIGTERM)
                 try:
-                    watchdog.wait(timeout=10)
+                    watchdog.wait(timeout=PATIENCE_SECONDS)
                 except subprocess.TimeoutExpired:
                     watchdog.kill()
         server.stop(grace=0.2)
