@@ -49,9 +49,11 @@ class Lobby:
         return count
 
     def rooms(self, game: str, tier: str) -> list[RoomEntry]:
-        """The rooms of one game and tier, in number order."""
-        game_spec(game).tier(tier)  # unknown names are refused with a reason
-        ids = [room_id(game, tier, number) for number in range(1, self.rooms_per_tier + 1)]
+        """The rooms of one game and tier (every tier when ``tier`` is empty, as ListRooms
+        promises), tier by tier in number order."""
+        spec = game_spec(game)
+        tiers = [spec.tier(tier).name] if tier else [t.name for t in spec.tiers]  # unknown names are refused
+        ids = [room_id(game, name, number) for name in tiers for number in range(1, self.rooms_per_tier + 1)]
         found = self.tables.store.load_many(ids)  # one round trip: WatchRooms polls this
         return [
             RoomEntry(found[table_id].version, TableRecord.from_bytes(found[table_id].state))
