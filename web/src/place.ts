@@ -2,9 +2,9 @@
 // going round counter-clockwise as the games are played. Three rings: the player panels, their
 // cards, and the cards they put into a trick.
 const RINGS = {
-  panel: { rx: 43, ry: 40 },
-  cards: { rx: 30, ry: 25 },
-  trick: { rx: 17, ry: 15 },
+  panel: { rx: 42, ry: 40 },
+  cards: { rx: 27, ry: 20 },
+  trick: { rx: 18, ry: 22 },
 };
 
 export function spot(seatCount: number, place: number, ring: keyof typeof RINGS): Record<string, string> {

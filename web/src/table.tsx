@@ -3,13 +3,14 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { Code, codeOf, errorCodeOf, lobby, reasonOf, table } from "./api";
 import type { TableView } from "./gen/paiju/v1/table_pb";
+import { prettyCards } from "./cards";
 import { gameTitle, STAND_REASONS } from "./labels";
 import type { SeatMemory, Session } from "./session";
 import { Settlement } from "./settlement";
 import { spot } from "./place";
-import { TricksTable } from "./tricks";
+import { TricksControls, TricksFelt } from "./tricks";
 import { coins, secondsLeft, sleep, useTick } from "./util";
-import { ZhajinhuaTable } from "./zhajinhua";
+import { ZhajinhuaControls, ZhajinhuaFelt } from "./zhajinhua";
 
 /** One seat's view as the server sent it, with the view JSON parsed. */
 export interface Live {
@@ -229,7 +230,10 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
   const turnLeft = live.turn && live.turn.dueMs ? secondsLeft(live.turn.dueMs, now) : null;
   const myTurn = turnSeat !== null && turnSeat === mySeatAtTable;
   const lastHand = view.last_hand;
-  const showSettlement = !hand && lastHand && lastHand.hand_id !== dismissed;
+  const zjh = view.table.game === "zhajinhua";
+  if (hand && myHandSeat !== null) rememberPlayed(hand.hand_id);
+  // Only a hand the player was dealt into is settled on their screen.
+  const showSettlement = !hand && lastHand && lastHand.hand_id !== dismissed && playedIn(lastHand.hand_id);
   const gameProps: GameProps = {
     live,
     me,
@@ -290,8 +294,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
               </div>
             );
           })}
-          {hand && view.table.game === "zhajinhua" && <ZhajinhuaTable {...gameProps} />}
-          {hand && view.table.game !== "zhajinhua" && <TricksTable {...gameProps} />}
+          {hand && (zjh ? <ZhajinhuaFelt {...gameProps} /> : <TricksFelt {...gameProps} />)}
           {!hand && !showSettlement && (
             <div class="center-message">
               {me_?.ready || pressedStart ? (
@@ -303,17 +306,18 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
               )}
             </div>
           )}
+          {myTurn && turnLeft !== null && (
+            <div class={`my-clock${turnLeft <= 5 ? " hurry" : ""}`} data-testid="my-countdown">
+              轮到你 Your turn · {live.turn?.suspended ? "paused" : `${turnLeft}s`}
+            </div>
+          )}
+          {message && (
+            <div class="table-message" data-testid="table-message" onClick={() => setMessage("")}>
+              {message}
+            </div>
+          )}
         </div>
-        {myTurn && turnLeft !== null && (
-          <div class={`my-clock${turnLeft <= 5 ? " hurry" : ""}`} data-testid="my-countdown">
-            轮到你 Your turn · {live.turn?.suspended ? "paused" : `${turnLeft}s`}
-          </div>
-        )}
-        {message && (
-          <div class="table-message" data-testid="table-message" onClick={() => setMessage("")}>
-            {message}
-          </div>
-        )}
+        {hand && myHandSeat !== null && (zjh ? <ZhajinhuaControls {...gameProps} /> : <TricksControls {...gameProps} />)}
       </div>
       <aside class="side">
         <div class="side-me">
@@ -364,6 +368,17 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
   );
 }
 
+const PLAYED_KEY = "paiju.played";
+
+function rememberPlayed(handId: string): void {
+  const played: string[] = JSON.parse(sessionStorage.getItem(PLAYED_KEY) ?? "[]");
+  if (!played.includes(handId)) sessionStorage.setItem(PLAYED_KEY, JSON.stringify([...played, handId].slice(-20)));
+}
+
+function playedIn(handId: string): boolean {
+  return (JSON.parse(sessionStorage.getItem(PLAYED_KEY) ?? "[]") as string[]).includes(handId);
+}
+
 function isSeatLost(e: unknown): boolean {
   const code = codeOf(e);
   return code === Code.PermissionDenied || code === Code.NotFound;
@@ -384,7 +399,8 @@ const LOGGED: Record<string, (p: Record<string, any>, name: (hs: number) => stri
   folded: (p, n) => `${n(p.seat)} 弃牌 folded`,
   compare_result: (p, n) => `${n(p.seat)} 比牌 compared with ${n(p.target)}: ${n(p.loser)} lost`,
   opened: (p, n) => `${n(p.seat)} 开牌 opened`,
-  declared: (p, n) => `${n(p.seat)} 亮主 declared ${p.cards ?? ""}`,
+  declared: (p, n) => `${n(p.seat)} 亮主 declared ${prettyCards(p.cards ?? "")}`,
+  played: (p, n) => `${n(p.seat)} 出 ${prettyCards(p.cards ?? "")}`,
   trick_won: (p, n) => `${n(p.seat)} 赢墩 took the trick${p.points ? ` (+${p.points})` : ""}`,
   hand_over: () => `本局结束 hand over`,
   timed_out: (p, n) => `${n(p.seat)} 超时 timed out`,

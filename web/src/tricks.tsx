@@ -24,7 +24,82 @@ const PHASES: Record<string, string> = {
   over: "本局结束 Over",
 };
 
-export function TricksTable({ live, mySeat, nameOf, placeOf, act, tableId }: GameProps) {
+/** On the felt: trump and phase, the other players' cards, and the trick in front of each. */
+export function TricksFelt({ live, mySeat, nameOf, placeOf }: GameProps) {
+  const game: string = live.view.table.game;
+  const state = live.view.hand.state;
+  const players: any[] = state.players;
+  const seatCount = live.view.table.seats.length;
+  const [linger, setLinger] = useState<{ trick: Play[]; winner: number | null } | null>(null);
+  const lastTrickKey = useRef("");
+
+  // Keep a finished trick on the felt for a moment, then clear it.
+  const previous: Play[] = state.previous_trick ?? [];
+  const previousKey = JSON.stringify(previous);
+  useEffect(() => {
+    const before = lastTrickKey.current;
+    lastTrickKey.current = previousKey;
+    if (before && previousKey !== before && previous.length) {
+      setLinger({ trick: previous, winner: state.last_trick_winner ?? null });
+      const id = setTimeout(() => setLinger(null), 1500);
+      return () => clearTimeout(id);
+    }
+  }, [previousKey]);
+
+  const current: Play[] = state.trick ?? [];
+  const shown = current.length ? current : (linger?.trick ?? []);
+  const trumpText = state.trump ? (SUIT_NAMES[state.trump] ?? state.trump) : state.no_trump ? SUIT_NAMES.NT : "未定 not yet";
+
+  return (
+    <>
+      <div class="trick-info" data-testid="trick-info">
+        <span class="tag trump">主 Trump {trumpText}</span>
+        {game === "chaodipi" && <span class="tag">级 Level {state.level}</span>}
+        {state.declaration && (
+          <span class="tag">
+            亮主 {nameOf(state.declaration.seat)} {prettyCards(state.declaration.cards)}
+          </span>
+        )}
+        {state.banker !== null && state.banker !== undefined && <span class="tag">庄 banker {nameOf(state.banker)}</span>}
+        {game === "chaodipi" && state.attacker_points && (
+          <span class="tag">闲家得分 attackers {state.attacker_points.total}</span>
+        )}
+        {PHASES[state.phase] && <span class="tag phase">{PHASES[state.phase]}</span>}
+      </div>
+      {players
+        .filter((p) => p.seat !== mySeat)
+        .map((p) => (
+          <div key={p.seat} class="hand-spot" style={spot(seatCount, placeOf(p.seat), "cards")} data-hand-seat={p.seat}>
+            <div class="back-fan">
+              {Array.from({ length: Math.min(p.card_count, 6) }, (_, i) => (
+                <CardBack key={i} small />
+              ))}
+              <span class="count">{p.card_count}</span>
+            </div>
+            <div class="spot-tags">
+              {game === "hunzhan" && <span class="tag paid">分 {p.points}</span>}
+              {p.side && <span class={`tag side-${p.side}`}>{p.side === "banker" ? "庄家 banker" : "闲家 attacker"}</span>}
+              {p.strikes > 0 && <span class="tag out">超时 ×{p.strikes}</span>}
+            </div>
+          </div>
+        ))}
+      {shown.map((play) => (
+        <div
+          key={`${play.seat}-${play.cards}`}
+          style={spot(seatCount, placeOf(play.seat), "trick")}
+          class={`trick-spot${linger && !current.length && linger.winner === play.seat ? " winner" : ""}`}
+          data-testid="trick-play"
+          data-hand-seat={play.seat}
+        >
+          <CardRow cards={cardsOf(play.cards)} small />
+        </div>
+      ))}
+    </>
+  );
+}
+
+/** Below the felt: the own hand, 出牌 and the other moves, 看分 and 上一轮. */
+export function TricksControls({ live, mySeat, nameOf, act, tableId }: GameProps) {
   const game: string = live.view.table.game;
   const state = live.view.hand.state;
   const players: any[] = state.players;
@@ -35,8 +110,6 @@ export function TricksTable({ live, mySeat, nameOf, placeOf, act, tableId }: Gam
   const [check, setCheck] = useState<Check | null>(null);
   const [overlay, setOverlay] = useState<"" | "points" | "last">("");
   const [busy, setBusy] = useState(false);
-  const [linger, setLinger] = useState<{ trick: Play[]; winner: number | null } | null>(null);
-  const lastTrickKey = useRef("");
 
   const myTurn = mySeat !== null && state.to_act === mySeat;
   const burying = state.phase === "burying" && myTurn;
@@ -47,7 +120,7 @@ export function TricksTable({ live, mySeat, nameOf, placeOf, act, tableId }: Gam
 
   useEffect(() => setSelected(new Set()), [handKey]);
 
-  // Ask the server about the selection whenever it (or whose turn it is) changes.
+  // Ask the server about the selection whenever it (or the table) changes.
   useEffect(() => {
     setCheck(null);
     if (!canPlay || !action) return;
@@ -57,22 +130,6 @@ export function TricksTable({ live, mySeat, nameOf, placeOf, act, tableId }: Gam
       current = false;
     };
   }, [action, canPlay, live.version]);
-
-  // Keep a finished trick on the felt for a moment, then clear it.
-  const previous: Play[] = state.previous_trick ?? [];
-  const previousKey = JSON.stringify(previous);
-  useEffect(() => {
-    if (lastTrickKey.current && previousKey !== lastTrickKey.current && previous.length) {
-      setLinger({ trick: previous, winner: state.last_trick_winner ?? null });
-      const id = setTimeout(() => setLinger(null), 1500);
-      lastTrickKey.current = previousKey;
-      return () => clearTimeout(id);
-    }
-    lastTrickKey.current = previousKey;
-  }, [previousKey]);
-
-  const current: Play[] = state.trick ?? [];
-  const shown = current.length ? current : (linger?.trick ?? []);
 
   const toggle = (index: number) => {
     const next = new Set(selected);
@@ -96,72 +153,36 @@ export function TricksTable({ live, mySeat, nameOf, placeOf, act, tableId }: Gam
   const ordered = useMemo(() => displayOrder(myCards, trumpsOf(game, state)), [handKey, state.trump, state.level]);
   const declarations = live.legal.filter((a) => a.startsWith("declare "));
   const others = live.legal.filter((a) => !a.startsWith("play ") && !a.startsWith("declare ") && !a.startsWith("bury "));
-  const trumpText = state.trump ? (SUIT_NAMES[state.trump] ?? state.trump) : state.no_trump ? SUIT_NAMES.NT : "?";
-  const seatCount = live.view.table.seats.length;
+  const previous: Play[] = state.previous_trick ?? [];
+  const hint = !myTurn
+    ? ""
+    : !action
+      ? burying
+        ? "选8张牌埋底 Pick 8 cards to bury"
+        : canPlay
+          ? "选牌出牌 Pick cards, then 出牌 Play (or right-click)"
+          : ""
+      : "";
 
   return (
-    <>
-      <div class="trick-info" data-testid="trick-info">
-        <span class="tag">主 Trump {trumpText}</span>
-        {game === "chaodipi" && <span class="tag">级 Level {state.level}</span>}
-        {state.declarer !== null && state.declarer !== undefined && (
-          <span class="tag">亮主 {nameOf(state.declarer)}</span>
-        )}
-        {state.banker !== null && state.banker !== undefined && <span class="tag">庄 banker {nameOf(state.banker)}</span>}
-        {game === "chaodipi" && state.attacker_points && (
-          <span class="tag">抓分 attackers {state.attacker_points.total}</span>
-        )}
-        {PHASES[state.phase] && <span class="tag phase">{PHASES[state.phase]}</span>}
-      </div>
-      {players.map((p) => {
-        if (p.seat === mySeat) return null;
-        const place = placeOf(p.seat);
-        return (
-          <div key={p.seat} class="hand-spot" style={spot(seatCount, place, "cards")} data-hand-seat={p.seat}>
-            <div class="back-fan">
-              {Array.from({ length: Math.min(p.card_count, 8) }, (_, i) => (
-                <CardBack key={i} small />
-              ))}
-              <span class="count">{p.card_count}</span>
-            </div>
-            <div class="spot-tags">
-              {game === "hunzhan" && <span class="tag">分 {p.points}</span>}
-              {p.side && <span class={`tag side-${p.side}`}>{p.side === "banker" ? "庄家 banker" : "闲家 attacker"}</span>}
-              {p.strikes > 0 && <span class="tag out">超时 ×{p.strikes}</span>}
-            </div>
-          </div>
-        );
-      })}
-      {shown.map((play) => (
-        <div
-          key={`${play.seat}-${play.cards}`}
-          style={spot(seatCount, placeOf(play.seat), "trick")}
-          class={`trick-spot${linger && !current.length && linger.winner === play.seat ? " winner" : ""}`}
-          data-testid="trick-play"
-          data-hand-seat={play.seat}
-        >
-          <CardRow cards={cardsOf(play.cards)} small />
-        </div>
-      ))}
+    <div class="controls tricks-controls">
       {state.kitty_taken && burying && (
-        <div class="kitty-note">底牌 Kitty taken: {prettyCards(state.kitty_taken)} — pick 8 cards to bury</div>
+        <div class="kitty-note">底牌 Kitty taken: {prettyCards(state.kitty_taken)}</div>
       )}
-      <div class="my-hand" data-testid="my-hand" onContextMenu={(e) => {
-        e.preventDefault();
-        playSelection();
-      }}>
+      <div
+        class="my-hand"
+        data-testid="my-hand"
+        onContextMenu={(e) => {
+          e.preventDefault();
+          playSelection();
+        }}
+      >
         {ordered.map(({ code, index }) => (
-          <Card
-            key={`${code}-${index}`}
-            code={code}
-            index={index}
-            selected={selected.has(index)}
-            onClick={() => toggle(index)}
-          />
+          <Card key={`${code}-${index}`} code={code} index={index} selected={selected.has(index)} onClick={() => toggle(index)} />
         ))}
       </div>
-      <div class="actions tricks-actions" data-testid="actions">
-        <button name="play" class="primary" disabled={!playLit} onClick={playSelection} title="right-click the hand to play">
+      <div class="actions" data-testid="actions" data-legal={live.legal.join("|")}>
+        <button name="play" class="primary" disabled={!playLit} onClick={playSelection} title="or right-click your hand">
           {burying ? "埋底 Bury" : "出牌 Play"}
         </button>
         {declarations.map((a) => (
@@ -181,17 +202,19 @@ export function TricksTable({ live, mySeat, nameOf, placeOf, act, tableId }: Gam
           上一轮 Last trick
         </button>
       </div>
-      {canPlay && action && check && !check.legal && (
+      {canPlay && action && check && !check.legal ? (
         <div class="reason" data-testid="reason">
           {check.reason}
         </div>
+      ) : (
+        hint && <div class="hint-line">{hint}</div>
       )}
       {overlay === "points" && (
         <div class="overlay-panel" data-testid="points-panel" onClick={() => setOverlay("")}>
           <h3>看分 Points taken</h3>
           {game === "chaodipi" && state.attacker_points && (
             <p>
-              闲家 Attackers: <b>{state.attacker_points.total}</b> (tricks {state.attacker_points.tricks})
+              闲家 Attackers: <b>{state.attacker_points.total}</b>
             </p>
           )}
           <table>
@@ -224,7 +247,7 @@ export function TricksTable({ live, mySeat, nameOf, placeOf, act, tableId }: Gam
           ))}
         </div>
       )}
-    </>
+    </div>
   );
 }
 

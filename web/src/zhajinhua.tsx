@@ -7,16 +7,70 @@ import { spot } from "./place";
 import type { GameProps } from "./table";
 import { coins } from "./util";
 
-export function ZhajinhuaTable({ live, mySeat, nameOf, placeOf, act }: GameProps) {
+function Tags({ p, dealer }: { p: any; dealer: number }) {
+  const status = ZJH_STATUS[p.status] ?? p.status;
+  return (
+    <div class="spot-tags">
+      {p.seat === dealer && <span class="tag dealer">庄 dealer</span>}
+      {p.seen && <span class="tag seen">看过 seen</span>}
+      {status && <span class="tag out">{status}</span>}
+      <span class="tag paid">下注 {coins(p.paid)}</span>
+    </div>
+  );
+}
+
+function ThreeCards({ text, small }: { text: string | null; small: boolean }) {
+  const cards = cardsOf(text);
+  return (
+    <div class="zjh-cards">
+      {cards.length
+        ? cards.map((c, i) => <Card key={i} code={c} small={small} />)
+        : [0, 1, 2].map((i) => <CardBack key={i} small={small} />)}
+    </div>
+  );
+}
+
+/** On the felt: the pot and the other players' cards. */
+export function ZhajinhuaFelt({ live, mySeat, placeOf }: GameProps) {
   const state = live.view.hand.state;
   const seatCount = live.view.table.seats.length;
+  const players: any[] = state.players;
+  return (
+    <>
+      <div class="pot" data-testid="pot">
+        <div class="pot-amount">
+          底池 Pot <b>{coins(state.pot)}</b>
+        </div>
+        <div class="pot-detail">
+          封顶 cap {coins(state.pot_cap)} · 单注 stake {coins(state.stake)}/{coins(state.max_stake)} · 底注 ante {coins(state.ante)}
+        </div>
+      </div>
+      {players
+        .filter((p) => p.seat !== mySeat)
+        .map((p) => (
+          <div
+            key={p.seat}
+            style={spot(seatCount, placeOf(p.seat), "cards")}
+            class={`hand-spot status-${p.status}`}
+            data-hand-seat={p.seat}
+          >
+            <ThreeCards text={p.cards} small={true} />
+            <Tags p={p} dealer={state.dealer} />
+          </div>
+        ))}
+    </>
+  );
+}
+
+/** Below the felt: the player's own cards and moves. */
+export function ZhajinhuaControls({ live, mySeat, nameOf, act }: GameProps) {
+  const state = live.view.hand.state;
   const legal = new Set(live.legal);
   const raises = live.legal.filter((a) => a.startsWith("raise ")).map((a) => Number(a.slice(6)));
   const targets = live.legal.filter((a) => a.startsWith("compare ")).map((a) => Number(a.slice(8)));
   const [picking, setPicking] = useState(false);
   const [busy, setBusy] = useState(false);
-  const players: any[] = state.players;
-  const mine = mySeat !== null ? players[mySeat] : null;
+  const mine = mySeat !== null ? state.players[mySeat] : null;
 
   const go = async (action: string) => {
     setBusy(true);
@@ -30,49 +84,14 @@ export function ZhajinhuaTable({ live, mySeat, nameOf, placeOf, act }: GameProps
   const lit = (action: string) => legal.has(action) && !busy;
 
   return (
-    <>
-      <div class="pot" data-testid="pot">
-        <div class="pot-chips">🪙</div>
-        <div class="pot-amount">
-          底池 Pot <b>{coins(state.pot)}</b>
+    <div class="controls zjh-controls">
+      {mine && (
+        <div class={`own-cards status-${mine.status}`} data-testid="my-cards">
+          <ThreeCards text={mine.cards} small={false} />
+          <Tags p={mine} dealer={state.dealer} />
         </div>
-        <div class="pot-detail">
-          封顶 cap {coins(state.pot_cap)} · 单注 stake {coins(state.stake)} / {coins(state.max_stake)} · 底注 ante{" "}
-          {coins(state.ante)}
-        </div>
-      </div>
-      {players.map((p) => {
-        const place = placeOf(p.seat);
-        const cards = cardsOf(p.cards);
-        const own = p.seat === mySeat;
-        const status = ZJH_STATUS[p.status] ?? p.status;
-        return (
-          <div
-            key={p.seat}
-            style={spot(seatCount, place, "cards")}
-            class={`hand-spot${own ? " own" : ""} status-${p.status}`}
-            data-hand-seat={p.seat}
-          >
-            <div class="zjh-cards" data-testid={own ? "my-cards" : undefined}>
-              {cards.length
-                ? cards.map((c, i) => <Card key={i} code={c} small={!own} />)
-                : [0, 1, 2].map((i) => <CardBack key={i} small={!own} />)}
-            </div>
-            <div class="spot-tags">
-              {p.seat === state.dealer && <span class="tag dealer">庄 dealer</span>}
-              {p.seen && <span class="tag seen">看过 seen</span>}
-              {status && <span class="tag out">{status}</span>}
-              <span class="tag paid">🪙 {coins(p.paid)}</span>
-            </div>
-            {picking && targets.includes(p.seat) && (
-              <button class="pick" data-testid={`compare-${p.seat}`} onClick={() => go(`compare ${p.seat}`)}>
-                比牌 Compare with {nameOf(p.seat)}
-              </button>
-            )}
-          </div>
-        );
-      })}
-      <div class="actions zjh-actions" data-testid="actions">
+      )}
+      <div class="actions" data-testid="actions" data-legal={live.legal.join("|")}>
         <button name="look" disabled={!lit("look")} onClick={() => go("look")}>
           看牌 Look
         </button>
@@ -82,8 +101,8 @@ export function ZhajinhuaTable({ live, mySeat, nameOf, placeOf, act }: GameProps
         <span class="raise-group">
           <span class="group-label">加注 Raise</span>
           {raises.length === 0 && (
-            <button name="raise" disabled>
-              —
+            <button name="raise" class="chip" disabled>
+              –
             </button>
           )}
           {raises.map((stake) => (
@@ -115,8 +134,16 @@ export function ZhajinhuaTable({ live, mySeat, nameOf, placeOf, act }: GameProps
           弃牌 Fold
         </button>
       </div>
-      {picking && <div class="pick-hint">选择比牌对象 Pick a player to compare with</div>}
-      {mine && !mine.seen && legal.has("look") && <div class="look-hint">Your cards are face down: 看牌 Look to see them.</div>}
-    </>
+      {picking && (
+        <div class="pick-row">
+          选择比牌对象 Compare with:
+          {targets.map((t) => (
+            <button key={t} class="pick" data-testid={`compare-${t}`} onClick={() => go(`compare ${t}`)}>
+              {nameOf(t)}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
   );
 }
