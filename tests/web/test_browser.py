@@ -1,0 +1,93 @@
+"""A person plays in Chromium against a real `paiju serve` with bots, by clicking.
+
+Each test waits on what the page shows (generous bounds, never a fixed sleep), keeps a
+screenshot of every screen in ``tmp/artifacts/``, and plays its moves from the legal actions the
+page was sent.
+"""
+
+from __future__ import annotations
+
+from tests.web.conftest import company_room, wait_until
+from tests.web.pages import Player, css, one
+
+HAND_BOUND_SECONDS = 240
+
+
+def zhajinhua_move(legal: list[str], looked: bool) -> str:
+    """Look first, then call while the stake allows, opening when that is possible."""
+    for wanted in ("look" if not looked else "", "open", "call", "fold"):
+        if wanted and wanted in legal:
+            return wanted
+    return legal[0]
+
+
+def test_a_person_registers_sits_with_bots_and_plays_zhajinhua_to_the_settlement(web_server, browsers, artifacts):
+    ann = Player(browsers.open(), web_server.url, artifacts, "zjh")
+    ann.register()
+    ann.shot("lobby")
+    room = company_room("zhajinhua", "free")
+    ann.choose("zhajinhua", "free")
+    assert ann.free_seat(room).value_of_css_property("cursor") == "pointer"
+    ann.sit(room)
+    ann.shot("seated")
+    ann.press_start()
+    wait_until("the hand", lambda: one(ann.driver, "[data-testid=pot]"))
+    assert one(ann.driver, "[data-testid=commitment]").text.strip(), "the shuffle commitment is shown at the start"
+    looked = False
+    shots = 0
+
+    def hand_over() -> bool:
+        nonlocal looked, shots
+        if ann.in_settlement():
+            return True
+        legal = ann.legal()
+        if legal:
+            move = zhajinhua_move(legal, looked)
+            ann.click_action(move)
+            looked = looked or move == "look"
+            if shots < 3:
+                shots += 1
+                ann.shot(f"hand-{shots}")
+            wait_until("the move to be taken", lambda: ann.legal() != legal or ann.in_settlement(), timeout=30)
+        return False
+
+    wait_until("the hand to end", hand_over, timeout=HAND_BOUND_SECONDS)
+    ann.shot("settlement")
+    rows = css(ann.driver, "[data-testid=result-row]")
+    assert len(rows) >= 3 and "(you)" in rows[0].text, "the settlement lists every player, own row first"
+    wait_until("the fairness check", lambda: one(ann.driver, "[data-testid=fair-ok]"))
+    assert one(ann.driver, "[data-testid=again]").is_enabled(), "the settlement prompts for the next hand"
+
+
+def test_two_people_at_one_table_never_see_each_others_hidden_cards(web_server, browsers, artifacts):
+    room = company_room("zhajinhua", "free")
+    people = [Player(browsers.open(), web_server.url, artifacts, label) for label in ("hidden-a", "hidden-b")]
+    for person in people:
+        person.register()
+        person.choose("zhajinhua", "free")
+        person.sit(room)
+    for person in people:
+        person.press_start()
+    for person in people:
+        wait_until("the hand", lambda p=person: one(p.driver, "[data-testid=pot]"))
+        wait_until("look to be possible", lambda p=person: "look" in p.legal())
+        person.click_action("look")
+        wait_until("the own cards face up",
+                   lambda p=person: len(css(p.driver, "[data-testid=my-cards] .card[data-card]")) == 3)
+
+    def faces(person: Player) -> set[str]:
+        return {card.get_attribute("data-card") for card in css(person.driver, ".card[data-card]")}
+
+    a, b = people
+    own = {person.label: {c.get_attribute("data-card") for c in css(person.driver, "[data-testid=my-cards] .card")}
+           for person in people}
+    for person in people:
+        person.shot("looked")
+    # Neither person has made a move of the hand yet (a look is not one), so it is still on.
+    assert not a.in_settlement() and not b.in_settlement()
+    # Each page shows exactly its own three cards face up, and nothing of the other's.
+    assert faces(a) == own[a.label] and faces(b) == own[b.label]
+    assert len(own[a.label]) == 3 and not own[a.label] & own[b.label]
+    for person, other in ((a, b), (b, a)):
+        source = person.driver.page_source
+        assert all(f'data-card="{code}"' not in source for code in own[other.label])
