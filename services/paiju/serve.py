@@ -1,7 +1,8 @@
 """``paiju serve``: the services over gRPC, all in one process or one per process, and bot tables.
 
 All in one (the default) runs wallet, lobby and table on one port and, in background threads,
-the deadline pump and the settlement relay. ``--bots N`` seats N tables of bots that play
+the deadline pump and the settlement relay; its web port (``PAIJU_WEB_PORT``) serves the web
+client and gRPC-Web for browsers (:mod:`paiju.gateway`). ``--bots N`` seats N tables of bots that play
 炸金花 through the public API, and prints one live line: hands, actions/s, the leaderboard top.
 """
 
@@ -22,6 +23,7 @@ from paiju.client.sdk import PaijuClient, PaijuError
 from paiju.common.config import Settings
 from paiju.common.metrics import MetricsServerError, start_metrics_server
 from paiju.common.server import start_from_settings
+from paiju.gateway.door import DoorStartError, WebDoor, start_web_door
 from paiju.platform import SERVICES, build
 
 
@@ -50,6 +52,9 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
         out(f"metrics: {metrics.url}")
     out(f"connect: PaijuClient.connect('{server.address}', 'name', 'password') "
         f"or any gRPC client (reflection is on: grpcurl -plaintext {server.address} list)")
+    door = None
+    if set(services) == set(SERVICES):
+        door = open_web_door(settings, f"{dial_host(server.host)}:{server.port}", share_port, out)
     stop = threading.Event()
     shutdown = shutdown_on_signals()
     stats = start_bots(server.address, bot_tables, stop) if bot_tables else {}
@@ -72,10 +77,37 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
         stop.set()
         platform.drain()
         server.stop(grace=settings.shutdown_grace_seconds)
+        if door is not None:
+            door.stop()
         platform.close()
         if metrics is not None:
             metrics.stop()
     return 0
+
+
+def open_web_door(settings: Settings, grpc_target: str, share_port: bool, out) -> WebDoor | None:  # type: ignore[no-untyped-def]
+    """The web port relaying to the all-in-one gRPC server at ``grpc_target``, or ``None`` (said)
+    when it cannot listen."""
+    try:
+        door = start_web_door(grpc_target, settings.bind_host, settings.web_port, share_port=share_port)
+    except DoorStartError as error:
+        out(f"web: {error} (set PAIJU_WEB_PORT, or 0 for a free port); serving without the web client")
+        return None
+    out(f"open http://{dial_host(door.host)}:{door.port} and play")
+    return door
+
+
+def dial_host(bind_host: str) -> str:
+    """Where a local client reaches a server bound to ``bind_host``: loopback for "every address".
+
+    >>> dial_host("0.0.0.0"), dial_host("::"), dial_host("10.0.0.7")
+    ('127.0.0.1', '[::1]', '10.0.0.7')
+    """
+    if bind_host in ("0.0.0.0", ""):
+        return "127.0.0.1"
+    if bind_host == "::":
+        return "[::1]"
+    return f"[{bind_host}]" if ":" in bind_host else bind_host
 
 
 def service_port(settings: Settings, services: Sequence[str]) -> int:

@@ -104,7 +104,7 @@ def test_the_image_exposes_every_default_port_and_listens_beyond_loopback(parsed
     defaults = Settings.from_env({})
     assert {
         defaults.port, defaults.wallet_port, defaults.lobby_port, defaults.table_port,
-        defaults.watchdog_port, defaults.metrics_port,
+        defaults.watchdog_port, defaults.metrics_port, defaults.web_port,
     } <= exposed
     env = " ".join(args for key, args in parsed[-1].instructions if key == "ENV")
     assert "PAIJU_BIND_HOST=0.0.0.0" in env

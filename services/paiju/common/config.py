@@ -20,6 +20,7 @@ variable                       default                      meaning
 ``PAIJU_TABLE_PORT``           ``50054``                    the table service alone
 ``PAIJU_WATCHDOG_PORT``        ``50055``                    the watchdog service alone
 ``PAIJU_METRICS_PORT``         ``9100``                     Prometheus metrics (0: none)
+``PAIJU_WEB_PORT``             ``8080``                     all in one: the web client and gRPC-Web (0: a free port)
 ``PAIJU_WALLET_TARGET``        ``127.0.0.1:50052``          where the other services reach the wallet
 ``PAIJU_LOBBY_TARGET``         ``127.0.0.1:50053``          where the other services reach the lobby
 ``PAIJU_TABLE_TARGET``         ``127.0.0.1:50054``          where the other services reach the table
@@ -79,6 +80,8 @@ class Settings:
     table_port: int
     watchdog_port: int
     metrics_port: int
+    web_port: int
+    """All in one: the HTTP port of the web client's files and gRPC-Web (see :mod:`paiju.gateway`)."""
     wallet_target: str
     lobby_target: str
     table_target: str
@@ -132,6 +135,7 @@ class Settings:
             table_port=env.port("PAIJU_TABLE_PORT", 50_054),
             watchdog_port=env.port("PAIJU_WATCHDOG_PORT", 50_055),
             metrics_port=env.port("PAIJU_METRICS_PORT", 9_100),
+            web_port=env.port("PAIJU_WEB_PORT", 8_080),
             wallet_target=env.text("PAIJU_WALLET_TARGET") or "127.0.0.1:50052",
             lobby_target=env.text("PAIJU_LOBBY_TARGET") or "127.0.0.1:50053",
             table_target=env.text("PAIJU_TABLE_TARGET") or "127.0.0.1:50054",
