@@ -170,7 +170,7 @@ def test_the_rpcs_asked_for_exist() -> None:
     assert {"ListRooms", "WatchRooms", "Sit", "Stand", "Ready", "QuickMatch"} <= methods(
         lobby_pb2, "Lobby"
     )
-    assert methods(table_pb2, "Table") == {"GetView", "Act", "Watch"}
+    assert methods(table_pb2, "Table") == {"GetView", "Act", "CheckAction", "Watch"}
     assert {"ListDeadlines", "ReportPresence", "GetPresence"} <= methods(watchdog_pb2, "Watchdog")
     # A room is its table's record, so the table owns every deadline, the ready kick included.
     assert {"ExpireDeadline", "MarkDisconnected"} <= methods(table_pb2, "TableInternal")

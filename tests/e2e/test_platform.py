@@ -160,6 +160,39 @@ def test_bad_calls_are_refused_and_change_nothing(deployment):
         client.close()
 
 
+def test_check_action_answers_whether_a_move_is_legal_now_and_changes_nothing(deployment):
+    room = f"zhajinhua-check-{deployment.shape}"
+    deployment.platform.tables.open(room, "zhajinhua", "free")
+    clients = new_clients(deployment, 2)
+    view = start_hand(deployment, clients, room)
+    hand = view["hand"]
+    to_act = hand["seats"][hand["state"]["to_act"]]
+    actor = next(c for c in clients if c.view(room)["seat"] == to_act)
+    waiting = next(c for c in clients if c is not actor)
+
+    assert actor.check(room, "call") == (True, "")
+    legal, reason = waiting.check(room, "call")
+    assert not legal and "turn" in reason
+    legal, reason = actor.check(room, "raise 1000000")
+    assert not legal and reason
+    for bad in ("dance a jig", "call " + "x" * 600):
+        with pytest.raises(PaijuError) as malformed:
+            actor.check(room, bad)
+        assert malformed.value.status == grpc.StatusCode.INVALID_ARGUMENT
+    outsider = new_clients(deployment, 1)[0]
+    with pytest.raises(PaijuError) as foreign:
+        outsider.check(room, "call")
+    assert foreign.value.status == grpc.StatusCode.PERMISSION_DENIED
+    with pytest.raises(PaijuError) as unknown:
+        actor.check("no-such-table", "call")
+    assert unknown.value.status == grpc.StatusCode.NOT_FOUND
+    assert clients[0].view(room)["version"] == view["version"]  # asking changed nothing
+    finish_hand(clients, room)
+    wait_for("the settlement", everyone_settled(deployment), deployment)
+    for client in [*clients, outsider]:
+        client.close()
+
+
 def test_concurrent_moves_on_one_version_exactly_one_wins(deployment):
     clients = new_clients(deployment, 4)
     room = "zhajinhua-free-03"

@@ -326,3 +326,21 @@ def test_round_trip_and_replay_mid_hand() -> None:
         Game.load(b'{"game": "hunzhan"}')
     replayed = Game(hand.rules).replay([100_000] * 4, 0, b"test", hand.history, deck=hand.orders[0])
     assert replayed == hand
+
+
+def test_verify_action_judges_a_selection_without_listing_the_plays() -> None:
+    hand = playing_hand()
+    leader = hand.to_act
+    assert leader is not None
+    clubs = [card for card in hand.hands[leader] if hand.context.order.suit_class[card] == "C"]
+    throw = "play " + format_cards(clubs[:3])
+    hand.verify_action(leader, throw)  # a throw is legal while leading, though never listed
+    assert hand.can_act(leader, throw) and hand._listed == {}
+    mixed = "play " + format_cards([clubs[0], *[c for c in hand.hands[leader] if c not in clubs][:1]])
+    with pytest.raises(IllegalAction) as refused:
+        hand.verify_action(leader, mixed)
+    assert refused.value.code == "illegal_play" and "mixes suit classes" in refused.value.reason
+    with pytest.raises(IllegalAction) as malformed:
+        hand.verify_action(leader, "play 1X")
+    assert malformed.value.code == "malformed"
+    assert not hand.can_act((leader + 1) % 4, throw)

@@ -86,6 +86,19 @@ def test_tractors_in_the_trumps(variant: str) -> None:
     assert shape("6S 6S 7S 7S 8S 8S", "7", "S", variant) == TRACTOR
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_at_level_five_the_missing_five_of_hearts_is_the_gap_so_4h_4h_6h_6h_is_no_tractor(
+    variant: str,
+) -> None:
+    # Decision (§4): at level 5 the 5♥ is the 红5, and its absence is the 5♥ gap, not a skipped
+    # level rank — in every variant, with hearts plain, trump or in no-trump.
+    for trump in ("S", "C", "H", None):
+        assert shape("4H 4H 6H 6H", "5", trump, variant) is None
+    # The other plain suits do skip the level rank where the variant says so.
+    skips = variant in ("yangzhou", "yangzhong")
+    assert (shape("4C 4C 6C 6C", "5", "S", variant) == TRACTOR) is skips
+
+
 def test_trump_suit_level_pair_keeps_its_natural_place() -> None:
     # 级牌形成的连对中级牌仅以实际点数参与比较大小: 6677 loses to 8899 although 77 is a top pair.
     assert winner("7", "S", ["6S 6S 7S 7S", "8S 8S 9S 9S", "2C 3C 4C 6C", "2D 3D 4D 6D"]) == 1
@@ -144,6 +157,17 @@ def test_over_trumping_compares_pairs_or_the_top_card() -> None:
     # 主牌977可毙副牌544, 主牌884可盖毙; 主牌977可毙副牌567, 主牌884不能盖毙.
     assert winner("J", "S", ["5C 4C 4C", "9S 7S 7S", "8S 8S 4S", "2C 3C 6C"]) == 2
     assert winner("J", "S", ["5C 6C 7C", "9S 7S 7S", "8S 8S 4S", "2C 3C 8C"]) == 1
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_longer_trump_tractor_beats_shorter_when_trumping_a_throw(variant: str) -> None:
+    # 不同长度的连对之，长度最长的连对最大: the three-pair trump tractor wins, whoever plays first.
+    lead, two_pairs, three_pairs = "3C 3C 4C 4C 9C JC", "KS KS AS AS 5S 6S", "2S 2S 3S 3S 4S 4S"
+    discard = "2D 3D 4D 6D 8D 9D"
+    assert winner("7", "S", [lead, two_pairs, three_pairs, discard], variant) == 2
+    assert winner("7", "S", [lead, three_pairs, two_pairs, discard], variant) == 1
+    # Of two trump tractors of one length, the higher top pair still wins.
+    assert winner("7", "S", [lead, "2S 2S 3S 3S 8S 9S", two_pairs, discard], variant) == 2
 
 
 def test_trumping_with_singles_against_pairs_is_a_discard() -> None:
@@ -284,3 +308,35 @@ def test_leads_list_five_ten_kings_and_follows_are_lowest_first() -> None:
     assert complete and [format_cards(p) for p in plays] == ["2C", "9C"]
     plays, _ = follows(context, parse_cards("9H 2D AS BJ"), parse_cards("KC"))
     assert format_cards(plays[0]) == "2D"
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_default_move_on_a_timeout_orders_by_points_before_strength(variant: str) -> None:
+    # Hunzhan §5's key: point value, then the strength of the highest card, then the text.
+    context = Context.of("7", "S", chaodipi.variant_rules(variant))
+    plays, _ = follows(context, parse_cards("5C 6C 9H"), parse_cards("3C"))
+    assert [format_cards(p) for p in plays] == ["6C", "5C"]
+    plays, _ = follows(context, parse_cards("5C KC 8C 9C 2H"), parse_cards("3C 4C"))
+    assert [format_cards(p) for p in plays][:3] == ["8C 9C", "5C 8C", "5C 9C"]
+    hand = chaodipi.Game(chaodipi.Rules(variant=variant)).new_hand(
+        [0] * 4, dealer=0, seed=b"x", match=chaodipi.MatchState(banker=0)
+    )
+    hand.deal_all()
+    hand.system_step()  # nobody declared: the kitty sets trump, the banker buries
+    hand.timeout()
+    # The banker leads 3C; seat 1 holds only 5C and 6C of that class.
+    hand.trump, hand._context = "S", None
+    hand.hands[0] = sorted(parse_cards("3C") + hand.hands[0][1:])
+    hand.hands[1] = sorted(parse_cards("5C 6C") + [c for c in hand.hands[1] if c.suit == "S"][:2])
+    hand.apply(0, "play 3C")
+    hand.timeout()
+    assert hand.trick[-1] == (1, tuple(parse_cards("6C")))
+
+
+def test_default_move_text_is_rank_ascending_with_s_h_c_d_within_a_rank() -> None:
+    # Decision (Hunzhan §5, used by §8): on equal points and equal highest card, the lower text
+    # wins, the play written by rank ascending and S H C D within a rank: "4S 4C", not "4C 4S".
+    context = Context.of("7", "S", chaodipi.variant_rules("yangzhou"))
+    plays, _ = follows(context, parse_cards("2S 4S 4C 7C 7D TS"), parse_cards("3H 3H 4H 4H"))
+    assert format_cards(plays[0]) == "2S 4C 7C 7D"  # "2S 4C …" < "2S 4S 4C 7C"
+    assert format_cards(sorted(parse_cards("7D 7C 7H 7S"))) == "7S 7H 7C 7D"

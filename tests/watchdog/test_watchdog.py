@@ -10,6 +10,7 @@ import fakeredis
 import pytest
 import redis
 
+from paiju.games.chaodipi import Phase as ChaodipiPhase
 from paiju.games.zhajinhua import Game
 from paiju.table.record import TableRecord
 from paiju.table.store import TableStore
@@ -254,8 +255,8 @@ def test_a_disconnected_players_turn_waits_and_resumes_with_the_time_left(countd
 
 # --- 混战 on the table's clock: the paced deal, the declaring window, timeouts and escapes --------
 
-def hunzhan_table(tables, wallet, table_id="h1"):
-    tables.open(table_id, "hunzhan", "stake10", rules={"deal_interval": 0.25, "declare_window": 5.0})
+def hunzhan_table(tables, wallet, table_id="h1", game="hunzhan", tier="stake10"):
+    tables.open(table_id, game, tier, rules={"deal_interval": 0.25, "declare_window": 5.0})
     accounts = [str(wallet.register(f"{table_id}h{i}", "secret password")) for i in range(4)]
     for account in accounts:
         tables.sit(table_id, account, account)
@@ -309,3 +310,41 @@ def test_hunzhan_deals_on_the_clock_then_timeouts_play_the_default_move_and_four
     last = tables.view("h1", accounts[0])["last_hand"]["state"]
     assert last["result"]["details"]["how"] == "escape" and last["result"]["details"]["escaper"] == sleeper
     assert tables.view("h1", accounts[0])["table"]["seats"][sleeper] is None  # stood up
+
+
+# --- 炒地皮's declaring window: only a dealt card or a declaration that took effect restarts it ----
+
+def chaodipi_of(tables, table_id="c1"):
+    from paiju.games.chaodipi import Game as Chaodipi
+
+    _, record = tables.load(table_id)
+    return None if record.hand is None else Chaodipi.load(record.hand.blob)
+
+
+def act_now(tables, account, action, table_id="c1"):
+    return tables.act(table_id, account, tables.view(table_id, account)["version"], action)
+
+
+def test_stake_multiples_do_not_hold_the_declaring_window_open(world):
+    tables, _, replica, clock, wallet = world
+    tables.seeds = lambda: b"declaring window"  # a fixed deal
+    accounts = hunzhan_table(tables, wallet, "c1", "chaodipi", "yancheng-fortune10")
+    while chaodipi_of(tables).phase is ChaodipiPhase.DEALING:
+        clock.now += 250
+        replica.run_once()
+    hand = chaodipi_of(tables)
+    declarer, first = next(
+        (seat, str(action))
+        for seat in range(4)
+        for action in hand.legal_actions(seat)
+        if str(action).startswith("declare")
+    )
+    act_now(tables, accounts[declarer], first)  # the first declaration stands: the window restarts
+    opened = clock.now
+    for step in range(1, 13):  # a multiple toggled every half second, for longer than the window
+        clock.now = opened + 500 * step
+        act_now(tables, accounts[(declarer + 1) % 4], f"multiple {2 if step % 2 else 1}")
+        replica.run_once()
+        if clock.now < opened + 5_000:  # the declare_window
+            assert chaodipi_of(tables).phase is ChaodipiPhase.DECLARING
+    assert chaodipi_of(tables).phase is ChaodipiPhase.BURYING, "a stake multiple held the declaring window open"

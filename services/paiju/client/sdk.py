@@ -173,6 +173,12 @@ class PaijuClient:
         request = table_pb2.ActRequest(table_id=table_id, expected_version=expected_version, action=action)
         return json.loads(self._call(self.table.Act, request).view.view_json)
 
+    def check(self, table_id: str, action: str) -> tuple[bool, str]:
+        """Whether I may take ``action`` now (e.g. the cards I selected as a play), and the
+        rule's reason when not; nothing changes at the table."""
+        message = self._call(self.table.CheckAction, table_pb2.CheckActionRequest(table_id=table_id, action=action))
+        return message.legal, message.reason
+
     def watch(self, table_id: str, after_event_id: str = "", follow_view: bool = False) -> Iterator[TableUpdate]:
         """My live stream of the table, until the caller stops iterating or the server ends;
         with ``follow_view``, a fresh view comes too whenever what I may do changed."""

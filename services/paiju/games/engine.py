@@ -135,6 +135,11 @@ class HandState(Protocol):
 
     def legal_actions(self, seat: int) -> list[Any]: ...
 
+    def verify_action(self, seat: int, action: Any) -> None:
+        """Raise :class:`IllegalAction` (the rule's reason) unless ``seat`` may take ``action``
+        now, without listing every legal action; no change either way."""
+        ...
+
     def apply(self, seat: int, action: Any) -> list[Event]: ...
 
     def timeout(self) -> list[Event]:
@@ -152,6 +157,34 @@ class HandState(Protocol):
     def view(self, seat: int | None) -> dict[str, Any]: ...
 
     def to_bytes(self) -> bytes: ...
+
+
+class CheckedActions:
+    """``verify_action`` and ``can_act`` for a hand that has ``_verify(seat, action)`` and
+    names its action type in ``ACTION`` (with ``coerce`` from text): the pokerkit habit's
+    question and its reason for any action, judged without listing the legal ones."""
+
+    ACTION: ClassVar[Any]
+
+    def _verify(self, seat: int, action: Any) -> None:
+        raise NotImplementedError
+
+    def verify_action(self, seat: int, action: Any) -> None:
+        """Raise :class:`IllegalAction` with the rule's reason unless ``seat`` may take
+        ``action`` (an action or its text) now; the state is unchanged either way."""
+        self._verify(seat, self.ACTION.coerce(action))
+
+    def can_act(self, seat: int, action: Any) -> bool:
+        """Whether ``seat`` may take ``action`` now (:meth:`verify_action` as a question)."""
+        try:
+            self.verify_action(seat, action)
+        except IllegalAction:
+            return False
+        return True
+
+    def can(self, seat: int, action: Any) -> bool:
+        """:meth:`can_act` by its older name."""
+        return self.can_act(seat, action)
 
 
 class SerialisedState:

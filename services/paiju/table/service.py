@@ -24,6 +24,9 @@ from paiju.table.tables import TURN_DEADLINE, NotSeated, TableNotFound, Tables
 from paiju.watchdog.presence import PresenceBoard
 
 MAX_EVENTS_PER_UPDATE = 500
+MOST_ACTION_CHARS = 512
+"""The longest action text CheckAction judges: the longest real action (a 炒地皮 bury or
+throw of a 33-card hand) is far shorter, so longer text is refused before any parsing."""
 WATCH_POLL_MS = 5_000
 """How long a stream's thread sleeps between looks at whether the server is draining."""
 
@@ -89,9 +92,12 @@ def event_message(event: Any) -> table_pb2.Event:
 
 
 class TableService(table_pb2_grpc.TableServicer):
-    NON_BLOCKING = frozenset({"GetView", "Act", "Watch"})
+    NON_BLOCKING = frozenset({"GetView", "Act", "CheckAction", "Watch"})
     """Methods that touch Redis only, never the ledger or another service (a hand's start and
-    its holds come from Lobby.Ready and the deadlines), so an event loop may run them itself."""
+    its holds come from Lobby.Ready and the deadlines), so an event loop may run them itself.
+    CheckAction's rule check is bounded (``bench/check_action.py``: well under 2 ms, no
+    listing of plays) and its text short (:data:`MOST_ACTION_CHARS`), so it stays on the loop:
+    a frontend asks at every click, and a hop to the pool would cost more than the check."""
 
     def __init__(
         self, tables: Tables, presence: PresenceBoard | None = None, draining: threading.Event | None = None,
@@ -187,6 +193,25 @@ class TableService(table_pb2_grpc.TableServicer):
             if e.visible(seat)
         ]
         return table_pb2.ActResponse(version=outcome.version, events=mine, view=view)
+
+    def CheckAction(
+        self, request: table_pb2.CheckActionRequest, context: grpc.ServicerContext
+    ) -> table_pb2.CheckActionResponse:
+        if not request.table_id or not request.action.strip():
+            abort(context, grpc.StatusCode.INVALID_ARGUMENT, "table_id and action are both needed")
+        if len(request.action) > MOST_ACTION_CHARS:
+            abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"an action is at most {MOST_ACTION_CHARS} characters")
+        try:
+            self.tables.check(request.table_id, current_caller().account_id, request.action)
+        except TableNotFound as error:
+            abort(context, grpc.StatusCode.NOT_FOUND, str(error))
+        except NotSeated as error:
+            abort(context, grpc.StatusCode.PERMISSION_DENIED, str(error))
+        except IllegalAction as error:
+            if error.code == "malformed":
+                abort(context, grpc.StatusCode.INVALID_ARGUMENT, error.reason, error_code=error.code)
+            return table_pb2.CheckActionResponse(legal=False, reason=error.reason)
+        return table_pb2.CheckActionResponse(legal=True)
 
     def _beat(self, table_id: str, account: str | None) -> None:
         if account is not None and self.presence is not None:

@@ -401,26 +401,47 @@ class Tables:
             for e in events
         ]
 
-    def act(self, table_id: str, account: str, expected_version: int, action: str) -> Outcome:
-        """A player's move. IllegalAction (the rule's reason) or StaleVersion leave all as it was."""
-        snapshot, record = self.load(table_id)
-        if snapshot.version != expected_version:
-            raise StaleVersion(table_id, expected_version, snapshot.version)
+    @staticmethod
+    def _players_hand(table_id: str, record: TableRecord, account: str) -> tuple[int, int, Any]:
+        """The account's table seat, its seat in the hand and the hand; NotSeated or
+        IllegalAction (no hand, not in it) otherwise."""
         seat = record.seat_of(account)
         if seat is None:
             raise NotSeated(f"you have no seat at table {table_id}")
         require(record.hand is not None, "no hand is being played at this table", "no_hand")
         hand_seat = record.hand.hand_seat(seat)  # type: ignore[union-attr]
         require(hand_seat is not None, "you are not in the hand being played", "not_in_hand")
-        hand = record.spec.load_hand(record.hand.blob)  # type: ignore[union-attr]
+        return seat, hand_seat, record.spec.load_hand(record.hand.blob)  # type: ignore[union-attr,return-value]
+
+    def check(self, table_id: str, account: str, action: str) -> None:
+        """Whether ``account`` may take ``action`` now, judged as :meth:`act` would judge it on
+        the current version: IllegalAction with the rule's reason if not. Nothing changes."""
+        _, record = self.load(table_id)
+        _, hand_seat, hand = self._players_hand(table_id, record, account)
+        hand.verify_action(hand_seat, action)
+
+    def act(self, table_id: str, account: str, expected_version: int, action: str) -> Outcome:
+        """A player's move. IllegalAction (the rule's reason) or StaleVersion leave all as it was."""
+        snapshot, record = self.load(table_id)
+        if snapshot.version != expected_version:
+            raise StaleVersion(table_id, expected_version, snapshot.version)
+        seat, hand_seat, hand = self._players_hand(table_id, record, account)
         before = hand.turn_number
+        waited_for = getattr(hand, "system_wait_key", None)
         events = hand.apply(hand_seat, action)
         record.seats[seat].strikes = 0  # type: ignore[union-attr]  # acting in person ends a run of timeouts
-        return self._after_move(table_id, expected_version, record, hand, events, turn_changed=hand.turn_number != before)
+        return self._after_move(
+            table_id, expected_version, record, hand, events, turn_changed=hand.turn_number != before,
+            wait_restarted=waited_for is None or getattr(hand, "system_wait_key", None) != waited_for,
+        )
 
     def _after_move(
-        self, table_id: str, version: int, record: TableRecord, hand: Any, events: list[Event], turn_changed: bool
+        self, table_id: str, version: int, record: TableRecord, hand: Any, events: list[Event], turn_changed: bool,
+        wait_restarted: bool = True,
     ) -> Outcome:
+        """Commit a move's effects. ``wait_restarted``: whether the wait for the engine's next
+        system step begins again (a player's move restarts it only when the engine says so,
+        so that no move can hold the deal or the declaring window open)."""
         hand_record = record.hand
         assert hand_record is not None
         hand_record.blob = hand.to_bytes()
@@ -430,7 +451,8 @@ class Tables:
         if hand.result is None:
             if turn_changed:
                 self._turn_changed(record, hand, plan)
-            self._system_step_timer(record, hand, plan)
+            if wait_restarted or getattr(hand, "pending_system_step", None) is None:
+                self._system_step_timer(record, hand, plan)
             return self._commit(table_id, version, record, table_events, plan, hand=hand)
         outbox, ended = self._settle(record, hand, plan)
         return self._commit(table_id, version, record, table_events + ended, plan, outbox)

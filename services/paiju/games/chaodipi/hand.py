@@ -34,7 +34,6 @@ from functools import lru_cache
 from typing import Any
 
 from paiju.cards import (
-    ALL_CARDS,
     Card,
     commitment,
     double_deck_with_jokers,
@@ -60,9 +59,9 @@ from paiju.games.chaodipi.play import (
     winner,
 )
 from paiju.games.chaodipi.scoring import (
+    POINTS,
     AttackerPoints,
     Side,
-    card_points,
     dig_points,
     failed_rob_points,
     failed_throw_points,
@@ -72,6 +71,7 @@ from paiju.games.chaodipi.scoring import (
 )
 from paiju.games.chaodipi.variants import Declaration
 from paiju.games.engine import (
+    CheckedActions,
     Event,
     IllegalAction,
     SerialisedState,
@@ -168,10 +168,11 @@ class Game:
         return Hand.from_bytes(blob)
 
 
-class Hand(SerialisedState):
+class Hand(CheckedActions, SerialisedState):
     """One hand of 炒地皮. Seats 0..3, 0+2 against 1+3; seat ``s+1 mod 4`` plays after ``s``."""
 
     GAME = "chaodipi"
+    ACTION = Action
 
     def __init__(
         self,
@@ -334,12 +335,23 @@ class Hand(SerialisedState):
     @property
     def pending_system_step(self) -> tuple[str, float] | None:
         """``("deal", deal_interval)`` while cards remain; ``("close_declaring", declare_window)``
-        once all are dealt (restart that wait after every ``declared`` event); else ``None``."""
+        once all are dealt (restart that wait whenever :attr:`system_wait_key` changes); else
+        ``None``."""
         if self.phase is Phase.DEALING:
             return ("deal", self.rules.deal_interval)
         if self.phase is Phase.DECLARING:
             return ("close_declaring", self.rules.declare_window)
         return None
+
+    @property
+    def system_wait_key(self) -> tuple[int, int, int]:
+        """What the wait for :attr:`pending_system_step` was begun for: the deal, the cards
+        dealt and the declarations that took effect. The table restarts its timer when this
+        changes — a dealt card, or a declaration that took effect (it restarts the declaring
+        window) — and not on other moves: a blind declaration with no effect or a stake
+        multiple leaves the window running (§3), so no move keeps declaring open for ever."""
+        effective = sum(1 for entry in self.declarations if entry["effective"])
+        return (len(self.orders), self.dealt, effective)
 
     def side(self, seat: int) -> Side:
         assert self.banker is not None
@@ -452,7 +464,8 @@ class Hand(SerialisedState):
         kind, _ = self._reading(seat, action)
         if self.variant.blind_declaring:
             # Decision (暗炒): a seat cannot declare twice in a row, and a single is only a first
-            # declaration (everyone knows *that* someone declared); any pair is accepted blind.
+            # declaration (everyone knows *that* someone declared); any pair is accepted blind,
+            # once per seat and hand, so that blind declaring ends.
             require(
                 not self.declarations or self.declarations[-1]["seat"] != seat,
                 "your declaration is the last one",
@@ -463,6 +476,7 @@ class Hand(SerialisedState):
                 "a single declares only first",
                 "declaration_too_low",
             )
+            self._verify_not_shown_blind(seat, action.cards)
             return
         standing = self.standing
         require(
@@ -491,7 +505,9 @@ class Hand(SerialisedState):
         )
         kind, _ = self._reading(seat, action)
         require(kind != Declaration.SINGLE, "a rob shows a pair", "declaration_too_low")
-        if not self.variant.blind_declaring:
+        if self.variant.blind_declaring:
+            self._verify_not_shown_blind(seat, action.cards)
+        else:
             standing = self.standing
             assert standing is not None
             require(
@@ -499,6 +515,16 @@ class Hand(SerialisedState):
                 f"{format_cards(action.cards)} does not outrank {standing['cards']}",
                 "declaration_too_low",
             )
+
+    def _verify_not_shown_blind(self, seat: int, cards: Sequence[Card]) -> None:
+        """暗炒 Decision (§3): a seat shows each distinct pair blind at most once per hand,
+        declaring and robbing together."""
+        text = format_cards(cards)
+        require(
+            not any(entry["seat"] == seat and entry["cards"] == text for entry in self.declarations),
+            f"you have shown {text} already in this hand",
+            "shown_before",
+        )
 
     def verify_pass(self, seat: int) -> None:
         self._verify_seat(seat)
@@ -553,8 +579,8 @@ class Hand(SerialisedState):
                 f"it is seat {self.to_act}'s turn, not seat {seat}'s", "not_your_turn"
             )
         play = tuple(sorted(cards))
-        listed, _ = self._listed_plays(seat)
-        if play in listed:
+        listed = self._listed.get(seat)
+        if listed is not None and play in listed[0]:
             return
         if not self._held(seat, play):
             raise IllegalAction(f"seat {seat} does not hold {format_cards(play)}", "not_held")
@@ -587,14 +613,6 @@ class Hand(SerialisedState):
             self.verify_bury(seat, action)
         else:
             self.verify_multiple(seat, action)
-
-    def can(self, seat: int, action: Action | str) -> bool:
-        """Whether ``seat`` may take ``action`` now (throws included, which are not listed)."""
-        try:
-            self._verify(seat, Action.coerce(action))
-        except IllegalAction:
-            return False
-        return True
 
     def _listed_plays(self, seat: int) -> tuple[list[tuple[Card, ...]], bool]:
         if self.phase is not Phase.PLAYING or seat != self.to_act:
@@ -1273,10 +1291,6 @@ def _hand_level(match: MatchState) -> str:
 
 def _shown(entry: Mapping[str, Any]) -> dict[str, Any]:
     return {key: entry[key] for key in ("seat", "stage", "kind", "cards", "trump", "effective")}
-
-
-POINTS: tuple[int, ...] = tuple(card_points([card]) for card in ALL_CARDS)
-"""Points per card code: 5 → 5, 10 and K → 10."""
 
 
 def _points(cards: Sequence[Card]) -> int:

@@ -23,18 +23,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
-from paiju.cards import ALL_CARDS, Card
+from paiju.cards import Card
 from paiju.games.chaodipi.order import (
     FiveTenKing,
     chaodipi_order,
     five_ten_king_of,
     held_five_ten_kings,
 )
+from paiju.games.chaodipi.scoring import POINTS
 from paiju.games.chaodipi.variants import VariantRules
 from paiju.games.tricks import (
     TRACTOR,
     TRUMP,
-    TRUMP_BASE,
     Shape,
     Structure,
     TrumpOrder,
@@ -43,12 +43,14 @@ from paiju.games.tricks import (
     covers,
     is_legal_structured_follow,
     lead_plays,
+    lowest,
     multiset_choices,
     structure_key,
     structure_of,
     structured_follows,
     tractors_in,
 )
+from paiju.games.tricks.lowest import DefaultKey
 
 Play = tuple[Card, ...]
 
@@ -258,41 +260,24 @@ def lowest_card(context: Context, cards: Sequence[Card]) -> Card:
     return min(cards, key=lambda card: (context.order.strength[card], card))
 
 
-def default_key(order: TrumpOrder, play: Sequence[Card]) -> tuple[int, int, tuple[str, ...]]:
-    """The order of "lowest" plays (the timeout's default move is the first): the strongest
-    card, then the sum of strengths, then the text."""
-    ranks = _card_ranks(order)
-    keys = [ranks[card] for card in play]
-    return (max(keys), sum(keys), tuple([_TEXT[card] for card in play]))
+def default_key(order: TrumpOrder, play: Sequence[Card]) -> DefaultKey:
+    """The order of "lowest" plays (the timeout's default move is the first): Hunzhan §5's
+    point value, then the strength of the highest card, then the card text (§8)."""
+    return lowest.default_key(play, _card_keys(order), POINTS)
 
 
-def _default_keys(
-    order: TrumpOrder,
-) -> Callable[[Sequence[Card]], tuple[int, int, tuple[str, ...]]]:
-    ranks = _card_ranks(order)
-
-    def key(play: Sequence[Card]) -> tuple[int, int, tuple[str, ...]]:
-        keys = [ranks[card] for card in play]
-        return (max(keys), sum(keys), tuple([_TEXT[card] for card in play]))
-
-    return key
+def _default_keys(order: TrumpOrder) -> Callable[[Sequence[Card]], DefaultKey]:
+    keys = _card_keys(order)
+    return lambda play: lowest.default_key(play, keys, POINTS)
 
 
 @lru_cache(maxsize=512)
-def _card_ranks(order: TrumpOrder) -> tuple[int, ...]:
-    """Per card code: its place within its class, trumps above every plain card."""
-    return tuple(
-        order.level[card] + (TRUMP_BASE if order.suit_class[card] == TRUMP else 0)
-        for card in range(len(ALL_CARDS))
-    )
+def _card_keys(order: TrumpOrder) -> tuple[DefaultKey, ...]:
+    return lowest.card_keys(order, POINTS)
 
 
 def _single_follows(order: TrumpOrder, hand: Sequence[Card], led: Card) -> list[Play]:
     """The follows of a single lead: any one card of the led class, or any card when void."""
     suit_class = order.suit_class[led]
     cards = {card for card in hand if order.suit_class[card] == suit_class} or set(hand)
-    ranks = _card_ranks(order)
-    return [(card,) for card in sorted(cards, key=lambda card: (ranks[card], _TEXT[card]))]
-
-
-_TEXT = tuple(str(card) for card in ALL_CARDS)
+    return [(card,) for card in sorted(cards, key=_card_keys(order).__getitem__)]

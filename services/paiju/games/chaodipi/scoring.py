@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
-from paiju.cards import Card, parse_cards
+from paiju.cards import ALL_CARDS, Card, parse_cards
 from paiju.games.chaodipi.variants import LEVEL_RANKS, VariantRules
 
 TOTAL_POINTS = 200
@@ -71,6 +71,10 @@ def card_points(cards: CardsLike) -> int:
     (0, 25)
     """
     return sum(POINT_VALUES.get(card.rank, 0) for card in _cards(cards))
+
+
+POINTS: tuple[int, ...] = tuple(card_points([card]) for card in ALL_CARDS)
+"""Points per card code: 5 → 5, 10 and K → 10."""
 
 
 def _check_points(points: int) -> None:

@@ -43,6 +43,7 @@ from paiju.cards import (
     shuffled,
 )
 from paiju.games.engine import (
+    CheckedActions,
     Event,
     IllegalAction,
     LedgerLine,
@@ -61,7 +62,7 @@ from paiju.games.hunzhan.order import (
     declared_trump,
     hunzhan_order,
 )
-from paiju.games.hunzhan.plays import allowed_plays
+from paiju.games.hunzhan.plays import allowed_plays, why_not_allowed
 from paiju.games.hunzhan.settlement import (
     ESCAPE_PENALTY_FACTOR,
     escape_results,
@@ -151,10 +152,11 @@ class Game:
         return Hand.from_bytes(blob)
 
 
-class Hand(SerialisedState):
+class Hand(CheckedActions, SerialisedState):
     """One hand of 混战. Seats 0..3; seat ``s+1 mod 4`` plays after ``s``."""
 
     GAME = "hunzhan"
+    ACTION = Action
 
     def __init__(self, rules: Rules, coins: Sequence[int], first_receiver: int, seed: bytes) -> None:
         self.rules = rules
@@ -254,13 +256,21 @@ class Hand(SerialisedState):
         """What the table service must do next and after how many seconds, if anything.
 
         ``("deal", deal_interval)`` while cards remain; ``("close_declaring", declare_window)``
-        once all are dealt (the service restarts that wait after every ``declared`` event).
+        once all are dealt (the service restarts that wait whenever :attr:`system_wait_key`
+        changes).
         """
         if self.phase is Phase.DEALING:
             return ("deal", self.rules.deal_interval)
         if self.phase is Phase.DECLARING:
             return ("close_declaring", self.rules.declare_window)
         return None
+
+    @property
+    def system_wait_key(self) -> tuple[int, int, int]:
+        """What the wait for :attr:`pending_system_step` was begun for: the deal, the cards
+        dealt and the declarations (each one stands, overriding the last). The table restarts
+        its timer when this changes: a dealt card, or a declaration, which restarts the window."""
+        return (len(self.orders), self.dealt, len(self.declarations))
 
     def receiver(self, index: int) -> int:
         """The seat that receives card ``index`` of a deal."""
@@ -347,11 +357,17 @@ class Hand(SerialisedState):
         if self.to_act != seat:
             raise IllegalAction(f"it is seat {self.to_act}'s turn, not seat {seat}'s", "not_your_turn")
         play = tuple(sorted(cards))
-        if play in self._allowed_set(seat):
+        listed = self._allowed_sets.get(seat)
+        if listed is not None and play in listed:
             return
         held = self.hands[seat]
         if not all(held.count(card) >= play.count(card) for card in set(play)):
             raise IllegalAction(f"seat {seat} does not hold {format_cards(play)}", "not_held")
+        if listed is None:  # judged directly: listing every play can take a void follower long
+            reason = why_not_allowed(held, [cards for _, cards in self.trick], play, self.trump_order)
+            if reason is None:
+                return
+            raise IllegalAction(reason, "illegal_play")
         raise IllegalAction(_why_not(play, self.trick), "illegal_play")
 
     def _verify(self, seat: int, action: Action) -> None:
@@ -359,14 +375,6 @@ class Hand(SerialisedState):
             self.verify_declare(seat, action.cards)
         else:
             self.verify_play(seat, action.cards)
-
-    def can(self, seat: int, action: Action | str) -> bool:
-        """Whether ``seat`` may take ``action`` now."""
-        try:
-            self._verify(seat, Action.coerce(action))
-        except IllegalAction:
-            return False
-        return True
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Declarations ``seat`` could make now, or its allowed plays (lowest first) on its turn."""

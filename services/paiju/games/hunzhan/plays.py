@@ -8,25 +8,33 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from functools import cache
 
-from paiju.cards import ALL_CARDS, Card
+from paiju.cards import Card, format_cards
 from paiju.games.hunzhan.order import POINTS, hunzhan_order
 from paiju.games.tricks import (
+    PAIR,
+    SINGLE,
+    TRACTOR,
     TRUMP,
-    TRUMP_BASE,
     Play,
     Shape,
     TrumpOrder,
     beats,
     classify,
     follow_plays,
+    is_legal_follow,
     lead_plays,
+    lowest,
+    pair_cards,
+    tractors_in,
     trick_winner,
 )
+from paiju.games.tricks.lowest import DefaultKey
 
-__all__ = ["allowed_plays", "default_key", "hunzhan_order", "is_winning"]
+__all__ = ["allowed_plays", "default_key", "hunzhan_order", "is_winning", "why_not_allowed"]
 
 
 def is_winning(play: Sequence[Card], trick: Sequence[Sequence[Card]], order: TrumpOrder) -> bool:
@@ -62,6 +70,82 @@ def allowed_plays(hand: Sequence[Card], trick: Sequence[Sequence[Card]], order: 
     return sorted(plays, key=lambda play: default_key(play, order))
 
 
+def why_not_allowed(
+    hand: Sequence[Card], trick: Sequence[Sequence[Card]], play: Sequence[Card], order: TrumpOrder
+) -> str | None:
+    """``None`` if ``play`` is one of :func:`allowed_plays`, else the rule it breaks — judged
+    directly, without listing the plays (a void follower may have thousands).
+
+    A winning play that follows suit is always allowed; another is refused only when the
+    trick holds points and a winning play exists (must take points), or when it holds points
+    and a safe play exists (no feeding points). Both are questions of existence, answered
+    from the shapes the hand holds.
+    """
+    play = tuple(sorted(play))
+    held = Counter(hand)
+    if not play or any(held[card] < count for card, count in Counter(play).items()):
+        return f"you do not hold {format_cards(play)}"
+    if not trick:
+        if classify(play, order) is None:
+            return f"{format_cards(play)} is not a single, a pair or a tractor"
+        return None
+    lead = trick[0]
+    if not is_legal_follow(hand, lead, play, order):
+        return f"{format_cards(play)} does not follow {format_cards(lead)}: follow suit, pairs and tractors"
+    best = classify(trick[trick_winner(trick, order)], order)
+    assert best is not None
+    if _beats(play, best, order):
+        return None
+    lead_shape = classify(lead, order)
+    assert lead_shape is not None
+    if any(POINTS[card] for cards in trick for card in cards) and _winning_exists(held, lead_shape, best, order):
+        return "the trick holds points and you can win it: you must take them (有分必须要管)"
+    if any(POINTS[card] for card in play) and (
+        _winning_exists(held, lead_shape, best, order) or _pointless_follow_exists(held, lead_shape, order)
+    ):
+        return f"{format_cards(play)} gives points away when you need not (不能主动贴分)"
+    return None
+
+
+def _winning_exists(held: Counter[Card], lead: Shape, best: Shape, order: TrumpOrder) -> bool:
+    """Whether a play that follows ``lead`` from ``held`` beats ``best``. Such a play is one
+    shape of one class: the led class when at least a lead's worth of it is held (following
+    forces it), the trumps when the led class is void, nothing in between."""
+    in_class = sum(count for card, count in held.items() if order.suit_class[card] == lead.suit_class)
+    if 0 < in_class < lead.size:
+        return False
+    if lead.kind == SINGLE:
+        cards = [card for card in held if in_class == 0 or order.suit_class[card] == lead.suit_class]
+        return any(beats(classify((card,), order), best) for card in cards)
+    suit_class = lead.suit_class if in_class else TRUMP
+    if lead.kind == PAIR:
+        candidates = [(card, card) for card in pair_cards(held, order, suit_class)]
+    else:
+        candidates = [
+            tuple(card for card in run for _ in range(2))
+            for run in tractors_in(held, order, suit_class, lead.pairs)
+        ]
+    return any(beats(classify(cards, order), best) for cards in candidates)
+
+
+def _pointless_follow_exists(held: Counter[Card], lead: Shape, order: TrumpOrder) -> bool:
+    """Whether some play that follows ``lead`` from ``held`` holds no point card: the rules of
+    :func:`~paiju.games.tricks.is_legal_follow` asked of the pointless cards alone."""
+    suit_class = lead.suit_class
+    inside = Counter({card: n for card, n in held.items() if order.suit_class[card] == suit_class})
+    quiet = Counter({card: n for card, n in inside.items() if not POINTS[card]})
+    in_class, size = sum(inside.values()), lead.size
+    if in_class < size:
+        quiet_outside = sum(n for card, n in held.items() if order.suit_class[card] != suit_class and not POINTS[card])
+        return quiet == inside and quiet_outside >= size - in_class
+    if lead.kind == SINGLE:
+        return bool(quiet)
+    if lead.kind == TRACTOR and tractors_in(inside, order, suit_class, lead.pairs):
+        return bool(tractors_in(quiet, order, suit_class, lead.pairs))
+    pairs_needed = min(lead.pairs, len(pair_cards(inside, order, suit_class)))
+    return len(pair_cards(quiet, order, suit_class)) >= pairs_needed and sum(quiet.values()) >= size
+
+
 def _allowed_singles(hand: Sequence[Card], trick: Sequence[Sequence[Card]], order: TrumpOrder) -> list[Play]:
     """:func:`allowed_plays` after a single lead: the same rules, without building shapes."""
     suit_class, strength = order.suit_class, order.strength
@@ -90,37 +174,16 @@ def _allowed_singles(hand: Sequence[Card], trick: Sequence[Sequence[Card]], orde
     return [(card,) for card in chosen]
 
 
-def default_key(play: Play, order: TrumpOrder) -> tuple[int, int, tuple[str, ...]]:
+def default_key(play: Play, order: TrumpOrder) -> DefaultKey:
     """The order of the timeout's default move: point value, then the strength of the
-    highest card, then the card text (spec §5 **Decision**).
-
-    The text compares as the tuple of its two-character tokens, which orders exactly as the
-    space-separated text does.
-    """
-    keys = _card_keys(order)
-    if len(play) == 1:
-        return keys[play[0]]
-    return (
-        sum([POINTS[card] for card in play]),
-        max([keys[card][1] for card in play]),
-        tuple([_TEXT[card] for card in play]),
-    )
+    highest card, then the card text (spec §5 **Decision**, :mod:`~paiju.games.tricks.lowest`)."""
+    return lowest.default_key(play, _card_keys(order), POINTS)
 
 
 @cache
-def _card_keys(order: TrumpOrder) -> tuple[tuple[int, int, tuple[str, ...]], ...]:
+def _card_keys(order: TrumpOrder) -> tuple[DefaultKey, ...]:
     """Per card code: its :func:`default_key` as a single (orders live for the process)."""
-    return tuple(
-        (
-            POINTS[card],
-            order.level[card] + (TRUMP_BASE if order.suit_class[card] == TRUMP else 0),
-            (_TEXT[card],),
-        )
-        for card in range(len(ALL_CARDS))
-    )
-
-
-_TEXT = tuple(str(card) for card in ALL_CARDS)
+    return lowest.card_keys(order, POINTS)
 
 
 def _beats(play: Play, best: Shape, order: TrumpOrder) -> bool:

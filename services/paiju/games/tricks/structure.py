@@ -11,8 +11,9 @@ The rules for a follower, the standard Tractor ones generalised (``spec/chaodipi
 
 A play *covers* a structure (:func:`covers`: it may trump a plain lead) when it matches every
 led tractor and holds a pair for each further led pair. Covering plays compare by
-:func:`structure_key`: the top pair of a tractor as long as the lead's longest, else the
-highest pair, else the highest card.
+:func:`structure_key`: against tractors, its longest tractor first (a longer one stands for the
+lead's longest and beats a shorter one), then that tractor's top pair; else the highest pair;
+else the highest card.
 
 >>> from paiju.cards import parse_cards
 >>> from paiju.games.tricks.order import TrumpOrder
@@ -128,21 +129,30 @@ def covers(play: Sequence[Card], lead: Structure, order: TrumpOrder) -> bool:
     return tractor_cover(counts, lead.tractors, order, wanted) == sum(lead.tractors)
 
 
-def structure_key(play: Sequence[Card], lead: Structure, order: TrumpOrder) -> int:
-    """What a covering play is compared by: the top pair of its strongest tractor as long as the
-    lead's longest; else its highest pair; else its highest card."""
+def structure_key(play: Sequence[Card], lead: Structure, order: TrumpOrder) -> tuple[int, int]:
+    """What a covering play is compared by, as ``(tractor length, strength)``.
+
+    Against a lead with tractors: the length of the play's longest tractor (at least the lead's
+    longest, as the play covers it), then the top pair of its strongest tractor of that length
+    — the longer tractor beats the shorter (``spec/chaodipi.md`` §5, 长度最长的连对最大). Against
+    pairs only: ``(0, its highest pair)``; against singles only: ``(0, its highest card)``.
+    """
     counts = counts_of(play)
     suit_class = order.suit_class[play[0]]
     assert suit_class is not None
     if lead.tractors:
-        keys = [
-            order.run_key([order.strength[card] for card in run])
-            for run in tractors_in(counts, order, suit_class, lead.longest)
-        ]
-        return max(key for key in keys if key is not None)
+        for length in range(len(play) // 2, lead.longest - 1, -1):
+            keys = [
+                key
+                for run in tractors_in(counts, order, suit_class, length)
+                if (key := order.run_key([order.strength[card] for card in run])) is not None
+            ]
+            if keys:
+                return (length, max(keys))
+        raise ValueError("the play does not cover the lead's tractors")
     if lead.all_pairs:
-        return max(order.strength[card] for card in pair_cards(counts, order, suit_class))
-    return max(order.strength[card] for card in play)
+        return (0, max(order.strength[card] for card in pair_cards(counts, order, suit_class)))
+    return (0, max(order.strength[card] for card in play))
 
 
 def is_legal_structured_follow(

@@ -35,8 +35,8 @@ from paiju.cards import (
     standard_deck,
 )
 from paiju.games.engine import (
+    CheckedActions,
     Event,
-    IllegalAction,
     LedgerLine,
     SerialisedState,
     Settlement,
@@ -118,8 +118,9 @@ class Game:
         return Hand.from_bytes(blob)
 
 
-class Hand(SerialisedState):
+class Hand(CheckedActions, SerialisedState):
     GAME = "zhajinhua"
+    ACTION = Action
 
     def __init__(
         self,
@@ -365,14 +366,6 @@ class Hand(SerialisedState):
             self.verify_compare(seat, action.target)  # type: ignore[arg-type]
         else:
             self.verify_open(seat)
-
-    def can(self, seat: int, action: Action | str) -> bool:
-        """Whether ``seat`` may take ``action`` now."""
-        try:
-            self._verify(seat, Action.coerce(action))
-        except IllegalAction:
-            return False
-        return True
 
     def can_look(self, seat: int) -> bool:
         return self.can(seat, LOOK)

@@ -27,7 +27,7 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from paiju.proto.v1 import common_pb2 as paiju_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14paiju/v1/table.proto\x12\x08paiju.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15paiju/v1/common.proto\"\"\n\x0eGetViewRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"X\n\tTurnClock\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12*\n\x06\x64ue_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tsuspended\x18\x03 \x01(\x08\"\xdb\x01\n\tTableView\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12\x11\n\x04seat\x18\x04 \x01(\x05H\x00\x88\x01\x01\x12\x0f\n\x07hand_id\x18\x05 \x01(\t\x12\x11\n\tview_json\x18\x06 \x01(\t\x12\x15\n\rlegal_actions\x18\x07 \x03(\t\x12&\n\x04turn\x18\x08 \x01(\x0b\x32\x13.paiju.v1.TurnClockH\x01\x88\x01\x01\x12\x15\n\rlast_event_id\x18\t \x01(\tB\x07\n\x05_seatB\x07\n\x05_turn\"H\n\nActRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x18\n\x10\x65xpected_version\x18\x02 \x01(\x03\x12\x0e\n\x06\x61\x63tion\x18\x03 \x01(\t\"b\n\x0b\x41\x63tResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x1f\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x0f.paiju.v1.Event\x12!\n\x04view\x18\x03 \x01(\x0b\x32\x13.paiju.v1.TableView\"Y\n\x05\x45vent\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x14\n\x0cpayload_json\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\x03\x12\x0f\n\x07hand_id\x18\x05 \x01(\t\"M\n\x0cWatchRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_event_id\x18\x02 \x01(\t\x12\x13\n\x0b\x66ollow_view\x18\x03 \x01(\x08\"b\n\x0bTableUpdate\x12%\n\x08snapshot\x18\x01 \x01(\x0b\x32\x13.paiju.v1.TableView\x12\x1f\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x0f.paiju.v1.EventJ\x04\x08\x02\x10\x03R\x05\x65vent\"j\n\x17MarkDisconnectedRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\naccount_id\x18\x02 \x01(\t\x12)\n\x05since\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"<\n\x18MarkDisconnectedResponse\x12\x0f\n\x07\x61pplied\x18\x01 \x01(\x08\x12\x0f\n\x07version\x18\x02 \x01(\x03\x32\xaf\x01\n\x05Table\x12\x38\n\x07GetView\x12\x18.paiju.v1.GetViewRequest\x1a\x13.paiju.v1.TableView\x12\x32\n\x03\x41\x63t\x12\x14.paiju.v1.ActRequest\x1a\x15.paiju.v1.ActResponse\x12\x38\n\x05Watch\x12\x16.paiju.v1.WatchRequest\x1a\x15.paiju.v1.TableUpdate0\x01\x32\xbf\x01\n\rTableInternal\x12S\n\x0e\x45xpireDeadline\x12\x1f.paiju.v1.ExpireDeadlineRequest\x1a .paiju.v1.ExpireDeadlineResponse\x12Y\n\x10MarkDisconnected\x12!.paiju.v1.MarkDisconnectedRequest\x1a\".paiju.v1.MarkDisconnectedResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14paiju/v1/table.proto\x12\x08paiju.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15paiju/v1/common.proto\"\"\n\x0eGetViewRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"X\n\tTurnClock\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12*\n\x06\x64ue_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tsuspended\x18\x03 \x01(\x08\"\xdb\x01\n\tTableView\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12\x11\n\x04seat\x18\x04 \x01(\x05H\x00\x88\x01\x01\x12\x0f\n\x07hand_id\x18\x05 \x01(\t\x12\x11\n\tview_json\x18\x06 \x01(\t\x12\x15\n\rlegal_actions\x18\x07 \x03(\t\x12&\n\x04turn\x18\x08 \x01(\x0b\x32\x13.paiju.v1.TurnClockH\x01\x88\x01\x01\x12\x15\n\rlast_event_id\x18\t \x01(\tB\x07\n\x05_seatB\x07\n\x05_turn\"H\n\nActRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x18\n\x10\x65xpected_version\x18\x02 \x01(\x03\x12\x0e\n\x06\x61\x63tion\x18\x03 \x01(\t\"b\n\x0b\x41\x63tResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x1f\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x0f.paiju.v1.Event\x12!\n\x04view\x18\x03 \x01(\x0b\x32\x13.paiju.v1.TableView\"6\n\x12\x43heckActionRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x02 \x01(\t\"4\n\x13\x43heckActionResponse\x12\r\n\x05legal\x18\x01 \x01(\x08\x12\x0e\n\x06reason\x18\x02 \x01(\t\"Y\n\x05\x45vent\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x14\n\x0cpayload_json\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\x03\x12\x0f\n\x07hand_id\x18\x05 \x01(\t\"M\n\x0cWatchRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_event_id\x18\x02 \x01(\t\x12\x13\n\x0b\x66ollow_view\x18\x03 \x01(\x08\"b\n\x0bTableUpdate\x12%\n\x08snapshot\x18\x01 \x01(\x0b\x32\x13.paiju.v1.TableView\x12\x1f\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x0f.paiju.v1.EventJ\x04\x08\x02\x10\x03R\x05\x65vent\"j\n\x17MarkDisconnectedRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\naccount_id\x18\x02 \x01(\t\x12)\n\x05since\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"<\n\x18MarkDisconnectedResponse\x12\x0f\n\x07\x61pplied\x18\x01 \x01(\x08\x12\x0f\n\x07version\x18\x02 \x01(\x03\x32\xfb\x01\n\x05Table\x12\x38\n\x07GetView\x12\x18.paiju.v1.GetViewRequest\x1a\x13.paiju.v1.TableView\x12\x32\n\x03\x41\x63t\x12\x14.paiju.v1.ActRequest\x1a\x15.paiju.v1.ActResponse\x12J\n\x0b\x43heckAction\x12\x1c.paiju.v1.CheckActionRequest\x1a\x1d.paiju.v1.CheckActionResponse\x12\x38\n\x05Watch\x12\x16.paiju.v1.WatchRequest\x1a\x15.paiju.v1.TableUpdate0\x01\x32\xbf\x01\n\rTableInternal\x12S\n\x0e\x45xpireDeadline\x12\x1f.paiju.v1.ExpireDeadlineRequest\x1a .paiju.v1.ExpireDeadlineResponse\x12Y\n\x10MarkDisconnected\x12!.paiju.v1.MarkDisconnectedRequest\x1a\".paiju.v1.MarkDisconnectedResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -44,18 +44,22 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_ACTREQUEST']._serialized_end=510
   _globals['_ACTRESPONSE']._serialized_start=512
   _globals['_ACTRESPONSE']._serialized_end=610
-  _globals['_EVENT']._serialized_start=612
-  _globals['_EVENT']._serialized_end=701
-  _globals['_WATCHREQUEST']._serialized_start=703
-  _globals['_WATCHREQUEST']._serialized_end=780
-  _globals['_TABLEUPDATE']._serialized_start=782
-  _globals['_TABLEUPDATE']._serialized_end=880
-  _globals['_MARKDISCONNECTEDREQUEST']._serialized_start=882
-  _globals['_MARKDISCONNECTEDREQUEST']._serialized_end=988
-  _globals['_MARKDISCONNECTEDRESPONSE']._serialized_start=990
-  _globals['_MARKDISCONNECTEDRESPONSE']._serialized_end=1050
-  _globals['_TABLE']._serialized_start=1053
-  _globals['_TABLE']._serialized_end=1228
-  _globals['_TABLEINTERNAL']._serialized_start=1231
-  _globals['_TABLEINTERNAL']._serialized_end=1422
+  _globals['_CHECKACTIONREQUEST']._serialized_start=612
+  _globals['_CHECKACTIONREQUEST']._serialized_end=666
+  _globals['_CHECKACTIONRESPONSE']._serialized_start=668
+  _globals['_CHECKACTIONRESPONSE']._serialized_end=720
+  _globals['_EVENT']._serialized_start=722
+  _globals['_EVENT']._serialized_end=811
+  _globals['_WATCHREQUEST']._serialized_start=813
+  _globals['_WATCHREQUEST']._serialized_end=890
+  _globals['_TABLEUPDATE']._serialized_start=892
+  _globals['_TABLEUPDATE']._serialized_end=990
+  _globals['_MARKDISCONNECTEDREQUEST']._serialized_start=992
+  _globals['_MARKDISCONNECTEDREQUEST']._serialized_end=1098
+  _globals['_MARKDISCONNECTEDRESPONSE']._serialized_start=1100
+  _globals['_MARKDISCONNECTEDRESPONSE']._serialized_end=1160
+  _globals['_TABLE']._serialized_start=1163
+  _globals['_TABLE']._serialized_end=1414
+  _globals['_TABLEINTERNAL']._serialized_start=1417
+  _globals['_TABLEINTERNAL']._serialized_end=1608
 # @@protoc_insertion_point(module_scope)

@@ -69,6 +69,22 @@ class ActResponse(_message.Message):
     view: TableView
     def __init__(self, version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., view: _Optional[_Union[TableView, _Mapping]] = ...) -> None: ...
 
+class CheckActionRequest(_message.Message):
+    __slots__ = ("table_id", "action")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    action: str
+    def __init__(self, table_id: _Optional[str] = ..., action: _Optional[str] = ...) -> None: ...
+
+class CheckActionResponse(_message.Message):
+    __slots__ = ("legal", "reason")
+    LEGAL_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    legal: bool
+    reason: str
+    def __init__(self, legal: _Optional[bool] = ..., reason: _Optional[str] = ...) -> None: ...
+
 class Event(_message.Message):
     __slots__ = ("id", "type", "payload_json", "version", "hand_id")
     ID_FIELD_NUMBER: _ClassVar[int]

@@ -49,6 +49,11 @@ class TableStub:
                 request_serializer=paiju_dot_v1_dot_table__pb2.ActRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_table__pb2.ActResponse.FromString,
                 _registered_method=True)
+        self.CheckAction = channel.unary_unary(
+                '/paiju.v1.Table/CheckAction',
+                request_serializer=paiju_dot_v1_dot_table__pb2.CheckActionRequest.SerializeToString,
+                response_deserializer=paiju_dot_v1_dot_table__pb2.CheckActionResponse.FromString,
+                _registered_method=True)
         self.Watch = channel.unary_stream(
                 '/paiju.v1.Table/Watch',
                 request_serializer=paiju_dot_v1_dot_table__pb2.WatchRequest.SerializeToString,
@@ -86,6 +91,19 @@ class TableServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CheckAction(self, request, context):
+        """Whether the caller's seat may take an action now, and the rule's reason when it may not,
+        judged as `Act` would judge it at the table's current version, without changing anything and
+        without listing every legal play (a frontend asks at each click whether a selection of cards
+        is a legal play; `TableView.legal_actions` does not list 炒地皮 throws, nor every follow).
+        Errors: INVALID_ARGUMENT (empty table_id or action, an action longer than 512 characters, or
+        text that is no action of this game), NOT_FOUND (unknown table), PERMISSION_DENIED (the
+        caller does not sit at the table). A rule's refusal is no error: legal = false and its reason.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def Watch(self, request, context):
         """The caller's live view: a snapshot of the view, then every event the caller may see, until
         the caller cancels. Opening the stream marks the caller connected, closing it disconnected
@@ -111,6 +129,11 @@ def add_TableServicer_to_server(servicer, server):
                     servicer.Act,
                     request_deserializer=paiju_dot_v1_dot_table__pb2.ActRequest.FromString,
                     response_serializer=paiju_dot_v1_dot_table__pb2.ActResponse.SerializeToString,
+            ),
+            'CheckAction': grpc.unary_unary_rpc_method_handler(
+                    servicer.CheckAction,
+                    request_deserializer=paiju_dot_v1_dot_table__pb2.CheckActionRequest.FromString,
+                    response_serializer=paiju_dot_v1_dot_table__pb2.CheckActionResponse.SerializeToString,
             ),
             'Watch': grpc.unary_stream_rpc_method_handler(
                     servicer.Watch,
@@ -175,6 +198,33 @@ class Table:
             '/paiju.v1.Table/Act',
             paiju_dot_v1_dot_table__pb2.ActRequest.SerializeToString,
             paiju_dot_v1_dot_table__pb2.ActResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CheckAction(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/paiju.v1.Table/CheckAction',
+            paiju_dot_v1_dot_table__pb2.CheckActionRequest.SerializeToString,
+            paiju_dot_v1_dot_table__pb2.CheckActionResponse.FromString,
             options,
             channel_credentials,
             insecure,

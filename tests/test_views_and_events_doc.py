@@ -1,0 +1,116 @@
+"""docs/views-and-events.md names every event type each engine and the table can emit, and every
+field of each game's view: collected from random hands of each game (throws, 暗炒, escapes and
+timeouts included) and from the table's source."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from paiju.cards import format_cards
+from paiju.games import chaodipi, hunzhan, zhajinhua
+from paiju.games.engine import IllegalAction
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "views-and-events.md"
+
+
+def documented(section: str) -> set[str]:
+    """The names in the first column of the tables under ``## <section>``."""
+    text = DOC.read_text()
+    body = text.split(f"\n## {section}\n", 1)[1].split("\n## ", 1)[0]
+    names: set[str] = set()
+    for line in body.splitlines():
+        if line.startswith("| ") and not line.startswith("| field") and not line.startswith("| type"):
+            names.update(re.findall(r"`([a-z_]+)`", line.split("|")[1]))
+    return names
+
+
+def random_hand(game: str, rng: random.Random, variant: str = "yangzhou"):
+    seed = rng.randbytes(8)
+    if game == "zhajinhua":
+        return zhajinhua.Game().new_hand(coins=[5000] * rng.choice([2, 3, 5]), dealer=0, seed=seed)
+    if game == "hunzhan":
+        return hunzhan.Game().new_hand(coins=[5000] * 4, dealer=0, seed=seed)
+    match = chaodipi.MatchState(banker=rng.choice([None, 0]))
+    rules = chaodipi.Rules(variant=variant, channel="fortune_pass")
+    return chaodipi.Game(rules).new_hand(coins=[100_000] * 4, dealer=0, seed=seed, match=match)
+
+
+def a_throw(hand, seat: int, rng: random.Random) -> str | None:
+    """炒地皮, leading: every held card of one plain suit, which is no single shape."""
+    order = hand.context.order
+    suits = {order.suit_class[card] for card in hand.hands[seat]} - {"T"}
+    if not suits:
+        return None
+    suit = rng.choice(sorted(suits))
+    cards = [card for card in hand.hands[seat] if order.suit_class[card] == suit]
+    return f"play {format_cards(cards)}" if len(cards) >= 3 else None
+
+
+def play_out(hand, rng: random.Random) -> tuple[set[str], set[str]]:
+    """Event types and view fields seen over one random hand."""
+    events = list(getattr(hand, "opening_events", []))
+    fields: set[str] = set()
+    seats = range(len(hand.coins))
+    while not hand.is_over:
+        for seat in [*seats, None]:
+            fields |= set(hand.view(seat))
+        if hand.to_act is None:
+            others = [(s, a) for s in seats for a in hand.legal_actions(s)]
+            if others and rng.random() < 0.1:
+                events += hand.apply(*rng.choice(others))
+            events += hand.system_step()
+            continue
+        seat, chance = hand.to_act, rng.random()
+        try:
+            if chance < 0.004:
+                events += hand.leave(rng.choice(seats))
+            elif chance < 0.05:
+                events += hand.timeout()
+            elif chance < 0.15:
+                events += hand.apply(*rng.choice([(s, a) for s in seats for a in hand.legal_actions(s)] or [(seat, "")]))
+            elif chance < 0.3 and hand.GAME == "chaodipi" and hand.phase is chaodipi.Phase.PLAYING and not hand.trick:
+                events += hand.apply(seat, a_throw(hand, seat, rng) or hand.legal_actions(seat)[0])
+            else:
+                events += hand.apply(seat, rng.choice(hand.legal_actions(seat)))
+        except IllegalAction:
+            pass
+    for seat in [*seats, None]:
+        fields |= set(hand.view(seat))
+    return {event.type for event in events}, fields
+
+
+CASES = [("zhajinhua", "炸金花 Zha Jin Hua", "zhajinhua", 120), ("hunzhan", "混战 Hunzhan", "hunzhan", 12)] + [
+    ("chaodipi", "炒地皮 Chao Di Pi", variant, 10) for variant in ("yancheng", "yangzhou")
+]
+
+
+@pytest.mark.parametrize(("game", "section", "variant", "hands"), CASES)
+def test_every_event_type_and_view_field_of_each_game_is_documented(game, section, variant, hands):
+    rng = random.Random(f"{game}-{variant}")
+    seen_events: set[str] = set()
+    seen_fields: set[str] = set()
+    for _ in range(hands):
+        found, fields = play_out(random_hand(game, rng, variant), rng)
+        seen_events |= found
+        seen_fields |= fields
+    names = documented(section)
+    assert seen_events - names == set(), f"event types missing from {DOC.name} under {section}"
+    assert seen_fields - names == set(), f"view fields missing from {DOC.name} under {section}"
+    assert len(seen_events) >= 10  # the playouts reached the hand's phases
+
+
+def test_every_table_event_and_table_view_field_is_documented():
+    source = (ROOT / "services" / "paiju" / "table" / "tables.py").read_text()
+    emitted = set(re.findall(r'Event\("([a-z_]+)"', source))
+    assert emitted and emitted <= documented("Table events (every game)")
+    from paiju.table.record import TableRecord
+    from paiju.table.tables import Tables
+
+    record = TableRecord.open("t", "zhajinhua", "free")
+    view = Tables.view_of(1, "", record, None)
+    assert set(view) | {"turn_due_ms"} <= documented("The table view (every game)")
