@@ -7,6 +7,8 @@ page was sent.
 
 from __future__ import annotations
 
+import pytest
+
 from tests.web.conftest import company_room, wait_until
 from tests.web.pages import Player, css, one
 
@@ -51,8 +53,10 @@ def test_a_person_registers_sits_with_bots_and_plays_zhajinhua_to_the_settlement
             wait_until("the move to be taken", lambda: ann.legal() != legal or ann.in_settlement(), timeout=30)
         return False
 
-    wait_until("the hand to end", hand_over, timeout=HAND_BOUND_SECONDS)
-    ann.shot("settlement")
+    try:
+        wait_until("the hand to end", hand_over, timeout=HAND_BOUND_SECONDS)
+    finally:
+        ann.shot("settlement")
     rows = css(ann.driver, "[data-testid=result-row]")
     assert len(rows) >= 3 and "(you)" in rows[0].text, "the settlement lists every player, own row first"
     wait_until("the fairness check", lambda: one(ann.driver, "[data-testid=fair-ok]"))
@@ -91,3 +95,75 @@ def test_two_people_at_one_table_never_see_each_others_hidden_cards(web_server, 
     for person, other in ((a, b), (b, a)):
         source = person.driver.page_source
         assert all(f'data-card="{code}"' not in source for code in own[other.label])
+
+
+def illegal_single(legal: list[str], hand: list[str]) -> str | None:
+    """A card of the hand that no listed play uses (following, a card off the led suit), if the
+    listed plays are all there are."""
+    plays = [a.split(" ")[1:] for a in legal if a.startswith("play ")]
+    used = {card for play in plays for card in play}
+    return next((card for card in hand if card not in used), None) if plays else None
+
+
+@pytest.mark.parametrize(("game", "tier"), [("hunzhan", "stake10"), ("chaodipi", "yangzhou-fortune10")])
+def test_a_person_plays_a_trick_game_with_bots_by_clicking_through_a_reload(game, tier, web_server, browsers, artifacts):
+    bob = Player(browsers.open(), web_server.url, artifacts, game)
+    bob.register()
+    bob.choose(game, tier)
+    bob.shot("lobby")
+    bob.sit(company_room(game, tier))
+    bob.press_start()
+    wait_until("the deal", lambda: bob.hand_cards())
+    bob.shot("dealing")
+    moves = 0
+    checked_illegal = reloaded = False
+
+    def hand_over() -> bool:
+        nonlocal moves, checked_illegal, reloaded
+        if bob.in_settlement():
+            return True
+        legal = bob.legal()
+        plays = [a for a in legal if a.startswith(("play ", "bury "))]
+        if plays:
+            hand = [card.get_attribute("data-card") for card in bob.hand_cards()]
+            wrong = illegal_single(legal, hand) if game == "hunzhan" and more_listed(bob) else None
+            if wrong is not None and not checked_illegal:
+                bob.select([wrong])
+                reason = wait_until("the reason 出牌 is greyed out", lambda: one(bob.driver, "[data-testid=reason]"))
+                assert not bob.play_button().is_enabled() and reason.text.strip()
+                bob.shot("illegal")
+                checked_illegal = True
+            bob.select(plays[0].split(" ")[1:])
+            bob.play_selection(right_click=moves % 2 == 1)
+            moves += 1
+            if moves in (1, 6):
+                bob.shot(f"play-{moves}")
+        elif legal:
+            bob.click_action(next((a for a in legal if a == "pass"), legal[0]))
+        else:
+            return False
+        wait_until("the move to be taken", lambda: bob.legal() != legal or bob.in_settlement(), timeout=30)
+        if moves == 4 and not reloaded:
+            count = len(bob.hand_cards())
+            bob.driver.refresh()
+            wait_until("the same seat after a reload", lambda: one(bob.driver, "[data-testid=my-hand]"))
+            assert len(bob.hand_cards()) in (count, count - 1, count - 2), "the reload resumes the same hand"
+            bob.shot("reloaded")
+            reloaded = True
+        return False
+
+    try:
+        wait_until(f"the {game} hand to end", hand_over, timeout=HAND_BOUND_SECONDS * 2)
+    finally:
+        bob.shot("settlement")
+    assert reloaded and moves > 4
+    if game == "hunzhan":
+        assert checked_illegal, "an illegal selection came up and was greyed out"
+    rows = css(bob.driver, "[data-testid=result-row]")
+    assert len(rows) == 4 and "(you)" in rows[0].text
+    wait_until("the fairness check", lambda: one(bob.driver, "[data-testid=fair-ok]"))
+
+
+def more_listed(player: Player) -> bool:
+    """The page's legal plays are every legal play (no 'more plays' beyond the list)."""
+    return one(player.driver, "[data-testid=actions]").get_attribute("data-more") != "true"

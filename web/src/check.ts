@@ -25,10 +25,9 @@ export function listed(action: string, legal: string[]): boolean {
 }
 
 export async function checkAction(tableId: string, action: string, legal: string[], more: boolean): Promise<Check> {
-  const rpc = (table as any).checkAction as undefined | ((r: { tableId: string; action: string }) => Promise<Check>);
-  if (rpc && !unimplemented) {
+  if (!unimplemented) {
     try {
-      const r = await rpc({ tableId, action });
+      const r = await table.checkAction({ tableId, action });
       return { legal: r.legal, reason: r.reason };
     } catch (e) {
       if (codeOf(e) === Code.Unimplemented) unimplemented = true;

@@ -4,7 +4,7 @@
 const RINGS = {
   panel: { rx: 42, ry: 40 },
   cards: { rx: 27, ry: 20 },
-  trick: { rx: 18, ry: 22 },
+  trick: { rx: 20, ry: 13 },
 };
 
 export function spot(seatCount: number, place: number, ring: keyof typeof RINGS): Record<string, string> {

@@ -1,14 +1,15 @@
 // The table: a live view of one seat, kept current by the Watch stream (with a fresh view asked
 // for whenever events arrive), the player panels around the felt, and the game's own controls.
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import { Code, codeOf, errorCodeOf, lobby, reasonOf, table } from "./api";
+import { Code, codeOf, lobby, reasonOf, table } from "./api";
 import type { TableView } from "./gen/paiju/v1/table_pb";
 import { prettyCards } from "./cards";
+import { checkAction } from "./check";
 import { gameTitle, STAND_REASONS } from "./labels";
 import type { SeatMemory, Session } from "./session";
 import { Settlement } from "./settlement";
 import { spot } from "./place";
-import { TricksControls, TricksFelt } from "./tricks";
+import { TricksControls, TricksFelt, TricksInfo } from "./tricks";
 import { coins, secondsLeft, sleep, useTick } from "./util";
 import { ZhajinhuaControls, ZhajinhuaFelt } from "./zhajinhua";
 
@@ -164,21 +165,31 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
     return () => stop.abort();
   }, [seat.tableId]);
 
+  // An action refused because the table moved on (a card dealt, someone else's move) is tried
+  // again on the fresh view while that view still lists it: the person's choice still stands.
   const act = async (action: string): Promise<boolean> => {
     if (!live) return false;
-    try {
-      const r = await table.act({ tableId: seat.tableId, expectedVersion: live.version, action });
-      if (r.view) show(r.view);
-      setMessage("");
-      return true;
-    } catch (e) {
-      if (codeOf(e) === Code.Aborted) {
-        setMessage("牌桌已变化 The table moved on: look again and decide.");
-        refresh();
-      } else {
-        setMessage(`${reasonOf(e)}${errorCodeOf(e) ? "" : ""}`);
+    let version = live.version;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const r = await table.act({ tableId: seat.tableId, expectedVersion: version, action });
+        if (r.view) show(r.view);
+        setMessage("");
+        return true;
+      } catch (e) {
+        if (codeOf(e) !== Code.Aborted) {
+          setMessage(reasonOf(e));
+          return false;
+        }
+        const fresh = await table.getView({ tableId: seat.tableId }).catch(() => null);
+        if (fresh) show(fresh);
+        const still = fresh && (await checkAction(seat.tableId, action, fresh.legalActions, false)).legal;
+        if (!fresh || attempt >= 2 || !still) {
+          setMessage("牌桌已变化 The table moved on: look again and decide.");
+          return false;
+        }
+        version = fresh.version;
       }
-      return false;
     }
   };
 
@@ -341,6 +352,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
             {connected ? "● 在线 connected" : "○ 重连中 reconnecting…"}
           </span>
         </div>
+        {hand && !zjh && <TricksInfo {...gameProps} />}
         {hand?.state?.commitment && (
           <div class="commitment" title="SHA-256 of the shuffle's seed and order, published before the deal">
             洗牌承诺 Shuffle commitment

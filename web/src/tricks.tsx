@@ -24,6 +24,28 @@ const PHASES: Record<string, string> = {
   over: "本局结束 Over",
 };
 
+/** In the side panel: trump, declaration, banker and the attackers' points. */
+export function TricksInfo({ live, nameOf }: GameProps) {
+  const game: string = live.view.table.game;
+  const state = live.view.hand.state;
+  const trumpText = state.trump ? (SUIT_NAMES[state.trump] ?? state.trump) : state.no_trump ? SUIT_NAMES.NT : "未定 not yet";
+  return (
+      <div class="trick-info" data-testid="trick-info">
+        <span class="tag trump">主 Trump {trumpText}</span>
+        {game === "chaodipi" && <span class="tag">级 Level {state.level}</span>}
+        {state.declaration && (
+          <span class="tag">
+            亮主 {nameOf(state.declaration.seat)} {prettyCards(state.declaration.cards)}
+          </span>
+        )}
+        {state.banker !== null && state.banker !== undefined && <span class="tag">庄 banker {nameOf(state.banker)}</span>}
+        {game === "chaodipi" && state.attacker_points && (
+          <span class="tag">闲家得分 attackers {state.attacker_points.total}</span>
+        )}
+              </div>
+  );
+}
+
 /** On the felt: trump and phase, the other players' cards, and the trick in front of each. */
 export function TricksFelt({ live, mySeat, nameOf, placeOf }: GameProps) {
   const game: string = live.view.table.game;
@@ -48,24 +70,9 @@ export function TricksFelt({ live, mySeat, nameOf, placeOf }: GameProps) {
 
   const current: Play[] = state.trick ?? [];
   const shown = current.length ? current : (linger?.trick ?? []);
-  const trumpText = state.trump ? (SUIT_NAMES[state.trump] ?? state.trump) : state.no_trump ? SUIT_NAMES.NT : "未定 not yet";
-
   return (
     <>
-      <div class="trick-info" data-testid="trick-info">
-        <span class="tag trump">主 Trump {trumpText}</span>
-        {game === "chaodipi" && <span class="tag">级 Level {state.level}</span>}
-        {state.declaration && (
-          <span class="tag">
-            亮主 {nameOf(state.declaration.seat)} {prettyCards(state.declaration.cards)}
-          </span>
-        )}
-        {state.banker !== null && state.banker !== undefined && <span class="tag">庄 banker {nameOf(state.banker)}</span>}
-        {game === "chaodipi" && state.attacker_points && (
-          <span class="tag">闲家得分 attackers {state.attacker_points.total}</span>
-        )}
-        {PHASES[state.phase] && <span class="tag phase">{PHASES[state.phase]}</span>}
-      </div>
+      {PHASES[state.phase] && !shown.length && <div class="phase-banner">{PHASES[state.phase]}</div>}
       {players
         .filter((p) => p.seat !== mySeat)
         .map((p) => (
@@ -181,7 +188,7 @@ export function TricksControls({ live, mySeat, nameOf, act, tableId }: GameProps
           <Card key={`${code}-${index}`} code={code} index={index} selected={selected.has(index)} onClick={() => toggle(index)} />
         ))}
       </div>
-      <div class="actions" data-testid="actions" data-legal={live.legal.join("|")}>
+      <div class="actions" data-testid="actions" data-legal={live.legal.join("|")} data-more={String(!!state.more_plays)}>
         <button name="play" class="primary" disabled={!playLit} onClick={playSelection} title="or right-click your hand">
           {burying ? "埋底 Bury" : "出牌 Play"}
         </button>

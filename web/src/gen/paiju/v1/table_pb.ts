@@ -21,7 +21,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file paiju/v1/table.proto.
  */
 export const file_paiju_v1_table: GenFile = /*@__PURE__*/
-  fileDesc("ChRwYWlqdS92MS90YWJsZS5wcm90bxIIcGFpanUudjEiIgoOR2V0Vmlld1JlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiWAoJVHVybkNsb2NrEgwKBHNlYXQYASABKAUSKgoGZHVlX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCglzdXNwZW5kZWQYAyABKAgi2wEKCVRhYmxlVmlldxIQCgh0YWJsZV9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEg8KB3ZlcnNpb24YAyABKAMSEQoEc2VhdBgEIAEoBUgAiAEBEg8KB2hhbmRfaWQYBSABKAkSEQoJdmlld19qc29uGAYgASgJEhUKDWxlZ2FsX2FjdGlvbnMYByADKAkSJgoEdHVybhgIIAEoCzITLnBhaWp1LnYxLlR1cm5DbG9ja0gBiAEBEhUKDWxhc3RfZXZlbnRfaWQYCSABKAlCBwoFX3NlYXRCBwoFX3R1cm4iSAoKQWN0UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIYChBleHBlY3RlZF92ZXJzaW9uGAIgASgDEg4KBmFjdGlvbhgDIAEoCSJiCgtBY3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEh8KBmV2ZW50cxgCIAMoCzIPLnBhaWp1LnYxLkV2ZW50EiEKBHZpZXcYAyABKAsyEy5wYWlqdS52MS5UYWJsZVZpZXciWQoFRXZlbnQSCgoCaWQYASABKAkSDAoEdHlwZRgCIAEoCRIUCgxwYXlsb2FkX2pzb24YAyABKAkSDwoHdmVyc2lvbhgEIAEoAxIPCgdoYW5kX2lkGAUgASgJIk0KDFdhdGNoUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIWCg5hZnRlcl9ldmVudF9pZBgCIAEoCRITCgtmb2xsb3dfdmlldxgDIAEoCCJiCgtUYWJsZVVwZGF0ZRIlCghzbmFwc2hvdBgBIAEoCzITLnBhaWp1LnYxLlRhYmxlVmlldxIfCgZldmVudHMYAyADKAsyDy5wYWlqdS52MS5FdmVudEoECAIQA1IFZXZlbnQiagoXTWFya0Rpc2Nvbm5lY3RlZFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEgoKYWNjb3VudF9pZBgCIAEoCRIpCgVzaW5jZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPAoYTWFya0Rpc2Nvbm5lY3RlZFJlc3BvbnNlEg8KB2FwcGxpZWQYASABKAgSDwoHdmVyc2lvbhgCIAEoAzKvAQoFVGFibGUSOAoHR2V0VmlldxIYLnBhaWp1LnYxLkdldFZpZXdSZXF1ZXN0GhMucGFpanUudjEuVGFibGVWaWV3EjIKA0FjdBIULnBhaWp1LnYxLkFjdFJlcXVlc3QaFS5wYWlqdS52MS5BY3RSZXNwb25zZRI4CgVXYXRjaBIWLnBhaWp1LnYxLldhdGNoUmVxdWVzdBoVLnBhaWp1LnYxLlRhYmxlVXBkYXRlMAEyvwEKDVRhYmxlSW50ZXJuYWwSUwoORXhwaXJlRGVhZGxpbmUSHy5wYWlqdS52MS5FeHBpcmVEZWFkbGluZVJlcXVlc3QaIC5wYWlqdS52MS5FeHBpcmVEZWFkbGluZVJlc3BvbnNlElkKEE1hcmtEaXNjb25uZWN0ZWQSIS5wYWlqdS52MS5NYXJrRGlzY29ubmVjdGVkUmVxdWVzdBoiLnBhaWp1LnYxLk1hcmtEaXNjb25uZWN0ZWRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_paiju_v1_common]);
+  fileDesc("ChRwYWlqdS92MS90YWJsZS5wcm90bxIIcGFpanUudjEiIgoOR2V0Vmlld1JlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiWAoJVHVybkNsb2NrEgwKBHNlYXQYASABKAUSKgoGZHVlX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCglzdXNwZW5kZWQYAyABKAgi2wEKCVRhYmxlVmlldxIQCgh0YWJsZV9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEg8KB3ZlcnNpb24YAyABKAMSEQoEc2VhdBgEIAEoBUgAiAEBEg8KB2hhbmRfaWQYBSABKAkSEQoJdmlld19qc29uGAYgASgJEhUKDWxlZ2FsX2FjdGlvbnMYByADKAkSJgoEdHVybhgIIAEoCzITLnBhaWp1LnYxLlR1cm5DbG9ja0gBiAEBEhUKDWxhc3RfZXZlbnRfaWQYCSABKAlCBwoFX3NlYXRCBwoFX3R1cm4iSAoKQWN0UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIYChBleHBlY3RlZF92ZXJzaW9uGAIgASgDEg4KBmFjdGlvbhgDIAEoCSJiCgtBY3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEh8KBmV2ZW50cxgCIAMoCzIPLnBhaWp1LnYxLkV2ZW50EiEKBHZpZXcYAyABKAsyEy5wYWlqdS52MS5UYWJsZVZpZXciNgoSQ2hlY2tBY3Rpb25SZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEg4KBmFjdGlvbhgCIAEoCSI0ChNDaGVja0FjdGlvblJlc3BvbnNlEg0KBWxlZ2FsGAEgASgIEg4KBnJlYXNvbhgCIAEoCSJZCgVFdmVudBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEhQKDHBheWxvYWRfanNvbhgDIAEoCRIPCgd2ZXJzaW9uGAQgASgDEg8KB2hhbmRfaWQYBSABKAkiTQoMV2F0Y2hSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhYKDmFmdGVyX2V2ZW50X2lkGAIgASgJEhMKC2ZvbGxvd192aWV3GAMgASgIImIKC1RhYmxlVXBkYXRlEiUKCHNuYXBzaG90GAEgASgLMhMucGFpanUudjEuVGFibGVWaWV3Eh8KBmV2ZW50cxgDIAMoCzIPLnBhaWp1LnYxLkV2ZW50SgQIAhADUgVldmVudCJqChdNYXJrRGlzY29ubmVjdGVkUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRISCgphY2NvdW50X2lkGAIgASgJEikKBXNpbmNlGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI8ChhNYXJrRGlzY29ubmVjdGVkUmVzcG9uc2USDwoHYXBwbGllZBgBIAEoCBIPCgd2ZXJzaW9uGAIgASgDMvsBCgVUYWJsZRI4CgdHZXRWaWV3EhgucGFpanUudjEuR2V0Vmlld1JlcXVlc3QaEy5wYWlqdS52MS5UYWJsZVZpZXcSMgoDQWN0EhQucGFpanUudjEuQWN0UmVxdWVzdBoVLnBhaWp1LnYxLkFjdFJlc3BvbnNlEkoKC0NoZWNrQWN0aW9uEhwucGFpanUudjEuQ2hlY2tBY3Rpb25SZXF1ZXN0Gh0ucGFpanUudjEuQ2hlY2tBY3Rpb25SZXNwb25zZRI4CgVXYXRjaBIWLnBhaWp1LnYxLldhdGNoUmVxdWVzdBoVLnBhaWp1LnYxLlRhYmxlVXBkYXRlMAEyvwEKDVRhYmxlSW50ZXJuYWwSUwoORXhwaXJlRGVhZGxpbmUSHy5wYWlqdS52MS5FeHBpcmVEZWFkbGluZVJlcXVlc3QaIC5wYWlqdS52MS5FeHBpcmVEZWFkbGluZVJlc3BvbnNlElkKEE1hcmtEaXNjb25uZWN0ZWQSIS5wYWlqdS52MS5NYXJrRGlzY29ubmVjdGVkUmVxdWVzdBoiLnBhaWp1LnYxLk1hcmtEaXNjb25uZWN0ZWRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_paiju_v1_common]);
 
 /**
  * Asks for the caller's view of a table.
@@ -232,6 +232,63 @@ export const ActResponseSchema: GenMessage<ActResponse> = /*@__PURE__*/
   messageDesc(file_paiju_v1_table, 4);
 
 /**
+ * Asks whether the caller's seat may take an action now.
+ *
+ * @generated from message paiju.v1.CheckActionRequest
+ */
+export type CheckActionRequest = Message<"paiju.v1.CheckActionRequest"> & {
+  /**
+   * The table.
+   *
+   * @generated from field: string table_id = 1;
+   */
+  tableId: string;
+
+  /**
+   * The action in the game's text form, e.g. "play 5H 5H 6H 6H" for the selected cards.
+   *
+   * @generated from field: string action = 2;
+   */
+  action: string;
+};
+
+/**
+ * Describes the message paiju.v1.CheckActionRequest.
+ * Use `create(CheckActionRequestSchema)` to create a new message.
+ */
+export const CheckActionRequestSchema: GenMessage<CheckActionRequest> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_table, 5);
+
+/**
+ * Whether the action is legal now.
+ *
+ * @generated from message paiju.v1.CheckActionResponse
+ */
+export type CheckActionResponse = Message<"paiju.v1.CheckActionResponse"> & {
+  /**
+   * True when `Act` would accept the action now (on the current version).
+   *
+   * @generated from field: bool legal = 1;
+   */
+  legal: boolean;
+
+  /**
+   * When not legal, the rule's reason for the player (e.g. "it is seat 2's turn, not seat 0's",
+   * "5C KC does not follow 9H 9H: follow suit, pairs and tractors"); empty when legal.
+   *
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message paiju.v1.CheckActionResponse.
+ * Use `create(CheckActionResponseSchema)` to create a new message.
+ */
+export const CheckActionResponseSchema: GenMessage<CheckActionResponse> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_table, 6);
+
+/**
  * Something that happened at a table, cut to what the receiver may see.
  *
  * @generated from message paiju.v1.Event
@@ -279,7 +336,7 @@ export type Event = Message<"paiju.v1.Event"> & {
  * Use `create(EventSchema)` to create a new message.
  */
 export const EventSchema: GenMessage<Event> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 5);
+  messageDesc(file_paiju_v1_table, 7);
 
 /**
  * Asks for the caller's live view of a table.
@@ -316,7 +373,7 @@ export type WatchRequest = Message<"paiju.v1.WatchRequest"> & {
  * Use `create(WatchRequestSchema)` to create a new message.
  */
 export const WatchRequestSchema: GenMessage<WatchRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 6);
+  messageDesc(file_paiju_v1_table, 8);
 
 /**
  * One message of a table stream: events, a snapshot, or events and then a snapshot.
@@ -348,7 +405,7 @@ export type TableUpdate = Message<"paiju.v1.TableUpdate"> & {
  * Use `create(TableUpdateSchema)` to create a new message.
  */
 export const TableUpdateSchema: GenMessage<TableUpdate> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 7);
+  messageDesc(file_paiju_v1_table, 9);
 
 /**
  * Asks to mark a player disconnected.
@@ -383,7 +440,7 @@ export type MarkDisconnectedRequest = Message<"paiju.v1.MarkDisconnectedRequest"
  * Use `create(MarkDisconnectedRequestSchema)` to create a new message.
  */
 export const MarkDisconnectedRequestSchema: GenMessage<MarkDisconnectedRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 8);
+  messageDesc(file_paiju_v1_table, 10);
 
 /**
  * What marking a player disconnected did.
@@ -411,7 +468,7 @@ export type MarkDisconnectedResponse = Message<"paiju.v1.MarkDisconnectedRespons
  * Use `create(MarkDisconnectedResponseSchema)` to create a new message.
  */
 export const MarkDisconnectedResponseSchema: GenMessage<MarkDisconnectedResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 9);
+  messageDesc(file_paiju_v1_table, 11);
 
 /**
  * What players do during a hand. Every RPC needs a session token (UNAUTHENTICATED otherwise). A
@@ -450,6 +507,22 @@ export const Table: GenService<{
     methodKind: "unary";
     input: typeof ActRequestSchema;
     output: typeof ActResponseSchema;
+  },
+  /**
+   * Whether the caller's seat may take an action now, and the rule's reason when it may not,
+   * judged as `Act` would judge it at the table's current version, without changing anything and
+   * without listing every legal play (a frontend asks at each click whether a selection of cards
+   * is a legal play; `TableView.legal_actions` does not list 炒地皮 throws, nor every follow).
+   * Errors: INVALID_ARGUMENT (empty table_id or action, an action longer than 512 characters, or
+   * text that is no action of this game), NOT_FOUND (unknown table), PERMISSION_DENIED (the
+   * caller does not sit at the table). A rule's refusal is no error: legal = false and its reason.
+   *
+   * @generated from rpc paiju.v1.Table.CheckAction
+   */
+  checkAction: {
+    methodKind: "unary";
+    input: typeof CheckActionRequestSchema;
+    output: typeof CheckActionResponseSchema;
   },
   /**
    * The caller's live view: a snapshot of the view, then every event the caller may see, until
