@@ -28,7 +28,7 @@ export const STAND_REASONS: Record<string, string> = {
   left: "left the table",
   not_ready: "did not press start in time (ready kick)",
   escaped: "left during a hand (escape)",
-  broke: "ran out of coins",
+  not_enough_coins: "too few coins left for this room",
 };
 
 export const HOW: Record<string, string> = {

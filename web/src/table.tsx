@@ -265,7 +265,8 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
             const place = placeOfTable(ts);
             const hs = handSeats ? handSeats.indexOf(ts) : -1;
             const isTurn = turnSeat === ts;
-            const awayUntil = away[ts];
+            const awayUntil = away[ts] ?? view.reconnect_by_ms?.[String(ts)];
+            const kick = view.ready_kick?.seat === ts ? view.ready_kick.due_ms : null;
             return (
               <div
                 key={ts}
@@ -293,6 +294,11 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
                         ✋ 举手
                       </span>
                     )}
+                    {kick && (
+                      <span class="kick-tag" data-testid="kick">
+                        ⏳ 举手 {secondsLeft(kick, now)}s
+                      </span>
+                    )}
                     {!s.connected && (
                       <span class="away-tag" data-testid="away">
                         断线 away{awayUntil ? ` · ${secondsLeft(awayUntil, now)}s` : ""}
@@ -311,9 +317,16 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
               {me_?.ready || pressedStart ? (
                 <p data-testid="waiting-others">已举手 Ready ✋ — waiting for the others…</p>
               ) : (
-                <button class="primary huge" data-testid="start" onClick={ready}>
-                  开始 Start
-                </button>
+                <>
+                  <button class="primary huge" data-testid="start" onClick={ready}>
+                    开始 Start
+                  </button>
+                  {view.ready_kick?.seat === mySeatAtTable && (
+                    <p class="kick-warning" data-testid="my-kick">
+                      The others are ready: press start within {secondsLeft(view.ready_kick.due_ms, now)}s or you will be stood up.
+                    </p>
+                  )}
+                </>
               )}
             </div>
           )}
