@@ -61,6 +61,12 @@ class Player:
         wait_until("the start button", lambda: one(self.driver, "[data-testid=start]")).click()
         wait_until("the start button to go", lambda: one(self.driver, "[data-testid=start]") is None)
 
+    def leave(self) -> None:
+        """Leave the table from the settlement, back to the lobby."""
+        one(self.driver, "[data-testid=settlement] button[name=leave]").click()
+        wait_until("the lobby", lambda: css(self.driver, ".room"))
+        self.shot("left")
+
     def legal(self) -> list[str]:
         bar = one(self.driver, "[data-testid=actions]")
         text = bar.get_attribute("data-legal") if bar is not None else ""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.conftest import company_room, wait_until
+from tests.web.conftest import BOT_TABLES, company_room, wait_until
 from tests.web.pages import Player, css, one
 
 HAND_BOUND_SECONDS = 240
@@ -61,10 +61,11 @@ def test_a_person_registers_sits_with_bots_and_plays_zhajinhua_to_the_settlement
     assert len(rows) >= 3 and "(you)" in rows[0].text, "the settlement lists every player, own row first"
     wait_until("the fairness check", lambda: one(ann.driver, "[data-testid=fair-ok]"))
     assert one(ann.driver, "[data-testid=again]").is_enabled(), "the settlement prompts for the next hand"
+    ann.leave()
 
 
 def test_two_people_at_one_table_never_see_each_others_hidden_cards(web_server, browsers, artifacts):
-    room = company_room("zhajinhua", "free")
+    room = f"zhajinhua-free-{BOT_TABLES + 2:02d}"  # a room of their own, without bots
     people = [Player(browsers.open(), web_server.url, artifacts, label) for label in ("hidden-a", "hidden-b")]
     for person in people:
         person.register()
@@ -162,6 +163,7 @@ def test_a_person_plays_a_trick_game_with_bots_by_clicking_through_a_reload(game
     rows = css(bob.driver, "[data-testid=result-row]")
     assert len(rows) == 4 and "(you)" in rows[0].text
     wait_until("the fairness check", lambda: one(bob.driver, "[data-testid=fair-ok]"))
+    bob.leave()
 
 
 def more_listed(player: Player) -> bool:

@@ -106,7 +106,9 @@ export function Settlement({ lastHand, tableSeats, myTableSeat, ready, onAgain, 
             </button>
           )}
           <button onClick={onClose}>查看牌桌 View table</button>
-          <button onClick={onLeave}>离开 Leave</button>
+          <button name="leave" onClick={onLeave}>
+            离开 Leave
+          </button>
         </div>
       </div>
     </div>
