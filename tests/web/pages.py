@@ -35,6 +35,13 @@ class Player:
     def shot(self, screen: str) -> None:
         self.driver.save_screenshot(str(self.artifacts / f"{self.label}-{screen}.png"))
 
+    def shot_at_phone_width(self, screen: str) -> None:
+        """A screenshot as a phone shows the page, then back to 1280×720."""
+        metrics = {"deviceScaleFactor": 1}
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**metrics, "width": 390, "height": 844, "mobile": True})
+        self.shot(f"phone-{screen}")
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**metrics, "width": 1280, "height": 720, "mobile": False})
+
     def register(self) -> None:
         self.driver.get(self.url)
         wait_until("the login form", lambda: one(self.driver, "input[name=username]"))

@@ -27,6 +27,7 @@ def test_a_person_registers_sits_with_bots_and_plays_zhajinhua_to_the_settlement
     ann = Player(browsers.open(), web_server.url, artifacts, "zjh")
     ann.register()
     ann.shot("lobby")
+    ann.shot_at_phone_width("lobby")
     room = company_room("zhajinhua", "free")
     ann.choose("zhajinhua", "free")
     assert ann.free_seat(room).value_of_css_property("cursor") == "pointer"
@@ -34,6 +35,7 @@ def test_a_person_registers_sits_with_bots_and_plays_zhajinhua_to_the_settlement
     ann.shot("seated")
     ann.press_start()
     wait_until("the hand", lambda: one(ann.driver, "[data-testid=pot]"))
+    ann.shot_at_phone_width("table")
     assert one(ann.driver, "[data-testid=commitment]").text.strip(), "the shuffle commitment is shown at the start"
     looked = False
     shots = 0

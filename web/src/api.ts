@@ -33,9 +33,3 @@ export function reasonOf(error: unknown): string {
 export function codeOf(error: unknown): Code | undefined {
   return error instanceof ConnectError ? error.code : undefined;
 }
-
-/** The engine's stable word for a refusal (`paiju-error-code`), when the server gave one. */
-export function errorCodeOf(error: unknown): string | undefined {
-  if (!(error instanceof ConnectError)) return undefined;
-  return error.metadata.get("paiju-error-code") ?? undefined;
-}
