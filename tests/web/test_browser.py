@@ -145,7 +145,9 @@ def test_a_person_plays_a_trick_game_with_bots_by_clicking_through_a_reload(game
             bob.click_action(next((a for a in legal if a == "pass"), legal[0]))
         else:
             return False
-        wait_until("the move to be taken", lambda: bob.legal() != legal or bob.in_settlement(), timeout=30)
+        # A move the table refused as stale (it moved on meanwhile) is shown and tried again.
+        wait_until("the move to be taken or refused", lambda: bob.legal() != legal or bob.in_settlement()
+                   or one(bob.driver, "[data-testid=table-message]"), timeout=60)
         if moves == 4 and not reloaded:
             count = len(bob.hand_cards())
             bob.driver.refresh()
