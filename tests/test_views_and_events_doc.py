@@ -113,4 +113,4 @@ def test_every_table_event_and_table_view_field_is_documented():
 
     record = TableRecord.open("t", "zhajinhua", "free")
     view = Tables.view_of(1, "", record, None)
-    assert set(view) | {"turn_due_ms"} <= documented("The table view (every game)")
+    assert set(view) | {"turn_due_ms", "ready_kick", "reconnect_by_ms"} <= documented("The table view (every game)")

@@ -41,7 +41,7 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
 
         return serve_processes(settings, services, processes, bot_tables=bot_tables,
                                rooms_per_tier=rooms_per_tier, relay=relay, out=out)
-    platform = build(settings, rooms_per_tier=max(rooms_per_tier, bot_tables), services=services)
+    platform = build(settings, rooms_per_tier=max(rooms_per_tier, rooms_for_bots(bot_tables)), services=services)
     port = service_port(settings, services)
     server = start_from_settings(settings, platform.bindings(services), port=port, share_port=share_port)
     platform.start_background(relay=relay)
@@ -184,10 +184,27 @@ BOT_TABLES = (
 )
 
 
+# (game, tier, bots) of the room after the bots' own tables where bots keep a person company: one
+# seat is left free, and the bots press start only once someone who is not one of them has.
+COMPANY_TABLES = (
+    ("zhajinhua", "free", 2),
+    ("hunzhan", "stake10", 3),
+    ("chaodipi", "yangzhou-fortune10", 3),
+)
+
+
+def rooms_for_bots(tables: int) -> int:
+    """Rooms per tier that ``tables`` bot tables need: theirs and the company room after them."""
+    return tables + 1 if tables else 0
+
+
 def start_bots(address: str, tables: int, stop: threading.Event) -> dict[str, list[BotStats]]:
-    """``tables`` tables of bots for every game in :data:`BOT_TABLES`; their live figures."""
+    """``tables`` tables of bots for every game in :data:`BOT_TABLES`, and a company room per
+    game (:data:`COMPANY_TABLES`); the bot tables' live figures."""
     stats: dict[str, list[BotStats]] = {}
     run = secrets.token_hex(3)
+    if tables:
+        start_company(address, f"bot-{run}-company", tables + 1, stop)
     for game, tier, per_table, kinds in BOT_TABLES:
         bots = itertools.cycle(kinds)
         for table in range(tables):
@@ -203,7 +220,26 @@ def start_bots(address: str, tables: int, stop: threading.Event) -> dict[str, li
     return stats
 
 
-def _bot_forever(address, name, game, tier, room, bot, stat, stop) -> None:  # type: ignore[no-untyped-def]
+def start_company(address: str, prefix: str, number: int, stop: threading.Event) -> None:
+    """Bots in room ``number`` of each company tier, waiting for a person to press start."""
+
+    def someone_else_pressed_start(view: dict) -> bool:
+        return any(s is not None and s["ready"] and not s["name"].startswith(prefix) for s in view["table"]["seats"])
+
+    for game, tier, count in COMPANY_TABLES:
+        kind = "sensible" if game == "zhajinhua" else "trick"
+        for seat in range(count):
+            name = f"{prefix}-{game[:3]}-{seat}"
+            thread = threading.Thread(
+                target=_bot_forever,
+                args=(address, name, game, tier, f"{game}-{tier}-{number:02d}", BOTS[kind], BotStats(), stop),
+                kwargs={"press_start_when": someone_else_pressed_start},
+                daemon=True,
+            )
+            thread.start()
+
+
+def _bot_forever(address, name, game, tier, room, bot, stat, stop, press_start_when=None) -> None:  # type: ignore[no-untyped-def]
     """A bot that keeps playing; when stood up (broke) it takes its seat again later.
 
     What befalls it goes to the log, not the terminal, where the live line is drawn; a server
@@ -220,7 +256,8 @@ def _bot_forever(address, name, game, tier, room, bot, stat, stop) -> None:  # t
                     client = PaijuClient.connect(address, name, password, register=not registered,
                                                  own_connection=True)
                     registered = True
-                play_bot(client, game, tier, bot, hands=10**9, stop=stop, rng=rng, room_id=room, stats=stat)
+                play_bot(client, game, tier, bot, hands=10**9, stop=stop, rng=rng, room_id=room, stats=stat,
+                         press_start_when=press_start_when)
             except PaijuError as error:
                 if stop.is_set():
                     return

@@ -491,3 +491,18 @@ def test_a_stream_that_follows_views_brings_the_view_of_each_turn_and_of_the_han
     for client in clients:
         client.close()
     wait_for("the settlement", everyone_settled(deployment), deployment)
+
+
+def test_the_view_shows_who_is_stood_up_for_not_pressing_start_and_when(deployment):
+    room = "zhajinhua-expert-01"
+    clients, seats = seated_clients(deployment, room)
+    assert clients[2].view(room)["ready_kick"] is None  # nobody pressed start yet: no kick runs
+    clients[0].ready(room)
+    clients[1].ready(room)
+    late = clients[2].view(room)
+    assert late["ready_kick"]["seat"] == seats[clients[2].account_id]
+    assert late["ready_kick"]["due_ms"] > 0 and late["reconnect_by_ms"] == {}
+    assert clients[0].view(room)["ready_kick"] == late["ready_kick"]  # everyone at the table sees it
+    for client in clients:
+        client.stand(room)
+        client.close()

@@ -12,6 +12,7 @@ import redis
 
 from paiju.games.engine import IllegalAction
 from paiju.games.zhajinhua import Game
+from paiju.lobby.rooms import Lobby
 from paiju.table.record import TableRecord
 from paiju.table.store import StaleVersion, TableStore
 from paiju.table.tables import READY_KICK_DEADLINE, TURN_DEADLINE, NotSeated, Tables, Timers
@@ -276,3 +277,13 @@ def test_bug_two_starters_racing_for_one_table_made_the_loser_fail_with_coins_al
     assert set(held) == {int(a) for a in accounts}
     # The loser's failed attempt holds nothing: every coin not held by the started hand is free.
     assert all(wallet.available(int(a)) == wallet.balance(int(a)) - held[int(a)] for a in accounts)
+
+
+def test_listing_rooms_without_a_tier_lists_every_tier_of_the_game(tables):
+    lobby = Lobby(tables, rooms_per_tier=2, games=["hunzhan"])
+    lobby.ensure_rooms()
+    every = [entry.record.table_id for entry in lobby.rooms("hunzhan", "")]
+    assert every == [f"hunzhan-stake{stake}-0{n}" for stake in (10, 100, 1000) for n in (1, 2)]
+    assert [e.record.table_id for e in lobby.rooms("hunzhan", "stake100")] == ["hunzhan-stake100-01", "hunzhan-stake100-02"]
+    with pytest.raises(ValueError):
+        lobby.rooms("hunzhan", "stake7")

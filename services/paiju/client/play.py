@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from paiju.client.bots import Bot
@@ -12,6 +13,8 @@ from paiju.client.sdk import IllegalMove, PaijuClient, StaleView, TableWaiter
 SAFETY_NET_SECONDS = 10.0
 """A waiting bot looks again after this long even if no view came (the server sends one whenever
 what the bot may do changes, so this only covers a stream that went quiet)."""
+COMPANY_LOOK_SECONDS = 1.0
+"""How often a bot waiting for someone else to press start looks at the table."""
 
 
 @dataclass
@@ -32,9 +35,12 @@ def play_bot(
     rng: random.Random | None = None,
     room_id: str | None = None,
     stats: BotStats | None = None,
+    press_start_when: Callable[[dict], bool] | None = None,
 ) -> BotStats:
     """Sit (quick match unless ``room_id``), then press start and play until ``hands`` hands
-    have ended at the table, the bot is stood up, or ``stop`` is set."""
+    have ended at the table, the bot is stood up, or ``stop`` is set. With
+    ``press_start_when``, the bot presses start only once that holds of the table's view (a bot
+    keeping a person company waits for the person to press start)."""
     stop = stop or threading.Event()
     rng = rng or random.Random()
     if room_id is None:
@@ -63,6 +69,11 @@ def play_bot(
                 continue  # perhaps that was the last hand to play: do not press start again
             hand = view["hand"]
             if hand is None:
+                if press_start_when is not None and not press_start_when(view):
+                    # Another seat's start is not something our own view is re-sent for: look again.
+                    stop.wait(COMPANY_LOOK_SECONDS)
+                    view = None
+                    continue
                 if not view["table"]["seats"][view["seat"]]["ready"]:
                     try:
                         client.ready(room_id)

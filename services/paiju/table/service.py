@@ -24,6 +24,8 @@ from paiju.table.record import TableRecord
 from paiju.table.store import EventsTrimmed, Snapshot, StaleVersion
 from paiju.table.store.keys import check_table_id
 from paiju.table.tables import (
+    READY_KICK_DEADLINE,
+    RECONNECT_PREFIX,
     TABLE_EVENTS,
     TURN_DEADLINE,
     NotSeated,
@@ -149,7 +151,20 @@ class TableService(table_pb2_grpc.TableServicer):
         if turn_due_ms is None and record.hand is not None:
             turn_due_ms = self._turn_due_ms(table_id)
         view["turn_due_ms"] = turn_due_ms
+        view["ready_kick"], view["reconnect_by_ms"] = self._windows(table_id, record)
         return view
+
+    def _windows(self, table_id: str, record: TableRecord) -> tuple[dict[str, int] | None, dict[str, int]]:
+        """The ready kick (the seat that must press start, and by when) and each away seat's
+        reconnect window, so a frontend can show them; read only when one can be running."""
+        kicked = record.ready_kick_candidate()
+        if kicked is None and all(s is None or s.connected for s in record.seats):
+            return None, {}
+        deadlines = {d.name: d.due_ms for d in self.tables.store.deadlines(table_id)}
+        kick_due = deadlines.get(READY_KICK_DEADLINE)
+        ready_kick = None if kicked is None or kick_due is None else {"seat": kicked, "due_ms": kick_due}
+        away = {name[len(RECONNECT_PREFIX):]: due for name, due in deadlines.items() if name.startswith(RECONNECT_PREFIX)}
+        return ready_kick, away
 
     def _start_over(
         self, table_id: str, account: str | None, after: str, hands: HandIds

@@ -1,0 +1,123 @@
+"""What a person does in the web client, as selenium steps: log in, pick a game, sit, press
+start, and play a move by clicking (the moves to choose from are the view's own legal actions,
+which the page keeps on its action bar)."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+
+from tests.web.conftest import wait_until
+
+PASSWORD = "a long password"
+
+
+def css(driver: Any, selector: str) -> list[Any]:
+    return driver.find_elements(By.CSS_SELECTOR, selector)
+
+
+def one(driver: Any, selector: str) -> Any:
+    found = css(driver, selector)
+    return found[0] if found else None
+
+
+class Player:
+    """One person in one browser window."""
+
+    def __init__(self, driver: Any, url: str, artifacts: Path, label: str) -> None:
+        self.driver, self.url, self.artifacts, self.label = driver, url, artifacts, label
+        self.name = f"{label[:6]}{secrets.token_hex(3)}"
+
+    def shot(self, screen: str) -> None:
+        self.driver.save_screenshot(str(self.artifacts / f"{self.label}-{screen}.png"))
+
+    def shot_at_phone_width(self, screen: str) -> None:
+        """A screenshot as a phone shows the page, then back to 1280×720."""
+        metrics = {"deviceScaleFactor": 1}
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**metrics, "width": 390, "height": 844, "mobile": True})
+        self.shot(f"phone-{screen}")
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**metrics, "width": 1280, "height": 720, "mobile": False})
+
+    def register(self) -> None:
+        self.driver.get(self.url)
+        wait_until("the login form", lambda: one(self.driver, "input[name=username]"))
+        self.shot("login")
+        one(self.driver, "input[name=username]").send_keys(self.name)
+        one(self.driver, "input[name=password]").send_keys(PASSWORD)
+        one(self.driver, "button[name=register]").click()
+        wait_until("the lobby", lambda: css(self.driver, ".room"))
+
+    def choose(self, game: str, tier: str) -> None:
+        one(self.driver, f"[data-game={game}]").click()
+        wait_until(f"the {tier} tier", lambda: one(self.driver, f"[data-tier='{tier}']")).click()
+        wait_until("its rooms", lambda: css(self.driver, f".room[data-room^='{game}-{tier}-']"))
+
+    def free_seat(self, room: str) -> Any:
+        return wait_until(f"a free seat in {room}", lambda: next(
+            (b for b in css(self.driver, f".room[data-room='{room}'] .chair.free") if b.is_enabled()), None))
+
+    def sit(self, room: str) -> None:
+        self.free_seat(room).click()
+        wait_until("the table", lambda: one(self.driver, "[data-testid=table]"))
+
+    def press_start(self) -> None:
+        wait_until("the start button", lambda: one(self.driver, "[data-testid=start]")).click()
+        wait_until("the start button to go", lambda: one(self.driver, "[data-testid=start]") is None)
+
+    def leave(self) -> None:
+        """Leave the table from the settlement, back to the lobby."""
+        one(self.driver, "[data-testid=settlement] button[name=leave]").click()
+        wait_until("the lobby", lambda: css(self.driver, ".room"))
+        self.shot("left")
+
+    def legal(self) -> list[str]:
+        bar = one(self.driver, "[data-testid=actions]")
+        text = bar.get_attribute("data-legal") if bar is not None else ""
+        return [action for action in (text or "").split("|") if action]
+
+    def in_settlement(self) -> bool:
+        return one(self.driver, "[data-testid=settlement]") is not None
+
+    def hand_cards(self) -> list[Any]:
+        return css(self.driver, "[data-testid=my-hand] .card")
+
+    def select(self, codes: list[str]) -> None:
+        """Click the cards of ``codes`` in the own hand (each code once per time it is named)."""
+        for card in self.hand_cards():
+            if "selected" in card.get_attribute("class"):
+                card.click()
+        wanted = list(codes)
+        for card in self.hand_cards():
+            code = card.get_attribute("data-card")
+            if code in wanted:
+                wanted.remove(code)
+                card.click()
+        assert not wanted, f"cards {wanted} are not in the hand"
+
+    def play_button(self) -> Any:
+        return one(self.driver, "button[name=play]")
+
+    def play_selection(self, right_click: bool = False) -> None:
+        wait_until("出牌 to light up", lambda: self.play_button().is_enabled(), timeout=20)
+        if right_click:
+            ActionChains(self.driver).context_click(one(self.driver, "[data-testid=my-hand]")).perform()
+        else:
+            self.play_button().click()
+
+    def click_action(self, action: str) -> None:
+        """A move other than playing cards, by its button (the buttons carry the action's verb)."""
+        verb = action.split(" ")[0]
+        buttons = css(self.driver, f"[data-testid=actions] button[name='{verb}']")
+        labels = [b.get_attribute("data-stake") for b in buttons]
+        if verb == "raise":
+            buttons[labels.index(action.split(" ")[1])].click()
+        elif verb == "compare":
+            buttons[0].click()
+            wait_until("the seat to compare with", lambda: one(self.driver, f"[data-testid=compare-{action.split(' ')[1]}]")).click()
+        else:
+            enabled = [b for b in buttons if b.is_enabled()]
+            enabled[0].click()

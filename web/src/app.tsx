@@ -1,0 +1,154 @@
+// The page: log in, then the lobby or the table the player sits at.
+import { render } from "preact";
+import { useCallback, useEffect, useState } from "preact/hooks";
+import { Code, codeOf, lobby, reasonOf, wallet } from "./api";
+import { LobbyScreen } from "./lobby";
+import { GAMES } from "./labels";
+import { LoginScreen } from "./login";
+import { seatMemory, session, type SeatMemory, type Session } from "./session";
+import { TableScreen } from "./table";
+import { coins } from "./util";
+
+interface Money {
+  available: number;
+  held: number;
+  level: string;
+}
+
+function App() {
+  const [me, setMe] = useState<Session | null>(session.current());
+  const [seat, setSeat] = useState<SeatMemory | null>(null);
+  const [money, setMoney] = useState<Money | null>(null);
+  const [notice, setNotice] = useState<string>("");
+  const [checked, setChecked] = useState(false);
+
+  const refreshMoney = useCallback(async () => {
+    try {
+      const balance = await wallet.getBalance({});
+      let level = "";
+      try {
+        const l = await wallet.level({ game: "zhajinhua", accountId: balance.accountId });
+        level = `Lv ${l.level} ${l.title}`;
+      } catch {
+        level = "";
+      }
+      setMoney({ available: Number(balance.available), held: Number(balance.held), level });
+    } catch (error) {
+      if (codeOf(error) === Code.Unauthenticated) logOut("Your session ended: please log in again.");
+    }
+  }, []);
+
+  const logOut = (message = "") => {
+    session.clear();
+    setMe(null);
+    setSeat(null);
+    setMoney(null);
+    setNotice(message);
+  };
+
+  // After logging in or reloading: back to the seat the player holds, if any.
+  useEffect(() => {
+    if (!me) return;
+    setChecked(false);
+    (async () => {
+      await refreshMoney();
+      const remembered = seatMemory.get();
+      if (remembered && remembered.accountId === me.accountId) {
+        setSeat(remembered);
+      } else {
+        const found = await findMySeat(me.accountId);
+        if (found) {
+          seatMemory.save(found);
+          setSeat(found);
+        }
+      }
+      setChecked(true);
+    })();
+  }, [me?.accountId]);
+
+  if (!me) {
+    return (
+      <LoginScreen
+        notice={notice}
+        onLoggedIn={(s) => {
+          session.save(s);
+          setNotice("");
+          setMe(s);
+        }}
+      />
+    );
+  }
+  return (
+    <div class="app">
+      <header class="topbar">
+        <div class="brand">
+          牌局 <small>Paiju</small>
+        </div>
+        <div class="me" data-testid="me">
+          <span class="avatar-mini">{me.username.slice(0, 1).toUpperCase()}</span>
+          <span class="name">{me.username}</span>
+          {money && (
+            <span class="balance" data-testid="balance" title="available coins (held by a hand in progress)">
+              🪙 {coins(money.available)}
+              {money.held > 0 && <small> (+{coins(money.held)} held)</small>}
+            </span>
+          )}
+          {money?.level && <span class="level">{money.level}</span>}
+          <button class="link" onClick={() => logOut()}>
+            退出 Log out
+          </button>
+        </div>
+      </header>
+      {notice && (
+        <div class="notice" data-testid="notice" onClick={() => setNotice("")}>
+          {notice}
+        </div>
+      )}
+      {!checked ? (
+        <div class="loading">…</div>
+      ) : seat ? (
+        <TableScreen
+          key={seat.tableId}
+          seat={seat}
+          me={me}
+          onMoneyChanged={refreshMoney}
+          onLeave={(message) => {
+            seatMemory.clear();
+            setSeat(null);
+            setNotice(message ?? "");
+            refreshMoney();
+          }}
+        />
+      ) : (
+        <LobbyScreen
+          me={me}
+          onError={setNotice}
+          onSeated={(s) => {
+            seatMemory.save(s);
+            setNotice("");
+            setSeat(s);
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+/** The room where the account already sits (a seat kept from another device or tab). */
+async function findMySeat(accountId: string): Promise<SeatMemory | null> {
+  for (const game of GAMES) {
+    try {
+      const { rooms } = await lobby.listRooms({ game: game.name });
+      for (const room of rooms) {
+        if (room.seats.some((s) => s.accountId === accountId)) {
+          return { roomId: room.roomId, tableId: room.tableId, game: game.name, accountId };
+        }
+      }
+    } catch (error) {
+      console.warn("listing rooms failed", reasonOf(error));
+    }
+  }
+  return null;
+}
+
+render(<App />, document.getElementById("app")!);

@@ -1,0 +1,40 @@
+// Asks the table whether a selection is a legal move now (Table.CheckAction), so 出牌 can be
+// greyed out with the rule's reason. A server without the RPC is answered from the view's own
+// list of legal actions instead.
+import { Code, codeOf, reasonOf, table } from "./api";
+
+export interface Check {
+  legal: boolean;
+  reason: string;
+}
+
+let unimplemented = false;
+
+function sameCards(a: string, b: string): boolean {
+  const norm = (s: string) => s.trim().split(/\s+/).sort().join(" ");
+  return norm(a) === norm(b);
+}
+
+/** Whether `action` is among the listed actions, cards compared in any order. */
+export function listed(action: string, legal: string[]): boolean {
+  const [verb, ...cards] = action.split(" ");
+  return legal.some((a) => {
+    const [v, ...c] = a.split(" ");
+    return v === verb && sameCards(c.join(" "), cards.join(" "));
+  });
+}
+
+export async function checkAction(tableId: string, action: string, legal: string[], more: boolean): Promise<Check> {
+  if (!unimplemented) {
+    try {
+      const r = await table.checkAction({ tableId, action });
+      return { legal: r.legal, reason: r.reason };
+    } catch (e) {
+      if (codeOf(e) === Code.Unimplemented) unimplemented = true;
+      else return { legal: false, reason: reasonOf(e) };
+    }
+  }
+  if (listed(action, legal)) return { legal: true, reason: "" };
+  if (more) return { legal: true, reason: "" };
+  return { legal: false, reason: "不能这样出 This selection is not a legal play now" };
+}

@@ -1,0 +1,116 @@
+// The end of a hand: every player's result with the viewer's own row first, the fairness check
+// of the shuffle, and what to do next.
+import { useEffect, useState } from "preact/hooks";
+import { CardRow, cardsOf } from "./cards";
+import { dealsOf, verifyDeal, type FairnessResult } from "./fairness";
+import { HOW } from "./labels";
+import type { Session } from "./session";
+import { signed } from "./util";
+
+interface Props {
+  lastHand: { hand_id: string; seats: number[]; state: Record<string, any> };
+  tableSeats: ({ name: string; account: string } | null)[];
+  me: Session;
+  myTableSeat: number | null;
+  ready: boolean;
+  onAgain: () => void;
+  onClose: () => void;
+  onLeave: () => void;
+}
+
+export function Settlement({ lastHand, tableSeats, myTableSeat, ready, onAgain, onClose, onLeave }: Props) {
+  const state = lastHand.state;
+  const result = state.result ?? {};
+  const details = result.details ?? {};
+  const game: string = state.game;
+  const seats = lastHand.seats;
+  const mine = myTableSeat === null ? -1 : seats.indexOf(myTableSeat);
+  const order = seats.map((_, hs) => hs).sort((a, b) => (a === mine ? -1 : b === mine ? 1 : a - b));
+  const winners: number[] = result.winners ?? [];
+  const [fair, setFair] = useState<FairnessResult | null>(null);
+  const [fairError, setFairError] = useState("");
+
+  useEffect(() => {
+    const deals = dealsOf(state.reveal);
+    if (!deals.length || !state.commitment) return;
+    verifyDeal(state.commitment, deals[deals.length - 1])
+      .then(setFair)
+      .catch((e) => setFairError(String(e)));
+  }, [lastHand.hand_id]);
+
+  const nameOf = (hs: number) => tableSeats[seats[hs]]?.name ?? `seat ${seats[hs] + 1}`;
+  const myCoins = mine >= 0 ? (result.coins?.[mine] ?? 0) : 0;
+
+  return (
+    <div class="modal-back">
+      <div class="modal settlement" data-testid="settlement">
+        <h2 class={myCoins > 0 ? "won" : myCoins < 0 ? "lost" : ""}>
+          {mine >= 0 && winners.includes(mine) ? "🎉 你赢了 You won!" : "本局结算 Settlement"}
+        </h2>
+        {details.how && <p class="how">{HOW[details.how] ?? details.how}</p>}
+        <table class="results">
+          <thead>
+            <tr>
+              <th>玩家 Player</th>
+              {game === "zhajinhua" && <th>牌 Cards</th>}
+              {game === "hunzhan" && <th>分 Points</th>}
+              {game === "chaodipi" && <th>方 Side</th>}
+              {result.scores && <th>积分 Score</th>}
+              <th>金币 Coins</th>
+            </tr>
+          </thead>
+          <tbody>
+            {order.map((hs) => (
+              <tr key={hs} class={`${hs === mine ? "mine" : ""}${winners.includes(hs) ? " winner" : ""}`} data-testid="result-row">
+                <td>
+                  {winners.includes(hs) ? "🏆 " : ""}
+                  {nameOf(hs)}
+                  {hs === mine ? " (you)" : ""}
+                </td>
+                {game === "zhajinhua" && (
+                  <td>
+                    <CardRow cards={cardsOf(state.players?.[hs]?.cards)} small />
+                  </td>
+                )}
+                {game === "hunzhan" && <td>{details.points?.[hs] ?? ""}</td>}
+                {game === "chaodipi" && <td>{state.players?.[hs]?.side === "banker" ? "庄 banker" : "闲 attacker"}</td>}
+                {result.scores && <td>{signed(result.scores[hs] ?? 0)}</td>}
+                <td class={(result.coins?.[hs] ?? 0) >= 0 ? "plus" : "minus"}>{signed(result.coins?.[hs] ?? 0)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <div class="fairness" data-testid="fairness">
+          {fair ? (
+            fair.ok ? (
+              <span class="ok" data-testid="fair-ok">
+                ✔ 洗牌公平 Fair shuffle: SHA-256(seed ‖ order) = {fair.commitment.slice(0, 16)}…, the commitment shown at the start
+              </span>
+            ) : (
+              <span class="bad" data-testid="fair-bad">
+                ✘ The revealed deck does NOT match the commitment ({fair.computed.slice(0, 16)}… ≠ {fair.commitment.slice(0, 16)}…)
+              </span>
+            )
+          ) : fairError ? (
+            <span class="bad">{fairError}</span>
+          ) : (
+            <span>checking the shuffle…</span>
+          )}
+        </div>
+        <div class="buttons">
+          {ready ? (
+            <span class="muted" data-testid="waiting-next">已举手 Ready ✋ — waiting for the others…</span>
+          ) : (
+            <button class="primary big" data-testid="again" onClick={onAgain}>
+              再来一局 Next hand
+            </button>
+          )}
+          <button onClick={onClose}>查看牌桌 View table</button>
+          <button name="leave" onClick={onLeave}>
+            离开 Leave
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,449 @@
+// The table: a live view of one seat, kept current by the Watch stream (with a fresh view asked
+// for whenever events arrive), the player panels around the felt, and the game's own controls.
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { Code, codeOf, lobby, reasonOf, table } from "./api";
+import type { TableView } from "./gen/paiju/v1/table_pb";
+import { prettyCards } from "./cards";
+import { checkAction } from "./check";
+import { gameTitle, STAND_REASONS } from "./labels";
+import type { SeatMemory, Session } from "./session";
+import { Settlement } from "./settlement";
+import { spot } from "./place";
+import { TricksControls, TricksFelt, TricksInfo } from "./tricks";
+import { coins, secondsLeft, sleep, useTick } from "./util";
+import { ZhajinhuaControls, ZhajinhuaFelt } from "./zhajinhua";
+
+/** One seat's view as the server sent it, with the view JSON parsed. */
+export interface Live {
+  version: bigint;
+  seat: number | null;
+  legal: string[];
+  turn: { seat: number; dueMs: number; suspended: boolean } | null;
+  view: Record<string, any>;
+}
+
+function liveOf(message: TableView): Live {
+  const turn = message.turn;
+  return {
+    version: message.version,
+    seat: message.seat ?? null,
+    legal: message.legalActions,
+    turn: turn
+      ? {
+          seat: turn.seat,
+          dueMs: turn.dueAt ? Number(turn.dueAt.seconds) * 1000 + Math.floor(turn.dueAt.nanos / 1e6) : 0,
+          suspended: turn.suspended,
+        }
+      : null,
+    view: JSON.parse(message.viewJson),
+  };
+}
+
+/** What a game's component gets from the table frame. */
+export interface GameProps {
+  live: Live;
+  me: Session;
+  /** The hand seat of the viewer (null when not dealt in). */
+  mySeat: number | null;
+  /** The name at a hand seat. */
+  nameOf: (handSeat: number) => string;
+  /** Where a hand seat sits around the felt, 0 being the viewer's own place at the bottom. */
+  placeOf: (handSeat: number) => number;
+  act: (action: string) => Promise<boolean>;
+  tableId: string;
+  events: EventLine[];
+}
+
+export interface EventLine {
+  type: string;
+  payload: Record<string, any>;
+  at: number;
+}
+
+interface Props {
+  seat: SeatMemory;
+  me: Session;
+  onLeave: (message?: string) => void;
+  onMoneyChanged: () => void;
+}
+
+export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
+  const [live, setLive] = useState<Live | null>(null);
+  const [connected, setConnected] = useState(false);
+  const [message, setMessage] = useState("");
+  const [events, setEvents] = useState<EventLine[]>([]);
+  const [away, setAway] = useState<Record<number, number>>({});
+  const [pressedStart, setPressedStart] = useState(false);
+  const [dismissed, setDismissed] = useState<string>("");
+  const lastEventId = useRef("");
+  const refreshing = useRef<Promise<void> | null>(null);
+  const again = useRef(false);
+  const now = useTick(250);
+
+  const show = (view: TableView) => setLive(liveOf(view));
+
+  // Coalesced GetView: one in flight, one more queued if events kept coming.
+  const refresh = useCallback(() => {
+    if (refreshing.current) {
+      again.current = true;
+      return;
+    }
+    refreshing.current = (async () => {
+      do {
+        again.current = false;
+        try {
+          show(await table.getView({ tableId: seat.tableId }));
+        } catch (e) {
+          if (isSeatLost(e)) onLeave(`你的座位已失去 Your seat is gone: ${reasonOf(e)}`);
+        }
+      } while (again.current);
+      refreshing.current = null;
+    })();
+  }, [seat.tableId]);
+
+  const onEvents = (batch: { type: string; payloadJson: string; id: string }[]) => {
+    const lines = batch.map((e) => ({ type: e.type, payload: safeJson(e.payloadJson), at: Date.now() }));
+    for (const line of lines) {
+      if (line.type === "disconnected") {
+        setAway((a) => ({ ...a, [line.payload.seat]: line.payload.reconnect_by_ms ?? 0 }));
+      } else if (line.type === "reconnected") {
+        setAway((a) => {
+          const { [line.payload.seat]: _, ...rest } = a;
+          return rest;
+        });
+      } else if (line.type === "stood" && line.payload.account === me.accountId) {
+        const why = STAND_REASONS[line.payload.reason] ?? line.payload.reason;
+        onLeave(`你已离座 You were stood up: ${why}.`);
+      } else if (line.type === "hand_settled" || line.type === "hand_over") {
+        onMoneyChanged();
+      } else if (line.type === "hand_seats") {
+        setPressedStart(false);
+      }
+    }
+    setEvents((old) => [...old, ...lines].slice(-60));
+  };
+
+  // The Watch stream: reopened after a drop with the last event id, so nothing is missed.
+  useEffect(() => {
+    const stop = new AbortController();
+    (async () => {
+      let pause = 500;
+      while (!stop.signal.aborted) {
+        try {
+          const stream = table.watch(
+            { tableId: seat.tableId, afterEventId: lastEventId.current, followView: true },
+            { signal: stop.signal },
+          );
+          for await (const update of stream) {
+            setConnected(true);
+            pause = 500;
+            if (update.snapshot) {
+              show(update.snapshot);
+              if (update.snapshot.lastEventId) lastEventId.current = update.snapshot.lastEventId;
+            }
+            if (update.events.length) {
+              const last = update.events[update.events.length - 1];
+              if (last.id) lastEventId.current = last.id;
+              onEvents(update.events);
+              if (!update.snapshot) refresh();
+            }
+          }
+        } catch (e) {
+          if (stop.signal.aborted) return;
+          if (isSeatLost(e)) {
+            onLeave(`你的座位已失去 Your seat is gone: ${reasonOf(e)}`);
+            return;
+          }
+          console.warn("table stream dropped", reasonOf(e));
+        }
+        setConnected(false);
+        await sleep(pause, stop.signal);
+        pause = Math.min(pause * 2, 5000);
+        refresh();
+      }
+    })();
+    return () => stop.abort();
+  }, [seat.tableId]);
+
+  // An action refused because the table moved on (a card dealt, someone else's move) is tried
+  // again on the fresh view while that view still lists it: the person's choice still stands.
+  const act = async (action: string): Promise<boolean> => {
+    if (!live) return false;
+    let version = live.version;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const r = await table.act({ tableId: seat.tableId, expectedVersion: version, action });
+        if (r.view) show(r.view);
+        setMessage("");
+        return true;
+      } catch (e) {
+        if (codeOf(e) !== Code.Aborted) {
+          setMessage(reasonOf(e));
+          return false;
+        }
+        const fresh = await table.getView({ tableId: seat.tableId }).catch(() => null);
+        if (fresh) show(fresh);
+        const still = fresh && (await checkAction(seat.tableId, action, fresh.legalActions, false)).legal;
+        if (!fresh || attempt >= 2 || !still) {
+          setMessage("牌桌已变化 The table moved on: look again and decide.");
+          return false;
+        }
+        version = fresh.version;
+      }
+    }
+  };
+
+  const ready = async () => {
+    setPressedStart(true);
+    try {
+      await lobby.ready({ roomId: seat.roomId });
+      setDismissed(live?.view.last_hand?.hand_id ?? "");
+      refresh();
+    } catch (e) {
+      setPressedStart(false);
+      setMessage(`开始 Start refused: ${reasonOf(e)}`);
+    }
+  };
+
+  const leave = async () => {
+    const handOn = !!live?.view.hand;
+    if (handOn && !confirm("A hand is on: leaving now is an escape and costs a penalty. Leave anyway?")) return;
+    try {
+      await lobby.stand({ roomId: seat.roomId, acceptEscape: handOn });
+      onLeave();
+    } catch (e) {
+      if (isSeatLost(e)) onLeave();
+      else setMessage(`离开 Leave refused: ${reasonOf(e)}`);
+    }
+  };
+
+  if (!live) {
+    return (
+      <main class="table-screen loading">
+        <p>{connected ? "…" : "连接中 Connecting to the table…"}</p>
+      </main>
+    );
+  }
+  const view = live.view;
+  const tableSeats: (null | { account: string; name: string; ready: boolean; coins: number; connected: boolean })[] =
+    view.table.seats;
+  const mySeatAtTable: number | null = view.seat;
+  const hand = view.hand;
+  const handSeats: number[] | null = hand ? hand.seats : null;
+  const myHandSeat: number | null = hand ? hand.my_hand_seat : null;
+  const seatCount = tableSeats.length;
+  const placeOfTable = (ts: number) => (mySeatAtTable === null ? ts : (ts - mySeatAtTable + seatCount) % seatCount);
+  const tableSeatOfHand = (hs: number) => (handSeats ? handSeats[hs] : hs);
+  const nameOf = (hs: number) => tableSeats[tableSeatOfHand(hs)]?.name ?? `seat ${hs + 1}`;
+  const placeOf = (hs: number) => placeOfTable(tableSeatOfHand(hs));
+  const me_ = mySeatAtTable !== null ? tableSeats[mySeatAtTable] : null;
+  const turnSeat = live.turn ? live.turn.seat : null;
+  const turnLeft = live.turn && live.turn.dueMs ? secondsLeft(live.turn.dueMs, now) : null;
+  const myTurn = turnSeat !== null && turnSeat === mySeatAtTable;
+  const lastHand = view.last_hand;
+  const zjh = view.table.game === "zhajinhua";
+  if (hand && myHandSeat !== null) rememberPlayed(hand.hand_id);
+  // Only a hand the player was dealt into is settled on their screen.
+  const showSettlement = !hand && lastHand && lastHand.hand_id !== dismissed && playedIn(lastHand.hand_id);
+  const gameProps: GameProps = {
+    live,
+    me,
+    mySeat: myHandSeat,
+    nameOf,
+    placeOf,
+    act,
+    tableId: seat.tableId,
+    events,
+  };
+
+  return (
+    <main class={`table-screen game-${view.table.game}${myTurn ? " my-turn" : ""}`} data-testid="table">
+      <div class="felt-area">
+        <div class={`felt-big seats-${seatCount}`}>
+          {tableSeats.map((s, ts) => {
+            if (ts === mySeatAtTable) return null;
+            const place = placeOfTable(ts);
+            const hs = handSeats ? handSeats.indexOf(ts) : -1;
+            const isTurn = turnSeat === ts;
+            const awayUntil = away[ts] ?? view.reconnect_by_ms?.[String(ts)];
+            const kick = view.ready_kick?.seat === ts ? view.ready_kick.due_ms : null;
+            return (
+              <div
+                key={ts}
+                style={spot(seatCount, place, "panel")}
+                class={`panel${isTurn ? " turn" : ""}${s && !s.connected ? " away" : ""}${!s ? " empty" : ""}`}
+                data-seat={ts}
+                data-hand-seat={hs >= 0 ? hs : undefined}
+              >
+                {s ? (
+                  <>
+                    <div class="avatar">
+                      {s.name.slice(0, 1).toUpperCase()}
+                      {isTurn && turnLeft !== null && !live.turn?.suspended && (
+                        <span class={`countdown${turnLeft <= 5 ? " hurry" : ""}`} data-testid="countdown">
+                          {turnLeft}
+                        </span>
+                      )}
+                    </div>
+                    <div class="who">
+                      <span class="pname">{s.name}</span>
+                      <span class="pcoins">🪙 {coins(s.coins)}</span>
+                    </div>
+                    {!hand && s.ready && (
+                      <span class="ready-hand" title="ready 举手">
+                        ✋ 举手
+                      </span>
+                    )}
+                    {kick && (
+                      <span class="kick-tag" data-testid="kick">
+                        ⏳ 举手 {secondsLeft(kick, now)}s
+                      </span>
+                    )}
+                    {!s.connected && (
+                      <span class="away-tag" data-testid="away">
+                        断线 away{awayUntil ? ` · ${secondsLeft(awayUntil, now)}s` : ""}
+                      </span>
+                    )}
+                  </>
+                ) : (
+                  <span class="empty-seat">空位 empty</span>
+                )}
+              </div>
+            );
+          })}
+          {hand && (zjh ? <ZhajinhuaFelt {...gameProps} /> : <TricksFelt {...gameProps} />)}
+          {!hand && !showSettlement && (
+            <div class="center-message">
+              {me_?.ready || pressedStart ? (
+                <p data-testid="waiting-others">已举手 Ready ✋ — waiting for the others…</p>
+              ) : (
+                <>
+                  <button class="primary huge" data-testid="start" onClick={ready}>
+                    开始 Start
+                  </button>
+                  {view.ready_kick?.seat === mySeatAtTable && (
+                    <p class="kick-warning" data-testid="my-kick">
+                      The others are ready: press start within {secondsLeft(view.ready_kick.due_ms, now)}s or you will be stood up.
+                    </p>
+                  )}
+                </>
+              )}
+            </div>
+          )}
+          {myTurn && turnLeft !== null && (
+            <div class={`my-clock${turnLeft <= 5 ? " hurry" : ""}`} data-testid="my-countdown">
+              轮到你 Your turn · {live.turn?.suspended ? "paused" : `${turnLeft}s`}
+            </div>
+          )}
+          {message && (
+            <div class="table-message" data-testid="table-message" onClick={() => setMessage("")}>
+              {message}
+            </div>
+          )}
+        </div>
+        {hand && myHandSeat !== null && (zjh ? <ZhajinhuaControls {...gameProps} /> : <TricksControls {...gameProps} />)}
+      </div>
+      <aside class="side">
+        <div class="side-me">
+          <div class="avatar big">{me.username.slice(0, 1).toUpperCase()}</div>
+          <div>
+            <div class="pname" data-testid="my-name">
+              {me.username}
+            </div>
+            <div class="pcoins" data-testid="my-coins">
+              🪙 {me_ ? coins(me_.coins) : "–"}
+            </div>
+            <div class="muted">
+              座位 seat {mySeatAtTable !== null ? mySeatAtTable + 1 : "–"}
+              {me_ && !hand && (me_.ready ? " · ✋ ready" : "")}
+            </div>
+          </div>
+        </div>
+        <div class="side-table">
+          <b>{gameTitle(view.table.game)}</b> · {view.table.tier} · {seat.roomId}
+          <span class={connected ? "conn on" : "conn off"} data-testid="connection">
+            {connected ? "● 在线 connected" : "○ 重连中 reconnecting…"}
+          </span>
+        </div>
+        {hand && !zjh && <TricksInfo {...gameProps} />}
+        {hand?.state?.commitment && (
+          <div class="commitment" title="SHA-256 of the shuffle's seed and order, published before the deal">
+            洗牌承诺 Shuffle commitment
+            <code data-testid="commitment">{hand.state.commitment.slice(0, 16)}…</code>
+          </div>
+        )}
+        <EventLog events={events} nameOf={nameOf} />
+        <button class="leave" data-testid="leave" onClick={leave}>
+          离开 Leave table
+        </button>
+      </aside>
+      {showSettlement && (
+        <Settlement
+          lastHand={lastHand}
+          tableSeats={tableSeats}
+          me={me}
+          myTableSeat={mySeatAtTable}
+          ready={!!me_?.ready || pressedStart}
+          onAgain={ready}
+          onClose={() => setDismissed(lastHand.hand_id)}
+          onLeave={leave}
+        />
+      )}
+    </main>
+  );
+}
+
+const PLAYED_KEY = "paiju.played";
+
+function rememberPlayed(handId: string): void {
+  const played: string[] = JSON.parse(sessionStorage.getItem(PLAYED_KEY) ?? "[]");
+  if (!played.includes(handId)) sessionStorage.setItem(PLAYED_KEY, JSON.stringify([...played, handId].slice(-20)));
+}
+
+function playedIn(handId: string): boolean {
+  return (JSON.parse(sessionStorage.getItem(PLAYED_KEY) ?? "[]") as string[]).includes(handId);
+}
+
+function isSeatLost(e: unknown): boolean {
+  const code = codeOf(e);
+  return code === Code.PermissionDenied || code === Code.NotFound;
+}
+
+function safeJson(text: string): Record<string, any> {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
+  }
+}
+
+const LOGGED: Record<string, (p: Record<string, any>, name: (hs: number) => string) => string> = {
+  looked: (p, n) => `${n(p.seat)} 看牌 looked`,
+  called: (p, n) => `${n(p.seat)} 跟注 called ${p.amount}`,
+  raised: (p, n) => `${n(p.seat)} 加注 raised to ${p.stake}`,
+  folded: (p, n) => `${n(p.seat)} 弃牌 folded`,
+  compare_result: (p, n) => `${n(p.seat)} 比牌 compared with ${n(p.target)}: ${n(p.loser)} lost`,
+  opened: (p, n) => `${n(p.seat)} 开牌 opened`,
+  declared: (p, n) => `${n(p.seat)} 亮主 declared ${prettyCards(p.cards ?? "")}`,
+  played: (p, n) => `${n(p.seat)} 出 ${prettyCards(p.cards ?? "")}`,
+  trick_won: (p, n) => `${n(p.seat)} 赢墩 took the trick${p.points ? ` (+${p.points})` : ""}`,
+  hand_over: () => `本局结束 hand over`,
+  timed_out: (p, n) => `${n(p.seat)} 超时 timed out`,
+  escaped: (p, n) => `${n(p.seat)} 逃跑 escaped`,
+  passed: (p, n) => `${n(p.seat)} 不抄 passed`,
+  multiple: (p, n) => `${n(p.seat)} 倍数 ×${p.value ?? p.multiple ?? ""}`,
+};
+
+function EventLog({ events, nameOf }: { events: EventLine[]; nameOf: (hs: number) => string }) {
+  const lines = events
+    .map((e) => (LOGGED[e.type] ? LOGGED[e.type](e.payload, nameOf) : null))
+    .filter((x): x is string => !!x)
+    .slice(-8);
+  return (
+    <ul class="log" data-testid="log">
+      {lines.map((l, i) => (
+        <li key={i}>{l}</li>
+      ))}
+    </ul>
+  );
+}

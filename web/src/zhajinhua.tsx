@@ -1,0 +1,149 @@
+// 炸金花 at the table: everyone's three cards (backs until shown), the pot and its cap, and the
+// moves the view lists as legal: look, call, raise to a listed stake, fold, compare, open.
+import { useState } from "preact/hooks";
+import { Card, CardBack, cardsOf } from "./cards";
+import { ZJH_STATUS } from "./labels";
+import { spot } from "./place";
+import type { GameProps } from "./table";
+import { coins } from "./util";
+
+function Tags({ p, dealer }: { p: any; dealer: number }) {
+  const status = ZJH_STATUS[p.status] ?? p.status;
+  return (
+    <div class="spot-tags">
+      {p.seat === dealer && <span class="tag dealer">庄 dealer</span>}
+      {p.seen && <span class="tag seen">看过 seen</span>}
+      {status && <span class="tag out">{status}</span>}
+      <span class="tag paid">下注 {coins(p.paid)}</span>
+    </div>
+  );
+}
+
+function ThreeCards({ text, small }: { text: string | null; small: boolean }) {
+  const cards = cardsOf(text);
+  return (
+    <div class="zjh-cards">
+      {cards.length
+        ? cards.map((c, i) => <Card key={i} code={c} small={small} />)
+        : [0, 1, 2].map((i) => <CardBack key={i} small={small} />)}
+    </div>
+  );
+}
+
+/** On the felt: the pot and the other players' cards. */
+export function ZhajinhuaFelt({ live, mySeat, placeOf }: GameProps) {
+  const state = live.view.hand.state;
+  const seatCount = live.view.table.seats.length;
+  const players: any[] = state.players;
+  return (
+    <>
+      <div class="pot" data-testid="pot">
+        <div class="pot-amount">
+          底池 Pot <b>{coins(state.pot)}</b>
+        </div>
+        <div class="pot-detail">
+          封顶 cap {coins(state.pot_cap)} · 单注 stake {coins(state.stake)}/{coins(state.max_stake)} · 底注 ante {coins(state.ante)}
+        </div>
+      </div>
+      {players
+        .filter((p) => p.seat !== mySeat)
+        .map((p) => (
+          <div
+            key={p.seat}
+            style={spot(seatCount, placeOf(p.seat), "cards")}
+            class={`hand-spot status-${p.status}`}
+            data-hand-seat={p.seat}
+          >
+            <ThreeCards text={p.cards} small={true} />
+            <Tags p={p} dealer={state.dealer} />
+          </div>
+        ))}
+    </>
+  );
+}
+
+/** Below the felt: the player's own cards and moves. */
+export function ZhajinhuaControls({ live, mySeat, nameOf, act }: GameProps) {
+  const state = live.view.hand.state;
+  const legal = new Set(live.legal);
+  const raises = live.legal.filter((a) => a.startsWith("raise ")).map((a) => Number(a.slice(6)));
+  const targets = live.legal.filter((a) => a.startsWith("compare ")).map((a) => Number(a.slice(8)));
+  const [picking, setPicking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const mine = mySeat !== null ? state.players[mySeat] : null;
+
+  const go = async (action: string) => {
+    setBusy(true);
+    setPicking(false);
+    try {
+      await act(action);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const lit = (action: string) => legal.has(action) && !busy;
+
+  return (
+    <div class="controls zjh-controls">
+      {mine && (
+        <div class={`own-cards status-${mine.status}`} data-testid="my-cards">
+          <ThreeCards text={mine.cards} small={false} />
+          <Tags p={mine} dealer={state.dealer} />
+        </div>
+      )}
+      <div class="actions" data-testid="actions" data-legal={live.legal.join("|")}>
+        <button name="look" disabled={!lit("look")} onClick={() => go("look")}>
+          看牌 Look
+        </button>
+        <button name="call" class="primary" disabled={!lit("call")} onClick={() => go("call")}>
+          跟注 Call{legal.has("call") && state.call_amount ? ` ${coins(state.call_amount)}` : ""}
+        </button>
+        <span class="raise-group">
+          <span class="group-label">加注 Raise</span>
+          {raises.length === 0 && (
+            <button name="raise" class="chip" disabled>
+              –
+            </button>
+          )}
+          {raises.map((stake) => (
+            <button
+              key={stake}
+              name="raise"
+              class="chip"
+              data-stake={stake}
+              disabled={busy}
+              onClick={() => go(`raise ${stake}`)}
+              title={`raise the stake to ${stake}`}
+            >
+              {coins(stake)}
+            </button>
+          ))}
+        </span>
+        <button
+          name="compare"
+          class={picking ? "active" : ""}
+          disabled={targets.length === 0 || busy}
+          onClick={() => setPicking(!picking)}
+        >
+          比牌 Compare
+        </button>
+        <button name="open" disabled={!lit("open")} onClick={() => go("open")}>
+          开牌 Open
+        </button>
+        <button name="fold" class="danger" disabled={!lit("fold")} onClick={() => go("fold")}>
+          弃牌 Fold
+        </button>
+      </div>
+      {picking && (
+        <div class="pick-row">
+          选择比牌对象 Compare with:
+          {targets.map((t) => (
+            <button key={t} class="pick" data-testid={`compare-${t}`} onClick={() => go(`compare ${t}`)}>
+              {nameOf(t)}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
