@@ -290,7 +290,8 @@ export const StandRequestSchema: GenMessage<StandRequest> = /*@__PURE__*/
  */
 export type StandResponse = Message<"paiju.v1.StandResponse"> & {
   /**
-   * The room without the caller.
+   * The room after the change: without the caller, or, after an escape from a hand that plays
+   * on, with the caller's seat until that hand ends.
    *
    * @generated from field: paiju.v1.Room room = 1;
    */
@@ -398,13 +399,16 @@ export const QuickMatchRequestSchema: GenMessage<QuickMatchRequest> = /*@__PURE_
 /**
  * What players do before a hand. Every RPC needs a session token (UNAUTHENTICATED otherwise) and
  * acts for the caller's account.
+ * Any RPC may also end UNAVAILABLE (a backend is out of reach: retry) or INTERNAL (a server
+ * fault, logged there); no status carries internals, and a message quotes at most the first 32
+ * characters of what it refuses.
  *
  * @generated from service paiju.v1.Lobby
  */
 export const Lobby: GenService<{
   /**
    * The tiers of one game, in the order a frontend lists them.
-   * Errors: NOT_FOUND (unknown game).
+   * Errors: INVALID_ARGUMENT (empty game), NOT_FOUND (unknown game).
    *
    * @generated from rpc paiju.v1.Lobby.ListTiers
    */
@@ -439,7 +443,8 @@ export const Lobby: GenService<{
   },
   /**
    * Takes a free seat in a room that is not playing.
-   * Errors: INVALID_ARGUMENT (empty room_id, seat outside the room), NOT_FOUND (unknown room),
+   * Errors: INVALID_ARGUMENT (empty or malformed room_id, seat outside the room), NOT_FOUND
+   * (unknown room),
    * FAILED_PRECONDITION with the reason (the room is playing; the seat is taken; the caller's
    * available coins are below the tier's minimum; the caller already sits in another room).
    *
@@ -451,10 +456,12 @@ export const Lobby: GenService<{
     output: typeof SitResponseSchema;
   },
   /**
-   * Leaves the caller's seat. During a hand this is an escape, so it is refused unless
-   * `accept_escape` is set.
-   * Errors: INVALID_ARGUMENT (empty room_id), NOT_FOUND (unknown room), FAILED_PRECONDITION (the
-   * caller does not sit in this room; a hand is on and accept_escape is not set).
+   * Leaves the caller's seat. During a hand the caller is dealt in this is an escape (逃跑), so it
+   * is refused unless `accept_escape` is set; with it, the game's escape rules settle the hand
+   * for the caller (`escaped` = true) and the seat is given up when the hand ends.
+   * Errors: INVALID_ARGUMENT (empty or malformed room_id), NOT_FOUND (unknown room),
+   * FAILED_PRECONDITION (the caller does not sit in this room; the caller is in the hand being
+   * played and accept_escape is not set: `paiju-error-code` in_hand).
    *
    * @generated from rpc paiju.v1.Lobby.Stand
    */
@@ -466,9 +473,9 @@ export const Lobby: GenService<{
   /**
    * Presses start for the next hand (举手); starts the hand when everyone seated is ready.
    * Pressing it again while ready changes nothing.
-   * Errors: INVALID_ARGUMENT (empty room_id), NOT_FOUND (unknown room), FAILED_PRECONDITION (the
-   * caller does not sit in this room; a hand is already on; the caller's coins fell below the
-   * tier's minimum).
+   * Errors: INVALID_ARGUMENT (empty or malformed room_id), NOT_FOUND (unknown room),
+   * FAILED_PRECONDITION (the caller does not sit in this room; a hand is already on; the caller's
+   * available coins fell below the tier's minimum: `paiju-error-code` not_enough_coins).
    *
    * @generated from rpc paiju.v1.Lobby.Ready
    */
@@ -478,8 +485,9 @@ export const Lobby: GenService<{
     output: typeof ReadyResponseSchema;
   },
   /**
-   * Seats the caller in any room of a game and tier: the fullest waiting room first, then an idle
-   * one.
+   * Seats the caller in any room of a game and tier where a hand can start soonest: the waiting
+   * room with the most players ready, then the fullest; with nobody waiting anywhere, the first
+   * playing room with a free seat to end its hand (waiting a few seconds for it); then an idle one.
    * Errors: INVALID_ARGUMENT (empty game or tier), NOT_FOUND (unknown game or tier),
    * FAILED_PRECONDITION (coins below the tier's minimum; already seated in a room),
    * RESOURCE_EXHAUSTED (no room of the tier has a free seat).

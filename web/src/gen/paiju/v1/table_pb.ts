@@ -175,7 +175,7 @@ export type ActRequest = Message<"paiju.v1.ActRequest"> & {
 
   /**
    * The table version the caller decided on (`TableView.version`); the action is refused with
-   * ABORTED if the table has moved on.
+   * ABORTED if what the caller's seat may do has changed since.
    *
    * @generated from field: int64 expected_version = 2;
    */
@@ -474,13 +474,16 @@ export const MarkDisconnectedResponseSchema: GenMessage<MarkDisconnectedResponse
  * What players do during a hand. Every RPC needs a session token (UNAUTHENTICATED otherwise). A
  * seated caller sees and plays only their own seat; an operator sees public information only; any
  * other caller is answered with PERMISSION_DENIED.
+ * Any RPC may also end UNAVAILABLE (a backend is out of reach: retry) or INTERNAL (a server
+ * fault, logged there); no status carries internals, and a message quotes at most the first 32
+ * characters of what it refuses.
  *
  * @generated from service paiju.v1.Table
  */
 export const Table: GenService<{
   /**
    * The caller's view of a table now.
-   * Errors: INVALID_ARGUMENT (empty table_id), NOT_FOUND (unknown table), PERMISSION_DENIED (the
+   * Errors: INVALID_ARGUMENT (empty or malformed table_id), NOT_FOUND (unknown table), PERMISSION_DENIED (the
    * caller neither sits at the table nor is an operator).
    *
    * @generated from rpc paiju.v1.Table.GetView
@@ -491,12 +494,16 @@ export const Table: GenService<{
     output: typeof TableViewSchema;
   },
   /**
-   * Plays one action for the caller's seat. The action is applied only if the table is still at
-   * `expected_version`; otherwise nothing changes.
-   * Errors: INVALID_ARGUMENT (empty table_id or action, or text that is no action of this game),
+   * Plays one action for the caller's seat, decided on the view of `expected_version`. It is
+   * applied to the table as it is now if what the caller's seat may do has not changed since that
+   * version (another player's look, a card dealt to someone else or a reconnect moves the version
+   * but not the caller's decision); otherwise nothing changes.
+   * Errors: INVALID_ARGUMENT (empty or malformed table_id, empty action, or text that is no action
+   * of this game: `paiju-error-code` malformed),
    * NOT_FOUND (unknown table), PERMISSION_DENIED (the caller does not sit at the table),
-   * ABORTED (the table is no longer at expected_version: fetch the view and decide again; the
-   * trailing metadata `paiju-current-version` holds the current version),
+   * ABORTED (what the caller's seat may do changed since expected_version — its turn came or went,
+   * its options moved, a new hand began: fetch the view and decide again; the trailing metadata
+   * `paiju-current-version` holds the current version),
    * FAILED_PRECONDITION (the rules do not allow the action now — not the caller's turn, no hand
    * on, an illegal play; the status message is the rule's reason and `paiju-error-code` the
    * engine's stable code; nothing changed).
@@ -530,7 +537,7 @@ export const Table: GenService<{
    * (the seat is held for the reconnect window). To resume after a drop, pass the id of the last
    * event received: the stream continues right after it if the table still keeps it, and starts
    * with a fresh snapshot otherwise. Works on any replica.
-   * Errors: INVALID_ARGUMENT (empty table_id or a malformed after_event_id), NOT_FOUND (unknown
+   * Errors: INVALID_ARGUMENT (empty or malformed table_id, a malformed after_event_id), NOT_FOUND (unknown
    * table), PERMISSION_DENIED (the caller neither sits at the table nor is an operator).
    *
    * @generated from rpc paiju.v1.Table.Watch
@@ -570,7 +577,7 @@ export const TableInternal: GenService<{
    * Marks a seated player disconnected since a moment (their streams all went quiet); called by
    * the watchdog. Opens the reconnect window; applied = false if the player was already away or
    * is not seated.
-   * Errors: INVALID_ARGUMENT (empty ids), NOT_FOUND (unknown table).
+   * Errors: INVALID_ARGUMENT (empty or malformed ids), NOT_FOUND (unknown table).
    *
    * @generated from rpc paiju.v1.TableInternal.MarkDisconnected
    */

@@ -27,7 +27,10 @@ export const file_paiju_v1_wallet: GenFile = /*@__PURE__*/
  */
 export type RegisterRequest = Message<"paiju.v1.RegisterRequest"> & {
   /**
-   * The display and login name, unique case-insensitively; 1..32 printable characters.
+   * The display and login name; 1..32 printable characters, kept in NFKC form (fullwidth or
+   * mathematical letters become plain ones). Unique case-insensitively and by look: a name whose
+   * letters could be taken for those of an existing name (Cyrillic а for Latin a, I for l,
+   * accents) is taken.
    *
    * @generated from field: string username = 1;
    */
@@ -55,7 +58,8 @@ export const RegisterRequestSchema: GenMessage<RegisterRequest> = /*@__PURE__*/
  */
 export type LoginRequest = Message<"paiju.v1.LoginRequest"> & {
   /**
-   * The name given at registration (compared case-insensitively).
+   * The name given at registration (compared case-insensitively; a name that looks like an
+   * account's name reaches that account).
    *
    * @generated from field: string username = 1;
    */
@@ -747,6 +751,9 @@ export const EntryReasonSchema: GenEnum<EntryReason> = /*@__PURE__*/
 /**
  * Accounts, sessions and what a player may read about coins. Register and Login need no token;
  * every other RPC acts for the account of the caller's session token.
+ * Any RPC may also end UNAVAILABLE (a backend is out of reach: retry) or INTERNAL (a server
+ * fault, logged there); no status carries internals, and a message quotes at most the first 32
+ * characters of what it refuses.
  *
  * @generated from service paiju.v1.Wallet
  */
@@ -754,7 +761,8 @@ export const Wallet: GenService<{
   /**
    * Creates an account, credits the starting grant (20,000 coins by default) and opens a session.
    * Errors: INVALID_ARGUMENT (username empty, longer than 32 characters or with control
-   * characters; password shorter than 8 characters), ALREADY_EXISTS (the username is taken).
+   * characters; password shorter than 8 characters), ALREADY_EXISTS (the username is taken, or
+   * looks like a taken one).
    *
    * @generated from rpc paiju.v1.Wallet.Register
    */
@@ -811,7 +819,8 @@ export const Wallet: GenService<{
   },
   /**
    * An account's level in one game (27 coin levels for 炸金花, 100 fortune medals for Chao Di Pi).
-   * Errors: UNAUTHENTICATED, NOT_FOUND (unknown game, a game without levels, or unknown account).
+   * Errors: UNAUTHENTICATED, NOT_FOUND (unknown game, a game without levels, or unknown account,
+   * an account_id that is no account id included).
    *
    * @generated from rpc paiju.v1.Wallet.Level
    */

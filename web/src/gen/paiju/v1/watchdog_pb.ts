@@ -265,7 +265,7 @@ export const GetPresenceResponseSchema: GenMessage<GetPresenceResponse> = /*@__P
 export const Watchdog: GenService<{
   /**
    * The pending deadlines of one table or room, soonest first (for operators and tests).
-   * Errors: INVALID_ARGUMENT (empty target_id).
+   * Errors: INVALID_ARGUMENT (empty or malformed target_id).
    *
    * @generated from rpc paiju.v1.Watchdog.ListDeadlines
    */
@@ -276,9 +276,11 @@ export const Watchdog: GenService<{
   },
   /**
    * Records that a seated player's connection opened or closed (sent by the service holding the
-   * player's stream). A disconnect schedules the reconnect deadline; a reconnect within the
-   * window cancels it.
-   * Errors: INVALID_ARGUMENT (unspecified owner, empty target_id or account_id, seat below zero).
+   * player's stream). A report stands for one connection of the player's: a close disconnects
+   * only when no other stream of the player lives. A disconnect schedules the reconnect deadline;
+   * a reconnect within the window cancels it.
+   * Errors: INVALID_ARGUMENT (unspecified owner, empty or malformed target_id, empty account_id,
+   * seat below zero).
    *
    * @generated from rpc paiju.v1.Watchdog.ReportPresence
    */
@@ -289,7 +291,7 @@ export const Watchdog: GenService<{
   },
   /**
    * The connection state of every seated player of one table or room.
-   * Errors: INVALID_ARGUMENT (empty target_id).
+   * Errors: INVALID_ARGUMENT (empty or malformed target_id), NOT_FOUND (unknown table).
    *
    * @generated from rpc paiju.v1.Watchdog.GetPresence
    */
