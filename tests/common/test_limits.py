@@ -189,18 +189,22 @@ def test_a_huge_act_is_refused_before_it_is_parsed_and_a_short_one_is_played(ser
     ann = token_of(signer, "ann")
     refused_before = METRICS.sample("paiju_rpc_refused_total", service="paiju.v1.Table", method="Act",
                                     reason=TOO_LARGE) or 0.0
-    for size in (1_000, 3_900_000):  # above Act's limit; above any method's (grpc refuses it)
+    for size in (1_000, 3_900_000):  # above Act's limit: refused unparsed, as no action is that long
         with pytest.raises(grpc.RpcError) as too_big:
             stub.Act(table_pb2.ActRequest(table_id="t1", action="play " + "5H " * (size // 3)), metadata=ann,
                      timeout=WAIT_SECONDS)
-        assert too_big.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert too_big.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+        assert trailer(too_big.value, ERROR_CODE_KEY) == TOO_LARGE
         assert len(too_big.value.details()) < 200
-    assert trailer(too_big.value, ERROR_CODE_KEY) is None  # grpc's own refusal, before Python
+    with pytest.raises(grpc.RpcError) as beyond_grpc:  # above grpc's own ceiling: refused before Python
+        stub.Act(table_pb2.ActRequest(table_id="t1", action="x" * 5_000_000), metadata=ann, timeout=WAIT_SECONDS)
+    assert beyond_grpc.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert trailer(beyond_grpc.value, ERROR_CODE_KEY) is None
     with pytest.raises(grpc.RpcError) as over_act_limit:
         stub.Act(table_pb2.ActRequest(table_id="t1", action="x" * 300), metadata=ann, timeout=WAIT_SECONDS)
     assert trailer(over_act_limit.value, ERROR_CODE_KEY) == TOO_LARGE
     assert METRICS.sample("paiju_rpc_refused_total", service="paiju.v1.Table", method="Act",
-                          reason=TOO_LARGE) == refused_before + 2  # 1,000 bytes and 300 chars; grpc took 3.9 MB
+                          reason=TOO_LARGE) == refused_before + 3  # 1,000 bytes, 3.9 MB and 300 chars
     assert "at most 256 bytes" in over_act_limit.value.details()
     stub.Act(table_pb2.ActRequest(table_id="t1", action="play 5H 5H"), metadata=ann, timeout=WAIT_SECONDS)
     assert table.actions == ["play 5H 5H"]

@@ -60,7 +60,8 @@ def test_a_number_int_cannot_read_in_an_action_is_invalid_argument_not_unknown(p
     clients, room, view = playing
     error = refused(clients[0].table.Act, table_pb2.ActRequest(table_id=room, expected_version=view["version"], action=action))
     assert_clean(error, grpc.StatusCode.INVALID_ARGUMENT)
-    assert trailer(error, ERROR_CODE_KEY) == "malformed"
+    # Longer than any action: refused unparsed by the request limit, before the parser.
+    assert trailer(error, ERROR_CODE_KEY) == ("malformed" if len(action) < 256 else "request_too_large")
 
 
 @pytest.mark.parametrize("action", ["x" * 1_000_000, "😀" * 1000])
@@ -85,11 +86,19 @@ def test_a_malformed_or_300_char_table_id_is_invalid_argument_quoting_a_prefix(d
     client.close()
 
 
-@pytest.mark.parametrize("account_id", ["2147483648", "99999999999999999", "1" * 5000])
+@pytest.mark.parametrize("account_id", ["2147483648", "99999999999999999", "1" * 3000])
 def test_level_of_an_account_id_beyond_the_ledger_is_not_found_without_sql(deployment, account_id):
     client = new_clients(deployment, 1)[0]
     error = refused(client.wallet.Level, wallet_pb2.LevelRequest(game="zhajinhua", account_id=account_id))
     assert_clean(error, grpc.StatusCode.NOT_FOUND)
+    client.close()
+
+
+def test_a_request_larger_than_its_method_takes_is_invalid_argument_unparsed(deployment):
+    client = new_clients(deployment, 1)[0]
+    error = refused(client.wallet.Level, wallet_pb2.LevelRequest(game="zhajinhua", account_id="1" * 5000))
+    assert_clean(error, grpc.StatusCode.INVALID_ARGUMENT)
+    assert trailer(error, ERROR_CODE_KEY) == "request_too_large"
     client.close()
 
 
@@ -129,7 +138,7 @@ def on_real_redis(request, redis_url, tmp_path) -> Iterator[Served]:
 
 
 def test_redis_refusing_connections_is_unavailable_without_host_or_port(on_real_redis):
-    client = PaijuClient.connect(on_real_redis.server.address, f"r{secrets.token_hex(3)}", "a long enough password")
+    client = PaijuClient.connect(on_real_redis.server.address, f"r{secrets.token_hex(3)}", "a long enough password", register=True)
     pool = on_real_redis.platform.store.client.connection_pool
     pool.disconnect()
     pool.connection_kwargs["port"] = closed_port()
@@ -146,7 +155,7 @@ def test_redis_refusing_connections_is_unavailable_without_host_or_port(on_real_
 
 
 def test_redis_loading_its_dataset_is_unavailable_without_its_message(on_real_redis, monkeypatch):
-    client = PaijuClient.connect(on_real_redis.server.address, f"r{secrets.token_hex(3)}", "a long enough password")
+    client = PaijuClient.connect(on_real_redis.server.address, f"r{secrets.token_hex(3)}", "a long enough password", register=True)
 
     def loading(*args, **kwargs):
         raise redis.exceptions.BusyLoadingError("Redis is loading the dataset in memory")
@@ -159,7 +168,7 @@ def test_redis_loading_its_dataset_is_unavailable_without_its_message(on_real_re
 
 
 def test_an_unexpected_bug_is_internal_with_a_generic_message(on_real_redis, monkeypatch):
-    client = PaijuClient.connect(on_real_redis.server.address, f"r{secrets.token_hex(3)}", "a long enough password")
+    client = PaijuClient.connect(on_real_redis.server.address, f"r{secrets.token_hex(3)}", "a long enough password", register=True)
 
     def broken(*args, **kwargs):
         raise KeyError("a secret detail of the server")
@@ -172,7 +181,7 @@ def test_an_unexpected_bug_is_internal_with_a_generic_message(on_real_redis, mon
 
 
 def test_the_database_out_of_reach_is_unavailable_without_sql_or_host(on_real_redis, monkeypatch):
-    client = PaijuClient.connect(on_real_redis.server.address, f"r{secrets.token_hex(3)}", "a long enough password")
+    client = PaijuClient.connect(on_real_redis.server.address, f"r{secrets.token_hex(3)}", "a long enough password", register=True)
 
     def refused_connection(*args, **kwargs):
         raise sa.exc.OperationalError(

@@ -230,5 +230,5 @@ def test_a_bad_metrics_port_is_refused(port: int) -> None:
 
 def test_every_metric_is_named_with_the_paiju_prefix(metrics: PaijuMetrics) -> None:
     names = [family.name for family in metrics.registry.collect()]
-    assert len(names) == 12
+    assert len(names) == 13
     assert all(name.startswith("paiju_") for name in names), names

@@ -59,6 +59,8 @@ IDLE_BUCKETS_KEPT = 10_000
 """Above this many accounts' buckets, the full (idle) ones are forgotten: they start full anyway."""
 
 TOO_LARGE = "request_too_large"
+RECEIVE_CEILING_BYTES = 4 * 1024 * 1024
+"""grpc's default receive limit, kept as the ceiling above every method's own limit."""
 RATE_LIMITED = "rate_limited"
 TOO_MANY_STREAMS = "too_many_streams"
 TOO_MANY_LOGINS = "too_many_logins"
@@ -101,19 +103,22 @@ class Limits:
 
     @property
     def largest_request(self) -> int:
-        """grpc's own receive limit: no method takes more."""
-        return max(self.max_request_bytes, self.max_action_bytes)
+        """grpc's own receive limit. Below it a request larger than its method takes is refused
+        unparsed with the method's own reason (INVALID_ARGUMENT ``request_too_large``); only above
+        it does grpc refuse, with a RESOURCE_EXHAUSTED of its own."""
+        return max(self.max_request_bytes, self.max_action_bytes, RECEIVE_CEILING_BYTES)
 
 
 class Refused(Exception):
-    """A call the limits turn away: RESOURCE_EXHAUSTED with ``reason`` and ``error_code``."""
+    """A call the limits turn away: RESOURCE_EXHAUSTED (INVALID_ARGUMENT for a request no valid
+    one is as large as) with ``reason`` and ``error_code``."""
 
-    code = grpc.StatusCode.RESOURCE_EXHAUSTED
-
-    def __init__(self, reason: str, error_code: str) -> None:
+    def __init__(self, reason: str, error_code: str,
+                 code: grpc.StatusCode = grpc.StatusCode.RESOURCE_EXHAUSTED) -> None:
         super().__init__(reason)
         self.reason = reason
         self.error_code = error_code
+        self.code = code
 
 
 class FakeClock:
@@ -291,7 +296,9 @@ def bounded(deserialize: Callable[[bytes], Any] | None, most: int) -> Callable[[
 
 def too_large(method: str, oversized: Oversized, most: int) -> Refused:
     name = method.rpartition("/")[2]
-    return Refused(f"a {name} request is at most {most} bytes, not {oversized.size}", TOO_LARGE)
+    # Malformed, not a lack of capacity: no valid request of the method is that large.
+    return Refused(f"a {name} request is at most {most} bytes, not {oversized.size}", TOO_LARGE,
+                   grpc.StatusCode.INVALID_ARGUMENT)
 
 
 def _nothing() -> None:
