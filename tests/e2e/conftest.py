@@ -82,8 +82,9 @@ def deployment(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
     environment = {"PAIJU_SECRET": SECRET, "PAIJU_REDIS_PREFIX": f"e2e-{run}", "PAIJU_RELAY_SECONDS": "0.2",
                    "PAIJU_STARTING_GRANT": "20000", "PAIJU_RECONNECT_SECONDS": str(TIMER_SECONDS),
                    "PAIJU_TURN_SECONDS": str(TIMER_SECONDS), "PAIJU_READY_KICK_SECONDS": str(TIMER_SECONDS),
-                   # Holds no table owes are swept after a second: every hand played here must keep its own.
-                   "PAIJU_HOLD_SWEEP_SECONDS": "1"}
+                   # Holds no table owes are swept after a second: every hand played here must keep its own
+                   # (a module that holds coins outside any table on purpose says how long they last).
+                   "PAIJU_HOLD_SWEEP_SECONDS": getattr(request.module, "HOLD_SWEEP_SECONDS", "1")}
     worker = schema = database_url = None
     if request.param == "embedded":
         environment["DATABASE_URL"] = f"sqlite:///{folder / 'ledger.sqlite3'}"

@@ -46,6 +46,9 @@ ESCAPE_ROOM = "chaodipi-yancheng-score-01"
 UNKNOWN_ROOM = "zhajinhua-free-99"
 PASSWORD = "a long enough password"
 
+HOLD_SWEEP_SECONDS = "3600"
+"""The world holds a player's coins under a hand no table plays: the sweep must leave it alone."""
+
 
 @dataclass
 class World:
@@ -157,6 +160,9 @@ CASES: list[Case] = [
     ("Table.Act", "PERMISSION_DENIED", "not seated", lambda w: w.outsider.table.Act(table_pb2.ActRequest(table_id=IDLE_ROOM, expected_version=w.view_version(), action="look"))),
     ("Table.Act", "ABORTED", "stale version", lambda w: w.seated.table.Act(table_pb2.ActRequest(table_id=IDLE_ROOM, expected_version=w.view_version() - 1, action="look"))),
     ("Table.Act", "FAILED_PRECONDITION", "no hand on", lambda w: w.seated.table.Act(table_pb2.ActRequest(table_id=IDLE_ROOM, expected_version=w.view_version(), action="look"))),
+    ("Table.CheckAction", "INVALID_ARGUMENT", "empty action", lambda w: w.seated.table.CheckAction(table_pb2.CheckActionRequest(table_id=IDLE_ROOM))),
+    ("Table.CheckAction", "NOT_FOUND", "unknown table", lambda w: w.seated.table.CheckAction(table_pb2.CheckActionRequest(table_id=UNKNOWN_ROOM, action="look"))),
+    ("Table.CheckAction", "PERMISSION_DENIED", "not seated", lambda w: w.outsider.table.CheckAction(table_pb2.CheckActionRequest(table_id=IDLE_ROOM, action="look"))),
     ("Table.Watch", "INVALID_ARGUMENT", "malformed after_event_id", lambda w: first(w.seated.table.Watch(table_pb2.WatchRequest(table_id=IDLE_ROOM, after_event_id="bogus")))),
     ("Table.Watch", "INVALID_ARGUMENT", "empty table_id", lambda w: first(w.seated.table.Watch(table_pb2.WatchRequest()))),
     ("Table.Watch", "NOT_FOUND", "unknown table", lambda w: first(w.seated.table.Watch(table_pb2.WatchRequest(table_id=UNKNOWN_ROOM)))),

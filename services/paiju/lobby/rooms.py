@@ -56,16 +56,16 @@ class Lobby:
         return count
 
     def room_ids(self, game: str, tier: str) -> list[str]:
-        """The ids of the rooms of one game and tier, in number order (made or not yet)."""
-        game_spec(game).tier(tier)  # unknown names are refused with a reason
-        return [room_id(game, tier, number) for number in range(1, self.rooms_per_tier + 1)]
-
-    def rooms(self, game: str, tier: str) -> list[RoomEntry]:
-        """The rooms of one game and tier (``""``: every tier of the game), by tier then number;
-        an unknown game or tier is refused with :class:`~paiju.games.registry.UnknownName`."""
+        """The ids of the rooms of one game and tier (``""``: every tier of the game), by tier then
+        number, made or not yet; an unknown game or tier is refused with
+        :class:`~paiju.games.registry.UnknownName`."""
         spec = game_spec(game)
         tiers = [t.name for t in spec.tiers] if tier == "" else [spec.tier(tier).name]
-        ids = [room_id(game, name, number) for name in tiers for number in range(1, self.rooms_per_tier + 1)]
+        return [room_id(game, name, number) for name in tiers for number in range(1, self.rooms_per_tier + 1)]
+
+    def rooms(self, game: str, tier: str) -> list[RoomEntry]:
+        """The rooms of :meth:`room_ids` as they are now (those that exist)."""
+        ids = self.room_ids(game, tier)
         found = self.tables.store.load_many(ids)  # one round trip: WatchRooms polls this
         return [
             RoomEntry(found[table_id].version, TableRecord.from_bytes(found[table_id].state))

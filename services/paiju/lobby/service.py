@@ -100,10 +100,11 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         The stream holds no thread while it waits: the stream hub reads each room once after its
         events, for every room list, and wakes the stream (or its thread, under a thread server).
         """
+        required(context, request.game, "game")
         try:
             ids = self.lobby.room_ids(request.game, request.tier)
-        except ValueError as error:
-            abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        except UnknownName as error:
+            abort(context, grpc.StatusCode.NOT_FOUND, str(error), error_code="unknown_name")
         # Subscribed first, so that no change falls between the snapshot and the live ones.
         subscriptions = self.hub.subscribe_many(ids, None, self._changed_room)
         on_loop = getattr(context, "waits_on_loop", False)
