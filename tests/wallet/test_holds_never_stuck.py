@@ -277,14 +277,13 @@ def test_a_player_whose_coins_an_orphaned_hold_took_is_stood_up_not_dealt_in_wit
 
     assert refused.value.code == "not_enough_coins"
     assert tables.view("orphan-01", None)["hand"] is None  # nobody played with 0 coins
-    assert [tables.view("orphan-01", a)["seat"] for a in accounts] == [None] * 4  # all stood up
+    # Refused at its Ready (the ledger says what it may hold): the seats stay, nobody dealt in.
+    assert [tables.view("orphan-01", a)["seat"] for a in accounts] == [0, 1, 2, 3]
     wallet_clock.now += SWEEP_AFTER / 2
     assert sweep_orphan_holds(wallet, store, SWEEP_AFTER).released == {}  # not yet: within the bound
     wallet_clock.now += SWEEP_AFTER
     assert list(sweep_orphan_holds(wallet, store, SWEEP_AFTER).released.values()) == [80_000]
-    for account in accounts:
-        tables.sit("orphan-01", account, "again")
-        tables.ready("orphan-01", account)
+    tables.ready("orphan-01", accounts[-1])
     hand = tables.view("orphan-01", None)["hand"]
     assert wallet.holds(hand["hand_id"]) == {int(a): 20_000 for a in accounts}
     assert_coins_conserved(wallet)
@@ -428,9 +427,9 @@ def test_a_sit_that_crashed_after_its_claim_locks_the_player_out_only_for_the_pe
 def test_a_second_hands_hold_was_zero_because_the_first_took_the_balance(tables, wallet, store):
     accounts = seat_players(tables, wallet, "second-01", ("zhajinhua", "free"), 3)
     elsewhere = accounts[0]
-    wallet.hold_hand("first-hand-1-0badcafe", {int(elsewhere): 20_000})  # the first hand took it all
-
-    for account in accounts:
+    tables.ready("second-01", elsewhere)  # ready while its coins were free …
+    wallet.hold_hand("first-hand-1-0badcafe", {int(elsewhere): 20_000})  # … then the first hand took them all
+    for account in accounts[1:]:  # the last ready starts the hand, which finds those coins gone
         tables.ready("second-01", account)
 
     hand = tables.view("second-01", None)["hand"]
