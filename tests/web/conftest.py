@@ -4,7 +4,8 @@ The server runs on real Redis and PostgreSQL when they answer on loopback (a key
 schema of this run), else on its embedded defaults. Chromium is Debian's ``/usr/bin/chromium``
 through ``chromedriver``; without them (or selenium) the browser tests say so and skip, and
 ``PAIJU_REQUIRE_SERVICES=1`` turns that skip into a failure. Screenshots of every screen go to
-``tmp/artifacts/`` at the repository's root (not committed).
+``PAIJU_TEST_ARTIFACTS`` (default ``paiju-test-artifacts`` in the system's temporary folder,
+outside the checkout, which a test run must leave as it found it).
 """
 
 from __future__ import annotations
@@ -29,8 +30,7 @@ import sqlalchemy as sa
 
 from tests.conftest import DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, _reachable
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = REPO_ROOT / "tmp" / "artifacts"
+ARTIFACTS = Path(os.environ.get("PAIJU_TEST_ARTIFACTS") or Path(tempfile.gettempdir()) / "paiju-test-artifacts")
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

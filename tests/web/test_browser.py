@@ -1,7 +1,7 @@
 """A person plays in Chromium against a real `paiju serve` with bots, by clicking.
 
 Each test waits on what the page shows (generous bounds, never a fixed sleep), keeps a
-screenshot of every screen in ``tmp/artifacts/``, and plays its moves from the legal actions the
+screenshot of every screen in ``PAIJU_TEST_ARTIFACTS`` (see conftest), and plays its moves from the legal actions the
 page was sent.
 """
 
