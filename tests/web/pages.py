@@ -79,6 +79,11 @@ class Player:
         text = bar.get_attribute("data-legal") if bar is not None else ""
         return [action for action in (text or "").split("|") if action]
 
+    def version(self) -> str:
+        """The table version the page's controls were drawn from ("" when it shows none)."""
+        bar = one(self.driver, "[data-testid=actions]")
+        return (bar.get_attribute("data-version") if bar is not None else "") or ""
+
     def in_settlement(self) -> bool:
         return one(self.driver, "[data-testid=settlement]") is not None
 

@@ -34,7 +34,7 @@ def test_a_person_registers_sits_with_bots_and_plays_zhajinhua_to_the_settlement
     ann.sit(room)
     ann.shot("seated")
     ann.press_start()
-    wait_until("the hand", lambda: one(ann.driver, "[data-testid=pot]"))
+    wait_until("the hand", lambda: one(ann.driver, "[data-testid=pot]"), timeout=180)
     ann.shot_at_phone_width("table")
     assert one(ann.driver, "[data-testid=commitment]").text.strip(), "the shuffle commitment is shown at the start"
     looked = False
@@ -44,7 +44,7 @@ def test_a_person_registers_sits_with_bots_and_plays_zhajinhua_to_the_settlement
         nonlocal looked, shots
         if ann.in_settlement():
             return True
-        legal = ann.legal()
+        legal, version = ann.legal(), ann.version()
         if legal:
             move = zhajinhua_move(legal, looked)
             ann.click_action(move)
@@ -52,7 +52,8 @@ def test_a_person_registers_sits_with_bots_and_plays_zhajinhua_to_the_settlement
             if shots < 3:
                 shots += 1
                 ann.shot(f"hand-{shots}")
-            wait_until("the move to be taken", lambda: ann.legal() != legal or ann.in_settlement(), timeout=30)
+            # The same choices can come back on the next turn: the page's version tells the moves apart.
+            wait_until("the move to be taken", lambda: ann.version() != version or ann.in_settlement(), timeout=30)
         return False
 
     try:
@@ -125,7 +126,7 @@ def test_a_person_plays_a_trick_game_with_bots_by_clicking_through_a_reload(game
         nonlocal moves, checked_illegal, reloaded
         if bob.in_settlement():
             return True
-        legal = bob.legal()
+        legal, version = bob.legal(), bob.version()
         plays = [a for a in legal if a.startswith(("play ", "bury "))]
         if plays:
             hand = [card.get_attribute("data-card") for card in bob.hand_cards()]
@@ -147,7 +148,7 @@ def test_a_person_plays_a_trick_game_with_bots_by_clicking_through_a_reload(game
         else:
             return False
         # A move the table refused as stale (it moved on meanwhile) is shown and tried again.
-        wait_until("the move to be taken or refused", lambda: bob.legal() != legal or bob.in_settlement()
+        wait_until("the move to be taken or refused", lambda: bob.version() != version or bob.in_settlement()
                    or one(bob.driver, "[data-testid=table-message]"), timeout=60)
         if moves == 4 and not reloaded:
             count = len(bob.hand_cards())

@@ -188,7 +188,7 @@ export function TricksControls({ live, mySeat, nameOf, act, tableId }: GameProps
           <Card key={`${code}-${index}`} code={code} index={index} selected={selected.has(index)} onClick={() => toggle(index)} />
         ))}
       </div>
-      <div class="actions" data-testid="actions" data-legal={live.legal.join("|")} data-more={String(!!state.more_plays)}>
+      <div class="actions" data-testid="actions" data-legal={live.legal.join("|")} data-version={String(live.version)} data-more={String(!!state.more_plays)}>
         <button name="play" class="primary" disabled={!playLit} onClick={playSelection} title="or right-click your hand">
           {burying ? "埋底 Bury" : "出牌 Play"}
         </button>

@@ -91,7 +91,7 @@ export function ZhajinhuaControls({ live, mySeat, nameOf, act }: GameProps) {
           <Tags p={mine} dealer={state.dealer} />
         </div>
       )}
-      <div class="actions" data-testid="actions" data-legal={live.legal.join("|")}>
+      <div class="actions" data-testid="actions" data-legal={live.legal.join("|")} data-version={String(live.version)}>
         <button name="look" disabled={!lit("look")} onClick={() => go("look")}>
           看牌 Look
         </button>
