@@ -41,6 +41,9 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
 
         return serve_processes(settings, services, processes, bot_tables=bot_tables,
                                rooms_per_tier=rooms_per_tier, relay=relay, out=out)
+    # Before anything serves: a signal that arrives while the server is still starting up (its
+    # health already SERVING, the web door still opening) must shut it down cleanly, not kill it.
+    shutdown = shutdown_on_signals()
     platform = build(settings, rooms_per_tier=max(rooms_per_tier, rooms_for_bots(bot_tables)), services=services)
     port = service_port(settings, services)
     server = start_from_settings(settings, platform.bindings(services), port=port, share_port=share_port)
@@ -62,7 +65,6 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
     if set(services) == set(SERVICES):
         door = open_web_door(settings, f"{dial_host(server.host)}:{server.port}", share_port, out)
     stop = threading.Event()
-    shutdown = shutdown_on_signals()
     stats = start_bots(server.address, bot_tables, stop) if bot_tables else {}
     live = LiveLine(platform, stats, out)
     ready = None
