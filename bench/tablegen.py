@@ -50,6 +50,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import grpc
+
+from paiju.client.bots import BOTS
+from paiju.proto.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 from runs import cpu_seconds, drop_prefix, ledger, percentile, redis_cpu_seconds, with_connections
 from servers import REDIS_ROUND_TRIPS, REPORT_SECONDS, start_servers
 
@@ -100,9 +104,6 @@ class Seat:
     """One player: sits, follows its view on a Watch stream, readies between hands, acts on its turn."""
 
     def __init__(self, channel: Any, plan: SeatPlan, counters: LoadReport, think_seconds: float) -> None:
-        from paiju.client.bots import BOTS
-        from paiju.proto.v1 import lobby_pb2_grpc, table_pb2_grpc
-
         self.plan = plan
         self.metadata = (("authorization", f"Bearer {plan.token}"),)
         self.lobby = lobby_pb2_grpc.LobbyStub(channel)
@@ -116,10 +117,6 @@ class Seat:
         self.hand_seen: str | None = None
 
     async def play(self, stopping: asyncio.Event) -> None:
-        import grpc
-
-        from paiju.proto.v1 import lobby_pb2, table_pb2
-
         try:
             await self.lobby.Sit(lobby_pb2.SitRequest(room_id=self.plan.table_id), metadata=self.metadata)
         except grpc.aio.AioRpcError as error:
@@ -146,10 +143,6 @@ class Seat:
 
     async def step(self, view: Any) -> Any:
         """Do what ``view`` calls for; the next view to act on (an Act's reply), or None."""
-        import grpc
-
-        from paiju.proto.v1 import lobby_pb2, table_pb2
-
         if view.hand_id != self.hand_seen:
             if self.hand_seen is not None and self.plan.counts_hands:
                 self.counters.hands += 1
@@ -188,8 +181,6 @@ class Seat:
 
 
 async def _generate(address: str, plans: list[SeatPlan], think_seconds: float, stop: Any, reports: Any) -> None:
-    import grpc
-
     counters = LoadReport(os.getpid())
     stopping = asyncio.Event()
     channels: dict[str, Any] = {}
