@@ -147,6 +147,9 @@ class Seat:
             if self.hand_seen is not None and self.plan.counts_hands:
                 self.counters.hands += 1
             self.hand_seen = view.hand_id
+        if view.hand_id:
+            # A hand is on: the start pressed before it is spent, so press again once it ends.
+            self.ready = False
         if view.legal_actions:
             action = self.decide(json.loads(view.view_json)["hand"]["state"], self.rng)
             if action is None:
@@ -167,9 +170,7 @@ class Seat:
             self.counters.act_seconds.append(time.perf_counter() - started)
             self.counters.actions += 1
             return reply.view
-        if view.HasField("turn"):
-            self.ready = False
-        elif not self.ready:
+        if not view.hand_id and not self.ready:
             # No hand on (or the last one over) and not yet ready for the next: press start once.
             self.ready = True
             try:
