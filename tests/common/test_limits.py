@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import grpc
 import pytest
@@ -154,7 +155,8 @@ class GatedWallet(wallet_pb2_grpc.WalletServicer):
 
 
 class QuietTable(table_pb2_grpc.TableServicer):
-    """Act answers at once; Watch sends one snapshot, then waits on the loop until cancelled."""
+    """Act answers at once; Watch sends one snapshot, then waits (on the loop, or in its thread)
+    until cancelled."""
 
     def __init__(self) -> None:
         self.actions: list[str] = []
@@ -165,22 +167,62 @@ class QuietTable(table_pb2_grpc.TableServicer):
 
     def Watch(self, request, context):  # type: ignore[no-untyped-def]
         yield table_pb2.TableUpdate()
-        while True:
-            yield aio_bridge.WAITING
+        if getattr(context, "waits_on_loop", False):
+            while True:
+                yield aio_bridge.WAITING
+        ended = threading.Event()
+        if context.add_callback(ended.set):
+            ended.wait(WAIT_SECONDS)
 
 
-@pytest.fixture
-def served(signer) -> Iterator[tuple[GatedWallet, QuietTable, grpc.Channel]]:
+SERVER_KINDS = ["loop", "threads"]
+"""Both servers (``PAIJU_GRPC_SERVER``): each must refuse exactly as the other does."""
+
+
+@contextmanager
+def serving(kind: str, signer: TokenSigner, limits: Limits) -> Iterator[tuple[GatedWallet, QuietTable, grpc.Channel]]:
     wallet, table = GatedWallet(), QuietTable()
     bindings = [
         ServiceBinding("paiju.v1.Wallet", wallet, wallet_pb2_grpc.add_WalletServicer_to_server),
         ServiceBinding("paiju.v1.Table", table, table_pb2_grpc.add_TableServicer_to_server, frozenset({"Act", "Watch"})),
     ]
-    limits = Limits(max_request_bytes=2_048, max_action_bytes=256, streams_per_account=4, logins_per_peer=2)
-    with start_server(bindings, signer=signer, max_workers=8, limits=limits) as running, \
+    with start_server(bindings, signer=signer, max_workers=8, limits=limits, event_loop=kind == "loop") as running, \
             grpc.insecure_channel(running.address) as channel:
-        yield wallet, table, channel
-        wallet.gate.set()
+        try:
+            yield wallet, table, channel
+        finally:
+            wallet.gate.set()
+
+
+@pytest.fixture(params=SERVER_KINDS)
+def served(request, signer) -> Iterator[tuple[GatedWallet, QuietTable, grpc.Channel]]:
+    limits = Limits(max_request_bytes=2_048, max_action_bytes=256, streams_per_account=4, logins_per_peer=2)
+    with serving(request.param, signer, limits) as served:
+        yield served
+
+
+@pytest.mark.parametrize("kind", SERVER_KINDS)
+def test_a_player_over_their_calls_per_second_is_refused_by_the_server_and_others_are_not(kind, signer) -> None:
+    # No refill: exactly the burst is admitted, however slowly the calls come.
+    with serving(kind, signer, Limits(calls_per_second=0, call_burst=3)) as (_, table, channel):
+        stub = table_pb2_grpc.TableStub(channel)
+        ann, bob = token_of(signer, "ann"), token_of(signer, "bob")
+        refused_before = METRICS.sample("paiju_rpc_refused_total", service="paiju.v1.Table", method="Act",
+                                        reason=RATE_LIMITED) or 0.0
+        for n in range(3):
+            stub.Act(table_pb2.ActRequest(table_id="t1", action=f"ann {n}"), metadata=ann, timeout=WAIT_SECONDS)
+        with pytest.raises(grpc.RpcError) as too_fast:
+            stub.Act(table_pb2.ActRequest(table_id="t1", action="ann 3"), metadata=ann, timeout=WAIT_SECONDS)
+        assert too_fast.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert trailer(too_fast.value, ERROR_CODE_KEY) == RATE_LIMITED
+        assert "calls a second" in too_fast.value.details()
+        stub.Act(table_pb2.ActRequest(table_id="t1", action="bob 0"), metadata=bob, timeout=WAIT_SECONDS)
+        service = token_of(signer, "service:lobby", Role.SERVICE)
+        for n in range(5):  # Paiju's own services are never limited by rate
+            stub.Act(table_pb2.ActRequest(table_id="t1", action=f"service {n}"), metadata=service, timeout=WAIT_SECONDS)
+        assert table.actions == ["ann 0", "ann 1", "ann 2", "bob 0"] + [f"service {n}" for n in range(5)]
+        assert METRICS.sample("paiju_rpc_refused_total", service="paiju.v1.Table", method="Act",
+                              reason=RATE_LIMITED) == refused_before + 1
 
 
 def test_a_huge_act_is_refused_before_it_is_parsed_and_a_short_one_is_played(served, signer) -> None:

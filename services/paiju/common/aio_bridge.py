@@ -36,14 +36,7 @@ import grpc
 
 from paiju.common.errors import ERROR_CODE_KEY
 from paiju.common.failures import answer_for
-from paiju.common.limits import (
-    MOST_PAUSED_REFUSALS,
-    Admission,
-    Oversized,
-    Refused,
-    bounded,
-    too_large,
-)
+from paiju.common.limits import MOST_PAUSED_REFUSALS, Admission, Refused, bounded
 
 log = logging.getLogger(__name__)
 
@@ -203,9 +196,8 @@ class BridgeHandler(grpc.GenericRpcHandler):
                      streaming: bool) -> Callable[[], None]:
         """What to call when the call ended; a call over the limits ends here, refused."""
         try:
-            if isinstance(request, Oversized):
-                raise too_large(method, request, self._admission.limits.request_bytes(method))
-            return self._admission.admit(method, context.invocation_metadata() or (), context.peer(), streaming)
+            return self._admission.admit_call(method, request, context.invocation_metadata() or (), context.peer(),
+                                              streaming)
         except Refused as refused:
             self._on_refused(method, refused.error_code)
             await self._pause_before_refusing()

@@ -227,9 +227,12 @@ def behaviour_of(handler: grpc.RpcMethodHandler) -> Callable[..., Any]:
 
 
 def rebuilt_with(
-    handler: grpc.RpcMethodHandler, behaviour: Callable[..., Any]
+    handler: grpc.RpcMethodHandler,
+    behaviour: Callable[..., Any],
+    request_deserializer: Callable[[bytes], Any] | None = None,
 ) -> grpc.RpcMethodHandler:
-    """A handler of ``handler``'s kind and (de)serialisers that serves with ``behaviour``."""
+    """A handler of ``handler``'s kind and (de)serialisers that serves with ``behaviour``
+    (and reads requests with ``request_deserializer`` when given)."""
     if handler.request_streaming and handler.response_streaming:
         factory = grpc.stream_stream_rpc_method_handler
     elif handler.request_streaming:
@@ -240,6 +243,6 @@ def rebuilt_with(
         factory = grpc.unary_unary_rpc_method_handler
     return factory(
         behaviour,
-        request_deserializer=handler.request_deserializer,
+        request_deserializer=request_deserializer or handler.request_deserializer,
         response_serializer=handler.response_serializer,
     )

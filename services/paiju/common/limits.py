@@ -217,7 +217,8 @@ class Admission:
     """Admits or refuses each call before any work is done for it (see the module's doc).
 
     ``admit`` returns what to call, once, when the call ended (whatever its outcome), or raises
-    :class:`Refused`. Safe from any thread; the event-loop server calls it from its loop only.
+    :class:`Refused`. Safe from any thread: the event-loop server calls it from its loop, the
+    thread-pool server (:mod:`paiju.common.threads_admission`) from the thread serving the call.
     """
 
     def __init__(self, limits: Limits, signer: TokenSigner, clock: Clock = time.monotonic) -> None:
@@ -252,6 +253,14 @@ class Admission:
 
         return release
 
+    def admit_call(self, method: str, request: Any, metadata: Sequence[tuple[str, Any]], peer: str,
+                   streaming: bool) -> Callable[[], None]:
+        """``admit`` for a call whose request was read through :func:`bounded`: a request larger
+        than its method takes is refused first, whoever sends it."""
+        if isinstance(request, Oversized):
+            raise too_large(method, request, self.limits.request_bytes(method))
+        return self.admit(method, metadata, peer, streaming)
+
     def _admit_login(self, address: str) -> Callable[[], None]:
         with self._lock:
             if self._logins_of.held(address) >= self._logins_of.most:
@@ -271,7 +280,6 @@ class Admission:
                 self._logins_in_flight -= 1
 
         return release
-
 
 
 class Oversized:

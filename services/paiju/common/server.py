@@ -34,6 +34,7 @@ from paiju.common.failures import UnexpectedErrors
 from paiju.common.interceptor import AuthInterceptor
 from paiju.common.limits import Admission, Limits
 from paiju.common.metrics import METRICS, MetricsInterceptor
+from paiju.common.threads_admission import AdmissionInterceptor
 
 LOOPBACK = "127.0.0.1"
 HEALTH_SERVICE_NAME = health_pb2.DESCRIPTOR.services_by_name["Health"].full_name
@@ -132,8 +133,10 @@ def start_server(
     Off, a second server on a busy port fails to start instead of sharing it silently.
 
     ``limits`` (:mod:`paiju.common.limits`, its defaults when not given) bound what one client may
-    ask: grpc refuses requests above the largest size any method takes, and the event-loop server
-    admits every call against them before it does any work for it.
+    ask: grpc refuses requests above the largest size any method takes, and either server admits
+    every call against them before it does any work for it (the event-loop server on its loop,
+    before the call takes a thread; the thread-pool server in the call's thread,
+    :mod:`paiju.common.threads_admission`), with the same refusals.
     """
     limits = limits or Limits()
     if not bindings:
@@ -160,7 +163,10 @@ def start_server(
         ))
         reflection.enable_server_reflection((*names, HEALTH_SERVICE_NAME, reflection.SERVICE_NAME), server.server)
     else:
-        server = _threads_server(bindings, interceptors, health_servicer, max_workers, options)
+        # Outermost, as on the loop: a refused call is neither timed nor checked for its token.
+        admitting = AdmissionInterceptor(Admission(limits, signer), most_paused=max_workers // 4,
+                                         on_refused=METRICS.refused)
+        server = _threads_server(bindings, (admitting, *interceptors), health_servicer, max_workers, options)
         reflection.enable_server_reflection((*names, HEALTH_SERVICE_NAME, reflection.SERVICE_NAME), server)
     for name in ("", *names):
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
