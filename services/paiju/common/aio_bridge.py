@@ -36,7 +36,7 @@ import grpc
 
 from paiju.common.errors import ERROR_CODE_KEY
 from paiju.common.failures import answer_for
-from paiju.common.limits import MOST_PAUSED_REFUSALS, Admission, Refused, bounded
+from paiju.common.limits import MOST_PAUSED_REFUSALS, Admission, Refused
 
 log = logging.getLogger(__name__)
 
@@ -189,19 +189,18 @@ class BridgeHandler(grpc.GenericRpcHandler):
         else:
             behaviour = self._unary(method, handler.unary_unary, on_loop)
             factory = grpc.unary_unary_rpc_method_handler
-        deserializer = bounded(handler.request_deserializer, self._admission.limits.request_bytes(method))
+        deserializer = self._admission.deserializer(method, handler.request_deserializer)
         return factory(behaviour, request_deserializer=deserializer, response_serializer=handler.response_serializer)
 
     async def _admit(self, method: str, request: Any, context: grpc.aio.ServicerContext,
                      streaming: bool) -> Callable[[], None]:
         """What to call when the call ended; a call over the limits ends here, refused."""
         try:
-            return self._admission.admit_call(method, request, context.invocation_metadata() or (), context.peer(),
-                                              streaming)
+            return self._admission.admit_call(method, request, context, streaming)
         except Refused as refused:
             self._on_refused(method, refused.error_code)
             await self._pause_before_refusing()
-            context.set_trailing_metadata(((ERROR_CODE_KEY, refused.error_code),))
+            context.set_trailing_metadata(refused.trailing_metadata)
             await context.abort(refused.code, refused.reason)
             raise AssertionError("grpc's context.abort returned") from None
 

@@ -1,7 +1,9 @@
 """What one client may ask of a server, so that no client can slow the others down.
 
-Every call is admitted (or refused) on the event loop before any work is done for it and before
-it takes a pool thread, so a refusal costs a few dictionary look-ups and a flood never queues:
+Every call is admitted (or refused) before any work is done for it: by the event-loop server on
+its loop, before the call takes a pool thread, so a refusal costs a few dictionary look-ups and a
+flood never queues; by grpc's thread-pool server (``PAIJU_GRPC_SERVER=threads``) first thing in the
+call's thread (:mod:`paiju.common.threads_admission`), with the same refusals:
 
 * a request larger than its method allows is refused before it is parsed further (an action is
   short: ``Table.Act`` takes at most ``max_action_bytes``; every other method ``max_request_bytes``,
@@ -40,15 +42,25 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import grpc
 
 from paiju.common.auth import TokenSigner
 from paiju.common.config import Settings
+from paiju.common.errors import ERROR_CODE_KEY
 from paiju.common.interceptor import PUBLIC_METHODS, presented_caller
 
 Clock = Callable[[], float]
+
+
+class CallContext(Protocol):
+    """What admission reads of a call's context (grpc's, or grpc.aio's)."""
+
+    def invocation_metadata(self) -> Sequence[tuple[str, Any]] | None: ...
+
+    def peer(self) -> str: ...
+
 
 ACT_METHOD = "/paiju.v1.Table/Act"
 PASSWORD_METHODS = PUBLIC_METHODS
@@ -119,6 +131,10 @@ class Refused(Exception):
         self.reason = reason
         self.error_code = error_code
         self.code = code
+
+    @property
+    def trailing_metadata(self) -> tuple[tuple[str, str]]:
+        return ((ERROR_CODE_KEY, self.error_code),)
 
 
 class FakeClock:
@@ -253,13 +269,17 @@ class Admission:
 
         return release
 
-    def admit_call(self, method: str, request: Any, metadata: Sequence[tuple[str, Any]], peer: str,
-                   streaming: bool) -> Callable[[], None]:
-        """``admit`` for a call whose request was read through :func:`bounded`: a request larger
-        than its method takes is refused first, whoever sends it."""
+    def admit_call(self, method: str, request: Any, context: CallContext, streaming: bool) -> Callable[[], None]:
+        """``admit`` for a call of either server whose request was read through
+        :meth:`deserializer`: a request larger than its method takes is refused first, whoever
+        sends it."""
         if isinstance(request, Oversized):
             raise too_large(method, request, self.limits.request_bytes(method))
-        return self.admit(method, metadata, peer, streaming)
+        return self.admit(method, context.invocation_metadata() or (), context.peer(), streaming)
+
+    def deserializer(self, method: str, deserialize: Callable[[bytes], Any] | None) -> Callable[[bytes], Any]:
+        """``method``'s request deserializer, handing on a request too large for it unparsed."""
+        return bounded(deserialize, self.limits.request_bytes(method))
 
     def _admit_login(self, address: str) -> Callable[[], None]:
         with self._lock:

@@ -22,9 +22,8 @@ from typing import Any
 
 import grpc
 
-from paiju.common.errors import ERROR_CODE_KEY
 from paiju.common.interceptor import behaviour_of, rebuilt_with
-from paiju.common.limits import Admission, Refused, bounded
+from paiju.common.limits import Admission, Refused
 
 
 class AdmissionInterceptor(grpc.ServerInterceptor):
@@ -67,19 +66,18 @@ class AdmissionInterceptor(grpc.ServerInterceptor):
             finally:
                 release()  # ended, aborted, or closed because the client went away
 
-        deserializer = bounded(handler.request_deserializer, self._admission.limits.request_bytes(method))
+        deserializer = self._admission.deserializer(method, handler.request_deserializer)
         return rebuilt_with(handler, serve_stream if handler.response_streaming else serve_unary, deserializer)
 
     def _admit(self, method: str, request: Any, context: grpc.ServicerContext,
                streaming: bool) -> Callable[[], None]:
         """What to call when the call ended; a call over the limits ends here, refused."""
         try:
-            return self._admission.admit_call(method, request, context.invocation_metadata() or (), context.peer(),
-                                              streaming)
+            return self._admission.admit_call(method, request, context, streaming)
         except Refused as refused:
             self._on_refused(method, refused.error_code)
             self._pause_before_refusing()
-            context.set_trailing_metadata(((ERROR_CODE_KEY, refused.error_code),))
+            context.set_trailing_metadata(refused.trailing_metadata)
             context.abort(refused.code, refused.reason)
             raise AssertionError("grpc's context.abort returned") from None
 
