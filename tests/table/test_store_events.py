@@ -10,7 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paiju.table.store import ALL_SEATS, EventsTrimmed, TableStore, UnknownTable
+from paiju.table.store import (
+    ALL_SEATS,
+    EventsTrimmed,
+    TableStore,
+    UnknownTable,
+    parse_commit_notice,
+)
 from paiju.table.store.records import parse_stream_id
 from tests.patience import PATIENCE_SECONDS, wait_until
 
@@ -236,11 +242,11 @@ def test_a_commit_with_events_tells_the_commit_channel_its_table_and_one_without
         def heard_two() -> bool:
             notice = notices.get_message(timeout=0.5)  # None also for the subscription's own reply
             if notice is not None:
-                heard.append(notice["data"])
+                heard.append(parse_commit_notice(notice["data"]))
             return len(heard) >= 2
 
         wait_until("two commit notices", heard_two)
-        assert heard == [b"t1", b"t2"]
+        assert heard == [("t1", store.load("t1").last_event_id), ("t2", store.load("t2").last_event_id)]
         assert notices.get_message(timeout=0.3) is None
     finally:
         notices.close()

@@ -212,3 +212,30 @@ def test_dropping_an_older_tables_events_keeps_readers_honest(backend: Backend) 
     assert store.read_events("t1", after_id=event_id) == []
     assert store.delete("t1") is True
     assert store.load("t1") is None
+
+
+def test_latest_known_is_the_last_commit_here_until_a_refused_commit_shows_it_is_behind(backend: Backend) -> None:
+    store = backend.store()
+    elsewhere = TableStore(store.client, prefix=store.prefix)
+    store.create("t1", b"v1")
+    store.commit("t1", 1, b"v2")
+    assert store.latest_known("t1") == store.load("t1")
+    elsewhere.commit("t1", 2, b"v3")  # another process moves the table on
+    assert store.latest_known("t1").state == b"v2"  # not read again: still what was committed here
+    with pytest.raises(StaleVersion):
+        store.commit("t1", 2, b"v3 from here")
+    assert (store.latest_known("t1").version, store.latest_known("t1").state) == (3, b"v3")
+
+
+def test_a_commit_receipt_names_each_event_with_its_stream_id_and_the_deadlines_after_it(backend: Backend) -> None:
+    store = backend.store()
+    store.create("t1", b"v1")
+    first = store.commit_receipt("t1", 1, b"v2", events=[(None, "bet", b"1")], deadlines_set=[("turn", 500, 2)])
+    second = store.commit_receipt("t1", 2, b"v3", events=[(None, "bet", b"2", 1), ((1,), "cards", b"AS")],
+                                  deadlines_set=[("start", 100, 3)])
+    read = store.read_events("t1", seat=ALL_SEATS)
+    assert [e.id for e in read] == [e.id for e in first.events + second.events]
+    assert list(second.events) == read[1:]  # ids, versions, visibility, types, payloads and hand numbers
+    assert second.previous_event_id == first.last_event_id == read[0].id
+    assert second.last_event_id == read[-1].id == store.load("t1").last_event_id
+    assert [(d.name, d.due_ms) for d in second.deadlines] == [("start", 100), ("turn", 500)]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from paiju.games.engine import IllegalAction
 from paiju.games.registry import game_names, game_spec
 from paiju.table.record import IDLE, PLAYING, WAITING, TableRecord
+from paiju.table.store import parse_commit_notice
 from paiju.table.tables import Outcome, Tables
 
 QUICK_MATCH_WAIT_SECONDS = 5.0
@@ -25,6 +26,12 @@ NO_FREE_SEAT = "no_free_seat"
 class RoomEntry:
     version: int
     record: TableRecord
+
+
+def room_of_commit(table_id: str, outcome: Outcome) -> RoomEntry:
+    """A room as a commit of this process left it, from the commit itself (no read)."""
+    assert outcome.record is not None
+    return RoomEntry(outcome.version, outcome.record)
 
 
 def room_id(game: str, tier: str, number: int) -> str:
@@ -125,8 +132,7 @@ class Lobby:
                 if left <= 0:
                     return None
                 notice = notices.get_message(timeout=min(left, 1.0))
-                changed = None if notice is None else notice["data"]
-                changed = changed.decode() if isinstance(changed, bytes) else changed
+                changed = None if notice is None else parse_commit_notice(notice["data"])[0]
                 # No notice for a second: look at them all again (a notice can be lost).
                 waiting_for = sorted(table_ids) if notice is None else [changed] if changed in table_ids else []
         finally:

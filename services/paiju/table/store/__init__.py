@@ -15,6 +15,7 @@ from .errors import (
 )
 from .records import (
     ALL_SEATS,
+    CommitReceipt,
     Deadline,
     DueDeadline,
     MemoryUsage,
@@ -22,6 +23,7 @@ from .records import (
     SeatFilter,
     Snapshot,
     StoredEvent,
+    parse_commit_notice,
 )
 from .store import DEFAULT_ACKED_OUTBOX_MEMORY, DEFAULT_STREAM_MAXLEN, TableStore
 
@@ -29,6 +31,7 @@ __all__ = [
     "ALL_SEATS",
     "DEFAULT_ACKED_OUTBOX_MEMORY",
     "DEFAULT_STREAM_MAXLEN",
+    "CommitReceipt",
     "Deadline",
     "DueDeadline",
     "DuplicateOutboxKey",
@@ -43,4 +46,5 @@ __all__ = [
     "TableStore",
     "TableStoreError",
     "UnknownTable",
+    "parse_commit_notice",
 ]

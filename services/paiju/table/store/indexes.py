@@ -72,19 +72,23 @@ class GlobalIndexes:
             pipe.zadd(self.keys.outbox, {table_id: entry.outbox_pending})
         pipe.execute()
 
-    def note(self, table_id: str, entry: IndexEntry) -> None:
-        """After a commit, in one round trip: what the commit's script read of the table.
+    def note(self, table_id: str, entry: IndexEntry, pipe: Any = None) -> None:
+        """With a commit: the earliest deadline it set and the outbox entries it added (in
+        ``pipe`` when given, to go with the commit, else in a round trip of its own).
 
         The deadline index only ever moves earlier here (ZADD LT) and nothing is removed, so
         it may run ahead of the truth but never behind it: a table listed too early is put
         right by ``sync`` when its listing finds nothing due, and a deadline is never late.
+        A deadline the commit did not set was noted by the commit that set it.
         """
-        pipe = self._client.pipeline(transaction=False)
+        own = pipe is None
+        if own:
+            pipe = self._client.pipeline(transaction=False)
         if entry.earliest_deadline_ms is not None:
             pipe.zadd(self.keys.deadlines, {table_id: entry.earliest_deadline_ms}, lt=True)
         if entry.outbox_pending:
             pipe.zadd(self.keys.outbox, {table_id: entry.outbox_pending})
-        if pipe:
+        if own and pipe:
             pipe.execute()
 
     def sync(self, table_id: str) -> IndexEntry:

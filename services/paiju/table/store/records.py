@@ -34,6 +34,22 @@ class Snapshot:
 
 
 @dataclass(frozen=True, slots=True)
+class CommitReceipt:
+    """What one commit wrote, as the committing process can know it without reading back.
+
+    ``previous_event_id`` is the table's last event id before the commit: a reader that had
+    read up to it may take ``events`` as the very next entries of the stream.
+    """
+
+    version: int
+    previous_event_id: str
+    last_event_id: str
+    events: tuple[StoredEvent, ...]
+    deadlines: tuple[Deadline, ...] = ()
+    """The table's deadlines after the commit, earliest first."""
+
+
+@dataclass(frozen=True, slots=True)
 class StoredEvent:
     """One entry of a table's event stream.
 
@@ -240,3 +256,14 @@ def decode_table_state(stored: bytes) -> StoredTableState:
         meta=dict(zip(flat[::2], flat[1::2], strict=True)),
         state=stored[meta_at + meta_length :],
     )
+
+
+def parse_commit_notice(data: bytes | str) -> tuple[str, str]:
+    """The table id and last event id a commit notice carries (see ``TableStore.commit_notices``).
+
+    >>> parse_commit_notice(b"zhajinhua-free-01\\n1700000000000-3")
+    ('zhajinhua-free-01', '1700000000000-3')
+    """
+    text = data.decode() if isinstance(data, bytes) else data
+    table_id, _, last_event_id = text.partition("\n")
+    return table_id, last_event_id

@@ -17,7 +17,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from redis.exceptions import ResponseError
+from redis.cluster import RedisCluster
+from redis.exceptions import NoScriptError, ResponseError
 
 from .errors import DuplicateOutboxKey, EventsTrimmed, StaleVersion, TableExists, UnknownTable
 from .indexes import GlobalIndexes, IndexEntry
@@ -36,6 +37,7 @@ from .memory import estimate_key_bytes
 from .records import (
     ALL_SEATS,
     TABLE_STATE_HEADER_BYTES,
+    CommitReceipt,
     Deadline,
     DueDeadline,
     MemoryUsage,
@@ -62,6 +64,8 @@ from .scripts import StoreScripts
 DEFAULT_STREAM_MAXLEN = 16
 DEFAULT_ACKED_OUTBOX_MEMORY = 32
 KEYS_REMEMBERED = 100_000
+STATES_REMEMBERED = 20_000
+"""Tables whose last committed state a store remembers (see :meth:`TableStore.latest_known`)."""
 MAX_READ_COUNT = 10_000
 _UNREAD = object()
 
@@ -121,6 +125,10 @@ class TableStore:
         self.acked_outbox_memory = check_int(acked_outbox_memory, "acked_outbox_memory", minimum=1)
         self._scripts = StoreScripts.register(redis_client)
         self.indexes = GlobalIndexes(redis_client, self.prefix)
+        self._known: dict[str, Snapshot] = {}
+        # A cluster client may not pipeline a table's script with the global indexes (other
+        # slots, other nodes): there the index note is a second round trip.
+        self._note_in_commit_pipeline = not isinstance(redis_client, RedisCluster)
         self.commits_channel = f"{self.prefix}:commits"
         """The Pub/Sub channel told the id of each table whose commit added events."""
 
@@ -149,6 +157,7 @@ class TableStore:
         """
         keys = self.keys(table_id)
         args = [check_bytes(state, "state"), encode_meta(meta)]
+        self.forget(table_id)
         reply = self._scripts.create(keys=keys.all(), args=args)
         if reply[0] == b"exists":
             raise TableExists(table_id, int(reply[1]))
@@ -157,7 +166,35 @@ class TableStore:
     def load(self, table_id: str) -> Snapshot | None:
         """The table's current version, state and last event id, read at once; None if none."""
         stored = self._stored_state(self.keys(table_id).state)
-        return None if stored is None else _snapshot(stored)
+        snapshot = None if stored is None else _snapshot(stored)
+        self._remember(table_id, snapshot)
+        return snapshot
+
+    def latest_known(self, table_id: str) -> Snapshot | None:
+        """The state this store last committed or read for the table, without a round trip when
+        it has one; else :meth:`load`.
+
+        It may be behind when another process committed since: use it only to prepare a
+        commit, whose compare-and-set then fails with ``StaleVersion`` (which forgets it), so
+        the writer reloads and tries again. For what a player is shown, use :meth:`load`.
+        """
+        known = self._known.get(table_id)
+        return known if known is not None else self.load(table_id)
+
+    def forget(self, table_id: str) -> None:
+        """Drop what :meth:`latest_known` remembers of the table (the next call reads it)."""
+        self._known.pop(table_id, None)
+
+    def _remember(self, table_id: str, snapshot: Snapshot | None) -> None:
+        if snapshot is None:
+            self._known.pop(table_id, None)
+            return
+        known = self._known.get(table_id)
+        if known is not None and known.version > snapshot.version:
+            return  # a read that raced a newer commit of ours: keep the newer
+        if len(self._known) >= STATES_REMEMBERED and known is None:
+            self._known.clear()
+        self._known[table_id] = snapshot
 
     def load_many(self, table_ids: list[str]) -> dict[str, Snapshot]:
         """Many tables at once (one pipeline); tables that do not exist are left out."""
@@ -226,34 +263,85 @@ class TableStore:
         table moved on, ``DuplicateOutboxKey`` if an outbox key was already added,
         ``UnknownTable`` if there is no such table; in each case nothing changed.
         """
+        return self.commit_receipt(
+            table_id, expected_version, state, events, deadlines_set, deadlines_clear, outbox
+        ).version
+
+    def commit_receipt(
+        self,
+        table_id: str,
+        expected_version: int,
+        state: bytes,
+        events: Any = (),
+        deadlines_set: Any = (),
+        deadlines_clear: Any = (),
+        outbox: Any = (),
+    ) -> CommitReceipt:
+        """:meth:`commit`, answering with what it wrote: the new version and each event with
+        its stream id (one round trip on a single Redis, the global indexes' note with it)."""
         keys = self.keys(table_id)
         check_int(expected_version, "expected_version", minimum=1)
         outbox_args, repeated = encode_outbox(outbox)
         if repeated is not None:
             raise DuplicateOutboxKey(table_id, repeated)
+        encoded_events = encode_events(events)
         args: list[bytes | str | int] = [
             str(expected_version),
             check_bytes(state, "state"),
             self.stream_maxlen,
             self.stream_trimmed_above,
-            *encode_events(events),
+            *encoded_events,
             *encode_deadline_changes(deadlines_set, deadlines_clear),
             *outbox_args,
             self.commits_channel,
             table_id,
         ]
-        reply = self._scripts.commit(keys=keys.all(), args=args)
+        # The indexes only ever move earlier on a commit (see GlobalIndexes.note), so what this
+        # commit sets can be noted beside it, before its answer; a refused commit (rare: a lost
+        # race) then puts the table's entries back to its truth.
+        entry = IndexEntry(
+            min((int(due) for _, due, _ in deadlines_set), default=None), len(outbox_args) // 3
+        )
+        reply = self._run_commit(table_id, keys, args, entry)
         status = reply[0]
-        if status == b"stale":
-            raise StaleVersion(table_id, expected_version, int(reply[1]))
-        if status == b"missing":
-            raise UnknownTable(table_id)
-        if status == b"duplicate":
+        if status != b"ok":
+            self.forget(table_id)
+            if self._note_in_commit_pipeline and (entry.earliest_deadline_ms is not None or entry.outbox_pending):
+                self.indexes.sync(table_id)
+            if status == b"stale":
+                raise StaleVersion(table_id, expected_version, int(reply[1]))
+            if status == b"missing":
+                raise UnknownTable(table_id)
             raise DuplicateOutboxKey(table_id, _text(reply[1]))
-        if deadlines_set or deadlines_clear or outbox:
-            earliest = None if reply[3] is None else int(reply[3])  # Lua's false arrives as None
-            self.indexes.note(table_id, IndexEntry(earliest, int(reply[4])))
-        return int(reply[1])
+        version, last_event_id = int(reply[1]), _text(reply[2])
+        self._remember(table_id, Snapshot(version=version, state=state, last_event_id=last_event_id))
+        fields = int(reply[6])
+        deadlines = reply[7:7 + fields]
+        return CommitReceipt(
+            version=version,
+            previous_event_id=_text(reply[5]),
+            last_event_id=last_event_id,
+            events=_committed_events(version, encoded_events, reply[7 + fields:]),
+            deadlines=tuple(_deadlines(dict(zip(deadlines[::2], deadlines[1::2], strict=True)))),
+        )
+
+    def _run_commit(self, table_id: str, keys: TableKeys, args: list[Any], entry: IndexEntry) -> Any:
+        if not self._note_in_commit_pipeline:
+            reply = self._scripts.commit(keys=keys.all(), args=args)
+            if reply[0] == b"ok":
+                self.indexes.note(table_id, entry)
+            return reply
+        pipe = self._client.pipeline(transaction=False)
+        table_keys = keys.all()
+        pipe.evalsha(self._scripts.commit.sha, len(table_keys), *table_keys, *args)
+        self.indexes.note(table_id, entry, pipe)
+        reply = pipe.execute(raise_on_error=False)[0]
+        if isinstance(reply, NoScriptError):
+            # Redis lost its scripts (a restart): run it the long way, which loads it again.
+            reply = self._scripts.commit(keys=table_keys, args=args)
+        elif isinstance(reply, Exception):
+            raise reply
+        return reply
 
     def delete(self, table_id: str) -> bool:
         """Remove the table's state, events and deadlines; True if it existed.
@@ -262,6 +350,7 @@ class TableStore:
         """
         keys = self.keys(table_id)
         existed = self._scripts.delete(keys=keys.all())
+        self.forget(table_id)
         self.indexes.sync(table_id)
         return bool(existed)
 
@@ -350,9 +439,10 @@ class TableStore:
         return _events_by_table(by_key, self._client.xread(streams, count=count, block=block_ms))
 
     def commit_notices(self) -> Any:
-        """A Pub/Sub subscription to :attr:`commits_channel`: ``get_message()`` gives each
-        table id whose commit added events (as bytes in ``data``), from now on. Notices are not
-        stored: one sent while nobody listened, or while the connection was down, is gone."""
+        """A Pub/Sub subscription to :attr:`commits_channel`: ``get_message()`` tells of each
+        commit that added events, from now on: its ``data`` names the table and its last event
+        id (:func:`parse_commit_notice`). Notices are not stored: one sent while nobody
+        listened, or while the connection was down, is gone."""
         notices = self._client.pubsub(ignore_subscribe_messages=True)
         notices.subscribe(self.commits_channel)
         return notices
@@ -401,6 +491,7 @@ class TableStore:
         Raises ``UnknownTable``.
         """
         keys = self.keys(table_id)
+        self.forget(table_id)
         if not self._scripts.drop_events(keys=[keys.state, keys.events]):
             raise UnknownTable(table_id)
 
@@ -554,6 +645,22 @@ class TableStore:
 
 def _snapshot(stored: StoredTableState) -> Snapshot:
     return Snapshot(version=stored.version, state=stored.state, last_event_id=stored.last_event_id)
+
+
+def _committed_events(version: int, encoded: list[Any], ids: list[bytes]) -> tuple[StoredEvent, ...]:
+    """The events a commit wrote, from its arguments (``encode_events``) and the ids it answered."""
+    flat = encoded[1:]
+    return tuple(
+        StoredEvent(
+            id=_text(raw_id),
+            version=version,
+            visible_to=decode_visibility(flat[at]),
+            type=flat[at + 1],
+            payload=flat[at + 2],
+            hand=int(flat[at + 3]),
+        )
+        for raw_id, at in zip(ids, range(0, len(flat), 4), strict=True)
+    )
 
 
 def _stored_event(raw_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:

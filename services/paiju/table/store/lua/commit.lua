@@ -9,7 +9,8 @@
 --       outbox-acked (6 bytes of the key's hash),
 --       then the channel that hears of commits with events, and the table id it is told
 -- Reply: {'ok', new version, last event id, earliest deadline due (ms, or false), pending
---        outbox entries}, {'stale', current version}, {'missing'}, or {'duplicate', outbox key}
+--        outbox entries, the last event id before this commit, the number of deadline hash
+--        fields, those fields (name, stored value, ...), then the id of each event written}, {'stale', current version}, {'missing'}, or {'duplicate', outbox key}
 
 local state_key, events_key, deadlines_key, outbox_key, acked_key =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
@@ -92,13 +93,16 @@ local function shrink_stream()
 end
 
 local stream_was_empty = #events > 0 and redis.call('XLEN', events_key) == 0
+local previous_id = table_state.last_id
 local last_id = false
+local event_ids = {}
 for _, event in ipairs(events) do
   -- The version rides with each event so a reader can line events up with snapshots; 'h' is
   -- the number of the hand the event belongs to (0: a table event), a small integer that costs
   -- the stream a byte or two where the hand's id would cost dozens.
   last_id = redis.call('XADD', events_key, '*',
     'n', version, 'v', event[1], 't', event[2], 'p', event[3], 'h', event[4])
+  event_ids[#event_ids + 1] = last_id
 end
 if last_id then
   table_state.last_id = last_id
@@ -139,15 +143,24 @@ end
 -- Stream readers wait on this channel instead of on every watched stream at once, and read
 -- only the tables named. A notice can be lost (a reader reconnecting): readers also sweep all
 -- their streams now and then.
+-- The notice names the table and its last event id: a reader that has read that far already
+-- (the committing process hands its own watchers their events) need not read.
 if #events > 0 then
-  redis.call('PUBLISH', notice_channel, table_id)
+  redis.call('PUBLISH', notice_channel, table_id .. '\n' .. last_id)
 end
 
 -- What the global indexes must say after this commit, read here where it is exact, so the
 -- caller can note it in one round trip instead of reading the table's keys again.
 local earliest = false
-for _, stored in ipairs(redis.call('HVALS', deadlines_key)) do
-  local due = tonumber(string.match(stored, '^(%d+):'))
+local deadlines = redis.call('HGETALL', deadlines_key)
+for i = 2, #deadlines, 2 do
+  local due = tonumber(string.match(deadlines[i], '^(%d+):'))
   if due and (not earliest or due < earliest) then earliest = due end
 end
-return {'ok', version, last_id, earliest, redis.call('HLEN', outbox_key)}
+-- The ids let the committing process hand its events to its own watchers without reading
+-- them back; the id before them tells it whether its watchers had seen everything up to here.
+-- The deadlines spare it a read for the timers a view shows.
+local reply = {'ok', version, last_id, earliest, redis.call('HLEN', outbox_key), previous_id, #deadlines}
+for _, field in ipairs(deadlines) do reply[#reply + 1] = field end
+for _, id in ipairs(event_ids) do reply[#reply + 1] = id end
+return reply
