@@ -287,3 +287,27 @@ def test_listing_rooms_without_a_tier_lists_every_tier_of_the_game(tables):
     assert [e.record.table_id for e in lobby.rooms("hunzhan", "stake100")] == ["hunzhan-stake100-01", "hunzhan-stake100-02"]
     with pytest.raises(ValueError):
         lobby.rooms("hunzhan", "stake7")
+
+
+def test_two_processes_taking_turns_at_one_table_each_go_on_from_what_the_other_committed(store, wallet, clock):
+    # Each process acts on the state it last committed, without reading it back: when the other
+    # process moved the table on meanwhile, its compare-and-set refuses and it reloads.
+    elsewhere = TableStore(store.client, prefix=store.prefix)
+    here = Tables(store, DirectWallet(wallet), Timers(turn_ms=20_000, ready_kick_ms=20_000), clock_ms=clock,
+                  randbelow=lambda n: 0)
+    there = Tables(elsewhere, DirectWallet(wallet), Timers(turn_ms=20_000, ready_kick_ms=20_000), clock_ms=clock,
+                   randbelow=lambda n: 0)
+    accounts = seated_table(here, wallet)
+    for account in accounts:
+        here.ready("t1", account)
+    rng, moves, process = random.Random(3), 0, [here, there]
+    while (view := here.view("t1", accounts[0]))["hand"] is not None:
+        hand = view["hand"]
+        actor = accounts[hand["seats"][hand["state"]["to_act"]]]
+        mine = here.view("t1", actor)
+        legal = [a for a in mine["hand"]["state"]["legal_actions"] if a not in ("look", "open")] or ["look"]
+        outcome = process[moves % 2].act("t1", actor, mine["version"], rng.choice(legal))
+        assert outcome.version == mine["version"] + 1
+        moves += 1
+    assert moves >= 3
+    assert store.load("t1").version == elsewhere.load("t1").version

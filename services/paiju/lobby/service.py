@@ -12,7 +12,7 @@ from paiju.common.errors import abort, refuse_illegal, required
 from paiju.common.interceptor import current_caller
 from paiju.games.engine import IllegalAction
 from paiju.games.registry import Tier, UnknownName, game_spec
-from paiju.lobby.rooms import NO_FREE_SEAT, Lobby, RoomEntry
+from paiju.lobby.rooms import NO_FREE_SEAT, Lobby, RoomEntry, room_of_commit
 from paiju.proto.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
 from paiju.table.fanout import StreamHub
 from paiju.table.record import IDLE, PLAYING, WAITING, TableRecord
@@ -106,7 +106,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         except UnknownName as error:
             abort(context, grpc.StatusCode.NOT_FOUND, str(error), error_code="unknown_name")
         # Subscribed first, so that no change falls between the snapshot and the live ones.
-        subscriptions = self.hub.subscribe_many(ids, None, self._changed_room)
+        subscriptions = self.hub.subscribe_many(ids, None, self._changed_room, state_of_commit=room_of_commit)
         on_loop = getattr(context, "waits_on_loop", False)
         woken = threading.Event()
         for subscription in subscriptions:

@@ -8,6 +8,10 @@ of its table; every SWEEP_SECONDS it reads all watched streams, for notices it m
 beats the presence of every watching player in one pipeline. A watcher sleeps until an event
 of its table arrives.
 
+A commit made in this process is handed out from the commit itself (:meth:`StreamHub.deliver`):
+its events with their ids, and each following watcher's state built from what was committed,
+so the table is not read back; its notice then finds the hub already there and costs no read.
+
 It used to wait in one blocking read over every watched stream: each commit anywhere then cost
 a read naming all of them, so a process watching 200 tables paid 200 keys per event.
 """
@@ -22,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from paiju.table.store import StoredEvent, TableStore
+from paiju.table.store import CommitReceipt, StoredEvent, TableStore, parse_commit_notice
 from paiju.table.store.records import parse_stream_id
 
 log = logging.getLogger(__name__)
@@ -53,6 +57,9 @@ class Subscription:
     account: str | None
     read_state: Callable[[str], Any] | None = None
     stream_id: str = ""
+    state_of_commit: Callable[[str, Any], Any] | None = None
+    """What ``read_state`` would read after a commit made in this process, made from the commit
+    instead (see :meth:`StreamHub.deliver`); without it such commits are read like the others."""
     """Which of the player's streams this is: presence counts a player's live streams."""
     events: queue.SimpleQueue[Any] = field(default_factory=queue.SimpleQueue)
     notify: Callable[[], None] | None = None
@@ -92,18 +99,19 @@ class StreamHub:
 
     def subscribe(
         self, table_id: str, account: str | None, read_state: Callable[[str], Any] | None = None,
-        stream_id: str = "",
+        stream_id: str = "", state_of_commit: Callable[[str, Any], Any] | None = None,
     ) -> Subscription:
         """Start receiving the table's events from now on (read any backlog yourself first)."""
-        return self.subscribe_many([table_id], account, read_state, stream_id)[0]
+        return self.subscribe_many([table_id], account, read_state, stream_id, state_of_commit)[0]
 
     def subscribe_many(
         self, table_ids: list[str], account: str | None, read_state: Callable[[str], Any] | None = None,
-        stream_id: str = "",
+        stream_id: str = "", state_of_commit: Callable[[str, Any], Any] | None = None,
     ) -> list[Subscription]:
         """:meth:`subscribe` to several tables at once: the tables nobody watched yet are read in
         one round trip (a room list watches every room of a tier)."""
-        subscriptions = [Subscription(table_id, account, read_state, stream_id=stream_id) for table_id in table_ids]
+        subscriptions = [Subscription(table_id, account, read_state, stream_id=stream_id,
+                                      state_of_commit=state_of_commit) for table_id in table_ids]
         with self._lock:
             new = [table_id for table_id in dict.fromkeys(table_ids) if table_id not in self._watchers]
             found = self.store.load_many(new) if new else {}
@@ -128,6 +136,39 @@ class StreamHub:
                 del self._watchers[subscription.table_id]
                 del self._cursors[subscription.table_id]
 
+    def deliver(self, table_id: str, receipt: CommitReceipt, commit: Any) -> bool:
+        """Hand out a commit this process just made (``receipt``: what the store wrote;
+        ``commit``: what each watcher's ``state_of_commit`` is made from), without reading.
+
+        Only when the hub had read the table up to the commit's first event; otherwise (it is
+        behind, e.g. another process committed meanwhile) the commit is left to be read in
+        order, and False says so. True also when nobody here watches the table."""
+        if not receipt.events:
+            return True
+        with self._lock:
+            watchers = self._watchers.get(table_id)
+            if not watchers:
+                return True
+            if self._cursors[table_id] != receipt.previous_event_id:
+                return False
+            wanting = [s for s in watchers if s.read_state is not None]
+            if any(s.state_of_commit is None for s in wanting):
+                return False
+            self._cursors[table_id] = receipt.last_event_id
+            states: dict[Callable[[str, Any], Any], Any] = {}
+            for subscription in watchers:
+                for event in receipt.events:
+                    subscription.events.put(event)
+                if subscription.read_state is None:
+                    if subscription.notify is not None:
+                        subscription.notify()
+                    continue
+                make = subscription.state_of_commit
+                if make not in states:
+                    states[make] = make(table_id, commit)  # type: ignore[index,misc]
+                subscription.put(states[make])  # type: ignore[index]
+        return True
+
     def _run(self) -> None:
         next_beat = next_sweep = 0.0
         notices = None
@@ -149,12 +190,13 @@ class StreamHub:
             except Exception:  # Redis away: listen again, and sweep in the meantime
                 log.exception("stream hub lost its commit notices; listening again")
                 notices = _closed(notices)
-                changed, next_sweep = set(), 0.0
+                changed, next_sweep = {}, 0.0
                 self._stop.wait(1.0)
             sweep = time.monotonic() >= next_sweep
             with self._lock:
                 cursors = dict(self._cursors) if sweep else {
-                    table_id: self._cursors[table_id] for table_id in changed if table_id in self._cursors}
+                    table_id: self._cursors[table_id] for table_id, last in changed.items()
+                    if table_id in self._cursors and (not last or after(last, self._cursors[table_id]))}
             if sweep:
                 next_sweep = time.monotonic() + SWEEP_SECONDS
             if cursors:
@@ -172,7 +214,13 @@ class StreamHub:
         with self._lock:
             stateful: list[tuple[str, list[Subscription]]] = []
             for table_id, events in found.items():
-                if table_id not in self._cursors or not events:
+                if table_id not in self._cursors:
+                    continue
+                # A commit of this process may have been handed out while this read was on.
+                cursor = self._cursors[table_id]
+                if cursor != cursors[table_id]:
+                    events = [event for event in events if after(event.id, cursor)]
+                if not events:
                     continue
                 self._cursors[table_id] = events[-1].id
                 if table_id in lost:
@@ -247,14 +295,17 @@ def _lost_events(cursors: dict[str, str], found: dict[str, list[StoredEvent]], m
             if events and table_id in marks and parse_stream_id(cursors[table_id]) < parse_stream_id(marks[table_id])}
 
 
-def _changed_tables(notices: Any) -> set[str]:
+def _changed_tables(notices: Any) -> dict[str, str]:
     """The tables named by the commit notices of the next READ_BLOCK_MS (as soon as one comes,
-    with every one already waiting)."""
-    changed: set[str] = set()
+    with every one already waiting), each with the last event id its notices told of."""
+    changed: dict[str, str] = {}
     notice = notices.get_message(timeout=READ_BLOCK_MS / 1000)
     while notice is not None and len(changed) < MOST_NOTICES_AT_ONCE:
-        data = notice["data"]
-        changed.add(data.decode() if isinstance(data, bytes) else data)
+        # A notice without an id (from an older server) always calls for a read: "".
+        table_id, last_event_id = parse_commit_notice(notice["data"])
+        known = changed.get(table_id)
+        if known is None or (known and (not last_event_id or after(last_event_id, known))):
+            changed[table_id] = last_event_id
         notice = notices.get_message(timeout=0.0)
     return changed
 

@@ -29,6 +29,7 @@ from paiju.table.tables import (
     TABLE_EVENTS,
     TURN_DEADLINE,
     NotSeated,
+    Outcome,
     TableNotFound,
     Tables,
     hand_of_commit,
@@ -49,11 +50,24 @@ class TableAfterEvents:
 
     __slots__ = ("hand", "record", "snapshot", "turn_due_ms")
 
-    def __init__(self, snapshot: Snapshot, record: TableRecord, turn_due_ms: int | None) -> None:
+    def __init__(self, snapshot: Snapshot, record: TableRecord, turn_due_ms: int | None,
+                 hand: HandState | None = None) -> None:
         self.snapshot = snapshot
         self.record = record
-        self.hand = None if record.hand is None else record.spec.load_hand(record.hand.blob)
+        if hand is None and record.hand is not None:
+            hand = record.spec.load_hand(record.hand.blob)
+        self.hand = hand
         self.turn_due_ms = turn_due_ms
+
+    @classmethod
+    def of_commit(cls, table_id: str, outcome: Outcome) -> TableAfterEvents:
+        """The table as a commit of this process left it, from the commit itself (no read)."""
+        receipt = outcome.receipt
+        assert receipt is not None and outcome.record is not None
+        record = outcome.record
+        turn = next((d.due_ms for d in receipt.deadlines if d.name == TURN_DEADLINE), None)
+        snapshot = Snapshot(version=receipt.version, state=b"", last_event_id=receipt.last_event_id)
+        return cls(snapshot, record, None if record.hand is None else turn, outcome.hand)
 
 
 def view_key(view: dict[str, Any]) -> tuple[Any, ...]:
@@ -121,6 +135,11 @@ class TableService(table_pb2_grpc.TableServicer):
         self.draining = draining or threading.Event()
         beat = None if presence is None else StreamPresence(presence, tables.reconnect).beat
         self.hub = hub or StreamHub(tables.store, beat, tables.clock_ms)
+        tables.commit_listeners.append(self._hand_out_commit)
+
+    def _hand_out_commit(self, table_id: str, outcome: Outcome) -> None:
+        if outcome.receipt is not None and outcome.record is not None:
+            self.hub.deliver(table_id, outcome.receipt, outcome)
 
     def _viewer(self, table_id: str, context: grpc.ServicerContext) -> tuple[str | None, Snapshot, TableRecord]:
         """The account whose view the caller gets (None for an operator: the public view), and
@@ -269,7 +288,7 @@ class TableService(table_pb2_grpc.TableServicer):
         follow_view = request.follow_view and account is not None
         # First, so nothing falls between the snapshot or backlog and the live events.
         subscription = self.hub.subscribe(table_id, account, self._read_after_events if follow_view else None,
-                                          stream_id=stream_id)
+                                          stream_id=stream_id, state_of_commit=TableAfterEvents.of_commit)
         on_loop = getattr(context, "waits_on_loop", False)
         if on_loop:
             subscription.notify = context.wake  # type: ignore[attr-defined]

@@ -27,7 +27,14 @@ from paiju.common.metrics import METRICS
 from paiju.games.engine import Event, HandState, IllegalAction, require
 from paiju.table.record import HandRecord, SeatRecord, TableRecord, new_hand_id
 from paiju.table.seating import SeatDirectory
-from paiju.table.store import Deadline, Snapshot, StaleVersion, TableExists, TableStore
+from paiju.table.store import (
+    CommitReceipt,
+    Deadline,
+    Snapshot,
+    StaleVersion,
+    TableExists,
+    TableStore,
+)
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +90,8 @@ class Outcome:
     turn_due_ms: int | None = None
     hand: HandState | None = None
     """The record's hand as committed, already loaded (None when no hand is on, or unknown)."""
+    receipt: CommitReceipt | None = None
+    """What the store wrote: the events with their stream ids, the deadlines after the commit."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,11 +193,26 @@ class Tables:
         self.settlement_listeners: list[Callable[[str], None]] = []
         """Called with the table's id after a hand's settlement is queued (the in-process relay
         uses it to settle at once instead of at its next pass)."""
+        self.commit_listeners: list[Callable[[str, Outcome], None]] = []
+        """Called with the table's id and the outcome after each commit this process makes (the
+        stream hub hands it to the table's watchers here without reading it back)."""
 
     # --- reading ----------------------------------------------------------------------------
 
     def load(self, table_id: str) -> tuple[Snapshot, TableRecord]:
         snapshot = self.store.load(table_id)
+        if snapshot is None:
+            raise TableNotFound(table_id)
+        return snapshot, TableRecord.from_bytes(snapshot.state)
+
+    def _load_for_change(self, table_id: str, newer_than: int = 0) -> tuple[Snapshot, TableRecord]:
+        """The table as this process last committed or read it (no round trip), to change it:
+        when another process got in first, the commit's compare-and-set refuses and the caller
+        reloads. ``newer_than``: a version the caller knows exists (a player's view), so what
+        is remembered is too old if not past it."""
+        snapshot = self.store.latest_known(table_id)
+        if snapshot is not None and snapshot.version < newer_than:
+            snapshot = self.store.load(table_id)
         if snapshot is None:
             raise TableNotFound(table_id)
         return snapshot, TableRecord.from_bytes(snapshot.state)
@@ -266,7 +290,7 @@ class Tables:
         hand_number, _ = hand_of_commit(record, events)
         stored = [(event.visible_to, event.type, _payload(event.data), 0 if event.type in TABLE_EVENTS else hand_number)
                   for event in events]
-        new_version = self.store.commit(
+        receipt = self.store.commit_receipt(
             table_id, version, record.to_bytes(), stored, plan.set, plan.clear, outbox
         )
         for event in events:
@@ -276,12 +300,18 @@ class Tables:
             for listener in self.settlement_listeners:
                 listener(table_id)
         turn_due = next((due for name, due, _ in plan.set if name == TURN_DEADLINE), None)
-        return Outcome(new_version, events, record, turn_due, hand if record.hand is not None else None)
+        outcome = Outcome(receipt.version, events, record, turn_due, hand if record.hand is not None else None, receipt)
+        for commit_listener in self.commit_listeners:
+            try:
+                commit_listener(table_id, outcome)
+            except Exception:  # the commit stands; its watchers get it from Redis instead
+                log.exception("table %s: handing out commit %d failed", table_id, receipt.version)
+        return outcome
 
     def _retrying(self, table_id: str, change: Callable[[int, TableRecord], Outcome | None]) -> Outcome | None:
         """Apply a server-side change, reloading and retrying when another writer got in first."""
         for _ in range(20):
-            snapshot, record = self.load(table_id)
+            snapshot, record = self._load_for_change(table_id)
             try:
                 return change(snapshot.version, record)
             except StaleVersion:
@@ -530,7 +560,7 @@ class Tables:
         reconnect moves the version but not the decision, so the move goes ahead on the table
         as it is now (and a lost race with such a change is simply tried again)."""
         for _ in range(20):
-            snapshot, record = self.load(table_id)
+            snapshot, record = self._load_for_change(table_id, newer_than=expected_version)
             if snapshot.version != expected_version and not options_unchanged(
                 record, record.seat_of(account), expected_version, snapshot.version
             ):
