@@ -7,6 +7,7 @@ import threading
 
 import pytest
 
+from paiju.table import fanout
 from paiju.table.fanout import EVENTS_LOST, StreamHub
 from tests.patience import PATIENCE_SECONDS, wait_until
 from tests.table.conftest import Backend
@@ -247,4 +248,23 @@ def test_a_commit_made_here_while_the_hub_is_behind_is_left_for_it_to_read_in_or
         assert [e.payload for e in next_batch(subscription, 2)] == [b"elsewhere", b"here"]
     finally:
         gated.go_on.set()
+        hub.stop()
+
+
+def test_events_noticed_while_a_commit_here_was_under_way_arrive_when_that_commit_fails(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = backend.store()
+    store.create("t1", b"s")
+    monkeypatch.setattr(fanout, "SWEEP_SECONDS", 3600.0)  # one sweep as it starts, none after
+    deaf = Deaf(store)  # and no notices: only this process's own word makes the hub read
+    hub = StreamHub(deaf)
+    subscription = hub.subscribe("t1", "a")
+    try:
+        wait_until("the hub's first sweep", lambda: ["t1"] in deaf.reads)
+        hub.committing("t1")
+        store.commit("t1", 1, b"s", events=[(None, "bet", b"elsewhere")])
+        hub.committed("t1", None, None)  # this process's commit failed: the table is read
+        assert [e.payload for e in next_batch(subscription, 1)] == [b"elsewhere"]
+    finally:
         hub.stop()

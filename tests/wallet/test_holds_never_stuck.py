@@ -213,15 +213,15 @@ class CrashingStore:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.store, name)
 
-    def commit(self, *args: Any, **kwargs: Any) -> int:
+    def commit_receipt(self, *args: Any, **kwargs: Any) -> Any:
         if self.point == "before the commit":
             self.point = None
             raise Crash("before the commit")
-        version = self.store.commit(*args, **kwargs)
+        receipt = self.store.commit_receipt(*args, **kwargs)
         if self.point == "after the commit":
             self.point = None
             raise Crash("after the commit")
-        return version
+        return receipt
 
 
 CRASH_POINTS = ("before the holds", "after the holds", "before the commit", "after the commit")

@@ -94,6 +94,10 @@ class StreamHub:
         self._lock = threading.Lock()
         self._watchers: dict[str, set[Subscription]] = {}
         self._cursors: dict[str, str] = {}
+        self._committing: dict[str, int] = {}
+        """Commits this process has under way, per table: their notices call for no read."""
+        self._wanted: set[str] = set()
+        """Tables to read at the next pass: a commit of this process that could not be handed out."""
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -135,6 +139,26 @@ class StreamHub:
             if not watchers:
                 del self._watchers[subscription.table_id]
                 del self._cursors[subscription.table_id]
+
+    def committing(self, table_id: str) -> None:
+        """A commit of this process is under way at the table: its notice, should it come
+        first, is no reason to read (:meth:`committed` hands it out or has it read)."""
+        with self._lock:
+            self._committing[table_id] = self._committing.get(table_id, 0) + 1
+
+    def committed(self, table_id: str, receipt: CommitReceipt | None, commit: Any) -> None:
+        """The commit announced by :meth:`committing` is done (``receipt`` None: it failed):
+        :meth:`deliver` it, or have the table read at the next pass."""
+        with self._lock:
+            left = self._committing.get(table_id, 1) - 1
+            if left:
+                self._committing[table_id] = left
+            else:
+                self._committing.pop(table_id, None)
+        if receipt is None or not self.deliver(table_id, receipt, commit):
+            with self._lock:
+                if table_id in self._watchers:
+                    self._wanted.add(table_id)
 
     def deliver(self, table_id: str, receipt: CommitReceipt, commit: Any) -> bool:
         """Hand out a commit this process just made (``receipt``: what the store wrote;
@@ -196,7 +220,11 @@ class StreamHub:
             with self._lock:
                 cursors = dict(self._cursors) if sweep else {
                     table_id: self._cursors[table_id] for table_id, last in changed.items()
-                    if table_id in self._cursors and (not last or after(last, self._cursors[table_id]))}
+                    if table_id in self._cursors and table_id not in self._committing
+                    and (not last or after(last, self._cursors[table_id]))}
+                cursors.update({table_id: self._cursors[table_id] for table_id in self._wanted
+                                if table_id in self._cursors})
+                self._wanted.clear()
             if sweep:
                 next_sweep = time.monotonic() + SWEEP_SECONDS
             if cursors:

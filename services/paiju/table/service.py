@@ -135,11 +135,12 @@ class TableService(table_pb2_grpc.TableServicer):
         self.draining = draining or threading.Event()
         beat = None if presence is None else StreamPresence(presence, tables.reconnect).beat
         self.hub = hub or StreamHub(tables.store, beat, tables.clock_ms)
+        tables.commit_starting.append(self.hub.committing)
         tables.commit_listeners.append(self._hand_out_commit)
 
-    def _hand_out_commit(self, table_id: str, outcome: Outcome) -> None:
-        if outcome.receipt is not None and outcome.record is not None:
-            self.hub.deliver(table_id, outcome.receipt, outcome)
+    def _hand_out_commit(self, table_id: str, outcome: Outcome | None) -> None:
+        made = outcome is not None and outcome.receipt is not None and outcome.record is not None
+        self.hub.committed(table_id, outcome.receipt if made else None, outcome)  # type: ignore[union-attr]
 
     def _viewer(self, table_id: str, context: grpc.ServicerContext) -> tuple[str | None, Snapshot, TableRecord]:
         """The account whose view the caller gets (None for an operator: the public view), and

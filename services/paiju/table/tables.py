@@ -82,7 +82,7 @@ class NotSeated(PermissionError):
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What one committed change produced: the new version, the events it wrote, the record
-    as committed, and the turn timer's due time if the commit set one."""
+    as committed, and the turn timer's due time after it (None between hands or without one)."""
 
     version: int
     events: list[Event]
@@ -193,9 +193,12 @@ class Tables:
         self.settlement_listeners: list[Callable[[str], None]] = []
         """Called with the table's id after a hand's settlement is queued (the in-process relay
         uses it to settle at once instead of at its next pass)."""
-        self.commit_listeners: list[Callable[[str, Outcome], None]] = []
-        """Called with the table's id and the outcome after each commit this process makes (the
-        stream hub hands it to the table's watchers here without reading it back)."""
+        self.commit_starting: list[Callable[[str], None]] = []
+        """Called with the table's id before each commit this process makes."""
+        self.commit_listeners: list[Callable[[str, Outcome | None], None]] = []
+        """Called with the table's id and the outcome after each commit this process makes, or
+        None when it failed (the stream hub hands the outcome to the table's watchers here
+        without reading it back)."""
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -290,23 +293,33 @@ class Tables:
         hand_number, _ = hand_of_commit(record, events)
         stored = [(event.visible_to, event.type, _payload(event.data), 0 if event.type in TABLE_EVENTS else hand_number)
                   for event in events]
-        receipt = self.store.commit_receipt(
-            table_id, version, record.to_bytes(), stored, plan.set, plan.clear, outbox
-        )
+        for starting in self.commit_starting:
+            starting(table_id)
+        try:
+            receipt = self.store.commit_receipt(
+                table_id, version, record.to_bytes(), stored, plan.set, plan.clear, outbox
+            )
+        except BaseException:
+            self._tell_listeners(table_id, None)
+            raise
         for event in events:
             if event.type == "stood":
                 self.directory.release(event.data["account"], table_id)
         if outbox:
             for listener in self.settlement_listeners:
                 listener(table_id)
-        turn_due = next((due for name, due, _ in plan.set if name == TURN_DEADLINE), None)
+        turn = _named(list(receipt.deadlines), TURN_DEADLINE)
+        turn_due = None if record.hand is None or turn is None else turn.due_ms
         outcome = Outcome(receipt.version, events, record, turn_due, hand if record.hand is not None else None, receipt)
-        for commit_listener in self.commit_listeners:
-            try:
-                commit_listener(table_id, outcome)
-            except Exception:  # the commit stands; its watchers get it from Redis instead
-                log.exception("table %s: handing out commit %d failed", table_id, receipt.version)
+        self._tell_listeners(table_id, outcome)
         return outcome
+
+    def _tell_listeners(self, table_id: str, outcome: Outcome | None) -> None:
+        for listener in self.commit_listeners:
+            try:
+                listener(table_id, outcome)
+            except Exception:  # the commit stands; its watchers get it from Redis instead
+                log.exception("table %s: telling of a commit failed", table_id)
 
     def _retrying(self, table_id: str, change: Callable[[int, TableRecord], Outcome | None]) -> Outcome | None:
         """Apply a server-side change, reloading and retrying when another writer got in first."""

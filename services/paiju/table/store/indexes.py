@@ -87,7 +87,8 @@ class GlobalIndexes:
         if entry.earliest_deadline_ms is not None:
             pipe.zadd(self.keys.deadlines, {table_id: entry.earliest_deadline_ms}, lt=True)
         if entry.outbox_pending:
-            pipe.zadd(self.keys.outbox, {table_id: entry.outbox_pending})
+            # Only listed here; the count (the listing's order) is the sync's to keep exact.
+            pipe.zadd(self.keys.outbox, {table_id: entry.outbox_pending}, nx=True)
         if own and pipe:
             pipe.execute()
 

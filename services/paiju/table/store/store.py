@@ -297,19 +297,21 @@ class TableStore:
             table_id,
         ]
         # The indexes only ever move earlier on a commit (see GlobalIndexes.note), so what this
-        # commit sets can be noted beside it, before its answer; a refused commit (rare: a lost
-        # race) then puts the table's entries back to its truth.
+        # commit sets can be noted beside it, before its answer.
         entry = IndexEntry(
             min((int(due) for _, due, _ in deadlines_set), default=None), len(outbox_args) // 3
         )
         reply = self._run_commit(table_id, keys, args, entry)
         status = reply[0]
+        if status == b"stale":
+            # The early index entry this left is put right when its listing finds nothing due.
+            current = Snapshot(version=int(reply[1]), state=reply[3], last_event_id=_text(reply[2]))
+            self._remember(table_id, current)
+            raise StaleVersion(table_id, expected_version, current.version)
         if status != b"ok":
             self.forget(table_id)
             if self._note_in_commit_pipeline and (entry.earliest_deadline_ms is not None or entry.outbox_pending):
                 self.indexes.sync(table_id)
-            if status == b"stale":
-                raise StaleVersion(table_id, expected_version, int(reply[1]))
             if status == b"missing":
                 raise UnknownTable(table_id)
             raise DuplicateOutboxKey(table_id, _text(reply[1]))

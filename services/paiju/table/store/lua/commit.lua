@@ -27,7 +27,8 @@ local current = table_state.version
 -- must reload. Versions are stored and passed as canonical decimal strings, so comparing
 -- the strings compares the numbers.
 if current ~= ARGV[1] then
-  return {'stale', current}
+  -- With the state as it is: the writer tries again on it without reading it.
+  return {'stale', current, table_state.last_id, table_state.state}
 end
 
 local new_state, keep_length, max_length = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
