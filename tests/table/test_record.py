@@ -12,6 +12,7 @@ import pytest
 
 from paiju.games.engine import IllegalAction
 from paiju.games.registry import game_spec
+from paiju.table import record as record_module
 from paiju.table.record import HandRecord, TableRecord
 
 
@@ -48,6 +49,19 @@ GAMES = [("zhajinhua", "free", 3, 6), ("hunzhan", "stake10", 4, 30), ("chaodipi"
 def test_a_record_reads_back_exactly(game: str, tier: str, players: int, moves: int) -> None:
     record = _record_in_a_hand(game, tier, players, moves)
     assert TableRecord.from_bytes(record.to_bytes()) == record
+
+
+@pytest.mark.parametrize(("game", "tier", "players", "moves"), GAMES)
+def test_the_stored_json_is_what_the_standard_library_writes_so_older_servers_read_it(
+    game: str, tier: str, players: int, moves: int
+) -> None:
+    record = _record_in_a_hand(game, tier, players, moves)
+    record.seats[0].name = "玩家 ☃ \"quoted\""  # type: ignore[union-attr]  # text that needs no escaping in UTF-8
+    stored = record.to_bytes()
+    unpacker = zlib.decompressobj(-15, zdict=record_module._RECORD_DICTIONARY)
+    text = (unpacker.decompress(stored[1:]) + unpacker.flush()).partition(b"\n")[0]
+    data = json.loads(text)
+    assert text == json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode()
 
 
 def test_a_hand_blob_of_any_bytes_survives() -> None:

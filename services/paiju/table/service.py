@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import queue
 import secrets
 import threading
@@ -10,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import grpc
+import orjson
 
 from paiju.common.aio_bridge import WAITING
 from paiju.common.auth import Role
@@ -89,7 +89,7 @@ def table_view_message(table_id: str, view: dict[str, Any]) -> table_pb2.TableVi
         game=view["table"]["game"],
         version=view["version"],
         hand_id="" if hand is None else hand["hand_id"],
-        view_json=json.dumps(view, ensure_ascii=False, separators=(",", ":")),
+        view_json=orjson.dumps(view, option=orjson.OPT_NON_STR_KEYS).decode(),
         last_event_id=view["last_event_id"],
     )
     if view["seat"] is not None:
@@ -236,7 +236,7 @@ class TableService(table_pb2_grpc.TableServicer):
         seat = view.seat if view.HasField("seat") else None
         _, hand_id = hand_of_commit(outcome.record, outcome.events)  # type: ignore[arg-type]
         mine = [
-            table_pb2.Event(type=e.type, payload_json=json.dumps(e.data, ensure_ascii=False), version=outcome.version,
+            table_pb2.Event(type=e.type, payload_json=orjson.dumps(e.data, option=orjson.OPT_NON_STR_KEYS).decode(), version=outcome.version,
                             hand_id="" if e.type in TABLE_EVENTS else hand_id)
             for e in outcome.events
             if e.visible(seat)

@@ -14,13 +14,14 @@ matches is a no-op, so a deadline fired twice, or late, changes nothing.
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+import orjson
 
 from paiju.common.logs import log_context
 from paiju.common.metrics import METRICS
@@ -120,7 +121,7 @@ def _named(deadlines: list[Deadline], name: str) -> Deadline | None:
 
 
 def _payload(data: dict[str, Any]) -> bytes:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
 
 
 TABLE_EVENTS = frozenset({"sat", "stood", "ready", "disconnected", "reconnected"})
