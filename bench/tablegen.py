@@ -90,12 +90,14 @@ class LoadReport:
     seated: int = 0
     act_seconds: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    messages: int = 0
+    """Stream messages the seats received."""
 
     def take(self) -> LoadReport:
         """This report, and a fresh one in its place (``seated`` carries over)."""
         taken = LoadReport(self.pid, self.actions, self.stale, self.refused, self.readies, self.hands,
-                           self.seated, self.act_seconds, self.errors)
-        self.actions = self.stale = self.refused = self.readies = self.hands = 0
+                           self.seated, self.act_seconds, self.errors, self.messages)
+        self.actions = self.stale = self.refused = self.readies = self.hands = self.messages = 0
         self.act_seconds, self.errors = [], []
         return taken
 
@@ -129,6 +131,7 @@ class Seat:
             stream = self.table.Watch(request, metadata=self.metadata)
             try:
                 async for update in stream:
+                    self.counters.messages += 1
                     view = update.snapshot if update.HasField("snapshot") else None
                     while view is not None and view.version >= self.known_version and not stopping.is_set():
                         self.known_version = view.version
@@ -220,12 +223,14 @@ class Window:
     stale: int = 0
     refused: int = 0
     hands: int = 0
+    messages: int = 0
     act_seconds: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     seated: dict[int, int] = field(default_factory=dict)
 
     def add(self, report: LoadReport) -> None:
         self.actions += report.actions
+        self.messages += report.messages
         self.stale += report.stale
         self.refused += report.refused
         self.hands += report.hands
@@ -351,6 +356,7 @@ def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generato
         "top_commands": sorted(((name, count / per_action) for name, count in commands.items() if count),
                                key=lambda item: -item[1])[:6],
         "rpcs_per_action": {name: count / per_action for name, count in rpcs.items() if count},
+        "stream_messages_per_action": window.messages / per_action,
         "server_cores": server_cpu / elapsed, "loadgen_cores": generator_cpu / elapsed,
     }
 
@@ -409,7 +415,8 @@ def show(result: dict[str, Any]) -> None:
     if name == "paiju":
         print("           commands/action: " + ", ".join(f"{c} {n:.1f}" for c, n in result["top_commands"])
               + " · RPCs/action: " + ", ".join(f"{m} {n:.2f}" for m, n in sorted(result["rpcs_per_action"].items(),
-                                                                                  key=lambda item: -item[1])))
+                                                                                  key=lambda item: -item[1]))
+              + f" · stream messages/action {result['stream_messages_per_action']:.1f}")
     if result.get("stale") or result.get("refused") or result.get("errors"):
         print(f"           stale {result.get('stale', 0)}, refused {result.get('refused', 0)}, "
               f"errors {result.get('errors', [])[:2]}")

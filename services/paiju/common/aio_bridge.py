@@ -124,6 +124,11 @@ class BridgedContext:
         if self._woken is not None:
             self._loop.call_soon_threadsafe(self._woken.set)
 
+    def wake_later(self, seconds: float) -> None:
+        """Resume a stream waiting on the loop after ``seconds`` (called from the loop)."""
+        if self._woken is not None:
+            self._loop.call_later(seconds, self._woken.set)
+
     async def _until_woken(self) -> None:
         assert self._woken is not None
         await self._woken.wait()
