@@ -311,3 +311,43 @@ def test_two_processes_taking_turns_at_one_table_each_go_on_from_what_the_other_
         moves += 1
     assert moves >= 3
     assert store.load("t1").version == elsewhere.load("t1").version
+
+
+def settle_what_is_owed(store, wallet):
+    for entry in store.outbox_pending():
+        settlement = json.loads(entry.payload)
+        wallet.settle(settlement["hand_id"], settlement["game"],
+                      [(int(a), amount, reason) for a, amount, reason in settlement["lines"]])
+        store.outbox_ack(entry.table_id, entry.key)
+
+
+def test_a_process_that_last_saw_no_settlement_owed_still_waits_for_one_another_process_queued(
+    store, wallet, clock
+):
+    # A process remembers that a table owed nothing, to spare a read at every press of start.
+    # A hand another process ended meanwhile must not be started over, nor its players stood up
+    # as short of coins while its settlement is on its way.
+    elsewhere = TableStore(store.client, prefix=store.prefix)
+    here = Tables(store, DirectWallet(wallet), Timers(turn_ms=20_000, ready_kick_ms=20_000), clock_ms=clock,
+                  randbelow=lambda n: 0)
+    there = Tables(elsewhere, DirectWallet(wallet), Timers(turn_ms=20_000, ready_kick_ms=20_000), clock_ms=clock,
+                   randbelow=lambda n: 0)
+    accounts = seated_table(here, wallet)
+    for account in accounts:
+        here.ready("t1", account)
+    play_to_the_end(here, accounts, random.Random(1))
+    settle_what_is_owed(store, wallet)
+    here.ready("t1", accounts[0])  # this process now knows the table owes nothing
+    for account in accounts[1:]:
+        there.ready("t1", account)
+    play_to_the_end(there, accounts, random.Random(2))  # hand 2, wholly on the other process
+    assert store.outbox_pending(), "hand 2's settlement is owed"
+    for account in accounts[:-1]:
+        there.ready("t1", account)
+    here.ready("t1", accounts[-1])  # the last press, on the process that has not seen hand 2
+    view = here.view("t1", accounts[0])
+    assert view["hand"] is None and view["last_hand"]["hand_id"].startswith("t1-2-")
+    assert [seat["account"] for seat in view["table"]["seats"] if seat] == accounts  # nobody stood up
+    settle_what_is_owed(store, wallet)
+    assert here.start_if_ready("t1") is not None
+    assert here.view("t1", accounts[0])["hand"]["number"] == 3

@@ -440,7 +440,7 @@ class Tables:
 
         The next hand waits for it: its holds and stakes must come from settled balances.
         """
-        return any(key.startswith(OWED_PREFIXES) for key in self.store.outbox_keys(table_id))
+        return any(key.startswith(OWED_PREFIXES) for key in self.store.outbox_keys_known(table_id))
 
     # --- hands --------------------------------------------------------------------------------
 

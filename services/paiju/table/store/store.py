@@ -126,6 +126,8 @@ class TableStore:
         self._scripts = StoreScripts.register(redis_client)
         self.indexes = GlobalIndexes(redis_client, self.prefix)
         self._known: dict[str, Snapshot] = {}
+        self._outbox_empty: set[str] = set()
+        """Tables whose outbox this store last saw empty (see :meth:`outbox_keys_known`)."""
         # A cluster client may not pipeline a table's script with the global indexes (other
         # slots, other nodes): there the index note is a second round trip.
         self._note_in_commit_pipeline = not isinstance(redis_client, RedisCluster)
@@ -184,6 +186,7 @@ class TableStore:
     def forget(self, table_id: str) -> None:
         """Drop what :meth:`latest_known` remembers of the table (the next call reads it)."""
         self._known.pop(table_id, None)
+        self._outbox_empty.discard(table_id)
 
     def _remember(self, table_id: str, snapshot: Snapshot | None) -> None:
         if snapshot is None:
@@ -192,8 +195,11 @@ class TableStore:
         known = self._known.get(table_id)
         if known is not None and known.version > snapshot.version:
             return  # a read that raced a newer commit of ours: keep the newer
+        if known is None or known.version != snapshot.version:
+            self._outbox_empty.discard(table_id)  # a commit this store did not see may have queued some
         if len(self._known) >= STATES_REMEMBERED and known is None:
             self._known.clear()
+            self._outbox_empty.clear()
         self._known[table_id] = snapshot
 
     def load_many(self, table_ids: list[str]) -> dict[str, Snapshot]:
@@ -317,6 +323,10 @@ class TableStore:
             raise DuplicateOutboxKey(table_id, _text(reply[1]))
         version, last_event_id = int(reply[1]), _text(reply[2])
         self._remember(table_id, Snapshot(version=version, state=state, last_event_id=last_event_id))
+        if int(reply[4]) == 0:
+            self._outbox_empty.add(table_id)
+        else:
+            self._outbox_empty.discard(table_id)
         fields = int(reply[6])
         deadlines = reply[7:7 + fields]
         return CommitReceipt(
@@ -603,7 +613,25 @@ class TableStore:
 
     def outbox_keys(self, table_id: str) -> list[str]:
         """The keys of one table's pending outbox entries."""
-        return sorted(_text(key) for key in self._client.hkeys(self.keys(table_id).outbox))
+        keys = sorted(_text(key) for key in self._client.hkeys(self.keys(table_id).outbox))
+        if keys:
+            self._outbox_empty.discard(table_id)
+        else:
+            self._outbox_empty.add(table_id)
+        return keys
+
+    def outbox_keys_known(self, table_id: str) -> list[str]:
+        """:meth:`outbox_keys`, without a round trip when this store last saw the outbox empty.
+
+        Only a commit adds to an outbox: one made here updates what this store knows, and one
+        made elsewhere refuses this store's next commit (which forgets it). So an empty answer
+        from here may be behind only until this process's next commit on the table, which is
+        refused: use it only to decide a change that is committed on the version it was
+        decided on.
+        """
+        if table_id in self._outbox_empty:
+            return []
+        return self.outbox_keys(table_id)
 
     def outbox_ack(self, table_id: str, key: str) -> bool:
         """Acknowledge a delivered outbox entry; True if it was pending (a repeat is False)."""
