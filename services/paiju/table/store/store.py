@@ -128,9 +128,10 @@ class TableStore:
         self._known: dict[str, Snapshot] = {}
         self._outbox_empty: set[str] = set()
         """Tables whose outbox this store last saw empty (see :meth:`outbox_keys_known`)."""
-        # A cluster client may not pipeline a table's script with the global indexes (other
-        # slots, other nodes): there the index note is a second round trip.
-        self._note_in_commit_pipeline = not isinstance(redis_client, RedisCluster)
+        # On one Redis, a table's commit goes in one pipeline with its index note and an
+        # acknowledgement's script keeps the outbox index itself. A cluster keeps the global
+        # indexes in other slots (other nodes): there each is a round trip of its own.
+        self._indexes_reachable_from_scripts = not isinstance(redis_client, RedisCluster)
         self.commits_channel = f"{self.prefix}:commits"
         """The Pub/Sub channel told the id of each table whose commit added events."""
 
@@ -316,7 +317,7 @@ class TableStore:
             raise StaleVersion(table_id, expected_version, current.version)
         if status != b"ok":
             self.forget(table_id)
-            if self._note_in_commit_pipeline and (entry.earliest_deadline_ms is not None or entry.outbox_pending):
+            if self._indexes_reachable_from_scripts and (entry.earliest_deadline_ms is not None or entry.outbox_pending):
                 self.indexes.sync(table_id)
             if status == b"missing":
                 raise UnknownTable(table_id)
@@ -338,7 +339,7 @@ class TableStore:
         )
 
     def _run_commit(self, table_id: str, keys: TableKeys, args: list[Any], entry: IndexEntry) -> Any:
-        if not self._note_in_commit_pipeline:
+        if not self._indexes_reachable_from_scripts:
             reply = self._scripts.commit(keys=keys.all(), args=args)
             if reply[0] == b"ok":
                 self.indexes.note(table_id, entry)
@@ -636,15 +637,13 @@ class TableStore:
     def outbox_ack(self, table_id: str, key: str) -> bool:
         """Acknowledge a delivered outbox entry; True if it was pending (a repeat is False)."""
         keys = self.keys(table_id)
-        acked = self._scripts.ack_outbox(
-            keys=[keys.state, keys.outbox, keys.outbox_acked],
-            args=[
-                check_name(key, "an outbox key"),
-                acked_outbox_member(key),
-                self.acked_outbox_memory,
-            ],
-        )
-        if acked:
+        script_keys = [keys.state, keys.outbox, keys.outbox_acked]
+        args = [check_name(key, "an outbox key"), acked_outbox_member(key), self.acked_outbox_memory]
+        if self._indexes_reachable_from_scripts:  # one Redis: the script keeps the outbox index too
+            script_keys.append(self.indexes.keys.outbox)
+            args.append(table_id)
+        acked = self._scripts.ack_outbox(keys=script_keys, args=args)
+        if acked and not self._indexes_reachable_from_scripts:
             self.indexes.sync(table_id)
         return bool(acked)
 

@@ -1,15 +1,26 @@
 -- Acknowledge (remove) one outbox entry after it was delivered.
--- KEYS: state, outbox, outbox-acked (all with the table's hash tag)
+-- KEYS: state, outbox, outbox-acked (all with the table's hash tag), and on a single Redis
+--       (not a cluster, where it lives in another slot) the global outbox index
 -- ARGV: key, the member that remembers it (6 bytes of its hash), how many acknowledged keys
---       to remember
+--       to remember, and with the index the table's id
 -- Reply: 1 if the entry was pending, 0 otherwise
 
-local state_key, outbox_key, acked_key = KEYS[1], KEYS[2], KEYS[3]
-local key, member, remember = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local state_key, outbox_key, acked_key, index_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local key, member, remember, table_id = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
 
 -- A repeated acknowledgement (delivery retried) is harmless and changes nothing.
 if redis.call('HDEL', outbox_key, key) == 0 then
   return 0
+end
+
+-- The index in the same step as the outbox, so no commit's note can fall between them.
+if index_key then
+  local left = redis.call('HLEN', outbox_key)
+  if left == 0 then
+    redis.call('ZREM', index_key, table_id)
+  else
+    redis.call('ZADD', index_key, left, table_id)
+  end
 end
 
 -- A deleted table keeps its outbox only until the last settlement is delivered.
