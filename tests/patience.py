@@ -32,16 +32,18 @@ POLL_SECONDS = 0.01
 
 
 def wait_until(what: str, condition: Callable[[], object], *, seconds: float = PATIENCE_SECONDS,
-               explain: Callable[[], str] = lambda: "") -> None:
+               explain: Callable[[], str] = lambda: "", poll_seconds: float = POLL_SECONDS) -> None:
     """Poll ``condition`` until it is true; fail naming ``what`` after ``seconds`` without it.
 
-    ``explain`` adds to the failure what helps to understand it (e.g. a server's log).
+    ``explain`` adds to the failure what helps to understand it (e.g. a server's log). A
+    condition that reads several servers may be polled less often (``poll_seconds``), so that
+    the polling does not take the CPU from what it waits for.
     """
     deadline = time.monotonic() + seconds
     while not condition():
         if time.monotonic() > deadline:
             pytest.fail(f"waited {seconds:.0f} s for {what} in vain\n{explain()}".rstrip())
-        time.sleep(POLL_SECONDS)
+        time.sleep(poll_seconds)
 
 
 class ManualClock:

@@ -15,7 +15,14 @@ from paiju.games.zhajinhua import Game
 from paiju.lobby.rooms import Lobby
 from paiju.table.record import TableRecord
 from paiju.table.store import StaleVersion, TableStore
-from paiju.table.tables import READY_KICK_DEADLINE, TURN_DEADLINE, NotSeated, Tables, Timers
+from paiju.table.tables import (
+    READY_KICK_DEADLINE,
+    START_DEADLINE,
+    TURN_DEADLINE,
+    NotSeated,
+    Tables,
+    Timers,
+)
 from paiju.table.wallet_port import DirectWallet
 from tests.games.zhajinhua_playouts import Knowledge, cards_in
 
@@ -351,3 +358,68 @@ def test_a_process_that_last_saw_no_settlement_owed_still_waits_for_one_another_
     settle_what_is_owed(store, wallet)
     assert here.start_if_ready("t1") is not None
     assert here.view("t1", accounts[0])["hand"]["number"] == 3
+
+
+def two_processes(store, wallet, clock) -> tuple[Tables, Tables]:
+    """Tables of two server processes on one Redis: each store remembers what it last committed."""
+    elsewhere = TableStore(store.client, prefix=store.prefix)
+    return tuple(Tables(on, DirectWallet(wallet), Timers(turn_ms=20_000, ready_kick_ms=20_000), clock_ms=clock,
+                        randbelow=lambda n: 0) for on in (store, elsewhere))  # type: ignore[return-value]
+
+
+def test_bug_a_process_remembering_the_table_from_before_another_moved_it_on_dropped_its_due_start(
+        store, wallet, clock):
+    # Found by the takeover test: with two server processes, tables stopped for good with every
+    # player ready (and 混战 mid-deal). The watchdog or relay of the process that had last
+    # committed long ago judged the start on what it remembered, found nothing to do, committed
+    # nothing (so no compare-and-set could refuse it) and the deadline was dropped as stale.
+    here, there = two_processes(store, wallet, clock)
+    here.open("t1", "zhajinhua", "free")
+    first, *others = players(wallet, 3)
+    there.sit("t1", first, "first")  # what `there` remembers from now on: one player seated
+    for account in others:
+        here.sit("t1", account, f"name-{account}")
+    for account in (first, *others):
+        here.ready("t1", account)
+    play_to_the_end(here, [first, *others], random.Random(2))
+    for account in (first, *others):
+        here.ready("t1", account)  # everyone ready; the start waits for the settlement
+    start = here.deadline("t1", START_DEADLINE)
+    assert start is not None and here.view("t1", first)["hand"] is None
+    settle_what_is_owed(store, wallet)
+
+    assert there.expire("t1", START_DEADLINE, start.version_set_for) is not None
+
+    view = here.view("t1", first)
+    assert view["hand"] is not None and view["hand"]["number"] == 2
+
+
+def test_bug_a_relay_remembering_the_table_from_before_another_process_moved_it_on_did_not_start_it(
+        store, wallet, clock):
+    here, there = two_processes(store, wallet, clock)
+    here.open("t1", "zhajinhua", "free")
+    first, *others = players(wallet, 3)
+    there.sit("t1", first, "first")
+    for account in others:
+        here.sit("t1", account, f"name-{account}")
+    for account in (first, *others):
+        here.ready("t1", account)
+    play_to_the_end(here, [first, *others], random.Random(2))
+    for account in (first, *others):
+        here.ready("t1", account)
+    settle_what_is_owed(store, wallet)
+
+    assert there.start_if_ready("t1") is not None  # the relay, right after settling
+
+
+def test_bug_a_player_seated_through_one_process_was_refused_start_by_another_remembering_the_table_from_before(
+        store, wallet, clock):
+    here, there = two_processes(store, wallet, clock)
+    here.open("t1", "zhajinhua", "free")
+    first, second = players(wallet, 2)
+    there.sit("t1", first, "first")  # `there` remembers the table with one player
+    here.sit("t1", second, "second")
+
+    there.ready("t1", second)  # was refused: "you are not seated at this table"
+
+    assert here.view("t1", second)["table"]["seats"][1]["ready"]

@@ -323,15 +323,35 @@ class Tables:
                 log.exception("table %s: telling of a commit failed", table_id)
 
     def _retrying(self, table_id: str, change: Callable[[int, TableRecord], Outcome | None]) -> Outcome | None:
-        """Apply a server-side change, reloading and retrying when another writer got in first."""
+        """Apply a server-side change, reloading and retrying when another writer got in first.
+
+        The change is judged on the table as this process last committed or read it. A commit
+        made on an outdated state is refused by its compare-and-set; but a change that finds
+        nothing to do (a deadline whose stamp moved on, a start not due) or refuses (not
+        seated) commits nothing, and so nothing would catch that another process moved the
+        table on meanwhile. Such an answer stands only once judged on the table as it is: read
+        (one round trip), or as a refused commit answered it."""
+        snapshot, record = self._load_for_change(table_id)
+        as_it_is = False
         for _ in range(20):
-            snapshot, record = self._load_for_change(table_id)
             try:
-                return change(snapshot.version, record)
+                outcome = change(snapshot.version, record)
             except StaleVersion:
                 METRICS.cas_retried("table")
-                continue
+            except (IllegalAction, NotSeated):
+                if as_it_is or not self._moved_on(table_id, snapshot.version):
+                    raise
+            else:
+                if outcome is not None or as_it_is or not self._moved_on(table_id, snapshot.version):
+                    return outcome
+            snapshot, record = self._load_for_change(table_id)  # what the refusal or the read left
+            as_it_is = True
         raise RuntimeError(f"table {table_id}: too much contention, gave up after 20 tries")
+
+    def _moved_on(self, table_id: str, version: int) -> bool:
+        """Whether the table is past ``version`` now (read, and remembered for the next change)."""
+        snapshot = self.store.load(table_id)
+        return snapshot is not None and snapshot.version != version
 
     # --- seats and readiness ----------------------------------------------------------------
 
