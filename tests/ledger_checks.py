@@ -48,9 +48,13 @@ def settled_hand_numbers(wallet: Wallet) -> dict[str, Counter[int]]:
     return settled
 
 
-def settlement_faults(settled: Counter[int], hands_played: int) -> list[str]:
-    """How a table's settled hand numbers differ from its hands 1..``hands_played``, each once."""
+def settlement_faults(settled: Counter[int], hands_played: int, every_hand_moves_coins: bool = True) -> list[str]:
+    """How a table's settled hand numbers differ from its hands 1..``hands_played``, each once.
+
+    A hand that moves no coins has nothing to settle (its holds are released instead): unless
+    ``every_hand_moves_coins``, a hand missing from the ledger is no fault."""
     faults = [f"hand {number} settled {times} times" for number, times in sorted(settled.items()) if times > 1]
-    faults += [f"hand {number} never settled" for number in range(1, hands_played + 1) if number not in settled]
+    if every_hand_moves_coins:
+        faults += [f"hand {number} never settled" for number in range(1, hands_played + 1) if number not in settled]
     faults += [f"hand {number} settled but never ended" for number in sorted(settled) if number > hands_played]
     return faults
