@@ -367,6 +367,24 @@ def two_processes(store, wallet, clock) -> tuple[Tables, Tables]:
                         randbelow=lambda n: 0) for on in (store, elsewhere))  # type: ignore[return-value]
 
 
+def ready_for_a_second_hand_that_there_remembers_before_the_first(here, there, store, wallet) -> list[str]:
+    """A hand played through ``here``, its settlement applied, everyone ready for the next: while
+    ``there`` last committed when the first player sat, and remembers the table so."""
+    here.open("t1", "zhajinhua", "free")
+    accounts = players(wallet, 3)
+    there.sit("t1", accounts[0], "first")
+    for account in accounts[1:]:
+        here.sit("t1", account, f"name-{account}")
+    for account in accounts:
+        here.ready("t1", account)
+    play_to_the_end(here, accounts, random.Random(2))
+    for account in accounts:
+        here.ready("t1", account)  # the start waits for the settlement
+    assert here.view("t1", accounts[0])["hand"] is None
+    settle_what_is_owed(store, wallet)
+    return accounts
+
+
 def test_bug_a_process_remembering_the_table_from_before_another_moved_it_on_dropped_its_due_start(
         store, wallet, clock):
     # Found by the takeover test: with two server processes, tables stopped for good with every
@@ -374,40 +392,20 @@ def test_bug_a_process_remembering_the_table_from_before_another_moved_it_on_dro
     # committed long ago judged the start on what it remembered, found nothing to do, committed
     # nothing (so no compare-and-set could refuse it) and the deadline was dropped as stale.
     here, there = two_processes(store, wallet, clock)
-    here.open("t1", "zhajinhua", "free")
-    first, *others = players(wallet, 3)
-    there.sit("t1", first, "first")  # what `there` remembers from now on: one player seated
-    for account in others:
-        here.sit("t1", account, f"name-{account}")
-    for account in (first, *others):
-        here.ready("t1", account)
-    play_to_the_end(here, [first, *others], random.Random(2))
-    for account in (first, *others):
-        here.ready("t1", account)  # everyone ready; the start waits for the settlement
+    accounts = ready_for_a_second_hand_that_there_remembers_before_the_first(here, there, store, wallet)
     start = here.deadline("t1", START_DEADLINE)
-    assert start is not None and here.view("t1", first)["hand"] is None
-    settle_what_is_owed(store, wallet)
+    assert start is not None
 
     assert there.expire("t1", START_DEADLINE, start.version_set_for) is not None
 
-    view = here.view("t1", first)
+    view = here.view("t1", accounts[0])
     assert view["hand"] is not None and view["hand"]["number"] == 2
 
 
 def test_bug_a_relay_remembering_the_table_from_before_another_process_moved_it_on_did_not_start_it(
         store, wallet, clock):
     here, there = two_processes(store, wallet, clock)
-    here.open("t1", "zhajinhua", "free")
-    first, *others = players(wallet, 3)
-    there.sit("t1", first, "first")
-    for account in others:
-        here.sit("t1", account, f"name-{account}")
-    for account in (first, *others):
-        here.ready("t1", account)
-    play_to_the_end(here, [first, *others], random.Random(2))
-    for account in (first, *others):
-        here.ready("t1", account)
-    settle_what_is_owed(store, wallet)
+    ready_for_a_second_hand_that_there_remembers_before_the_first(here, there, store, wallet)
 
     assert there.start_if_ready("t1") is not None  # the relay, right after settling
 
