@@ -268,3 +268,27 @@ def test_events_noticed_while_a_commit_here_was_under_way_arrive_when_that_commi
         assert [e.payload for e in next_batch(subscription, 1)] == [b"elsewhere"]
     finally:
         hub.stop()
+
+
+def test_bug_a_commit_of_another_process_noticed_while_one_here_was_under_way_waited_for_the_sweep(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = backend.store()
+    store.create("t1", b"s")
+    monkeypatch.setattr(fanout, "SWEEP_SECONDS", 3600.0)  # one sweep as it starts, none after
+    recording = Recording(store)
+    hub = StreamHub(recording)
+    subscription = hub.subscribe("t1", "a")
+    try:
+        wait_until("the hub's first sweep", lambda: ["t1"] in recording.reads)
+        hub.committing("t1")
+        here = store.commit_receipt("t1", 1, b"s", events=[(None, "bet", b"here")])
+        elsewhere = store.commit("t1", 2, b"s", events=[(None, "bet", b"elsewhere")])
+        last = store.load("t1").last_event_id
+        # Both notices heard while the commit here is still under way (the hub's own record of them).
+        wait_until("the other commit's notice", lambda: hub._noticed_meanwhile.get("t1") == last)
+        hub.committed("t1", here, "commit 2")
+        assert elsewhere == 3
+        assert [e.payload for e in next_batch(subscription, 2)] == [b"here", b"elsewhere"]
+    finally:
+        hub.stop()

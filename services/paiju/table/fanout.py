@@ -98,6 +98,9 @@ class StreamHub:
         """Commits this process has under way, per table: their notices call for no read."""
         self._wanted: set[str] = set()
         """Tables to read at the next pass: a commit of this process that could not be handed out."""
+        self._noticed_meanwhile: dict[str, str] = {}
+        """The last event id told of by notices ignored while a commit here was under way: what
+        another process committed just after it is read once it is done."""
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -155,10 +158,12 @@ class StreamHub:
                 self._committing[table_id] = left
             else:
                 self._committing.pop(table_id, None)
-        if receipt is None or not self.deliver(table_id, receipt, commit):
-            with self._lock:
-                if table_id in self._watchers:
-                    self._wanted.add(table_id)
+        delivered = receipt is not None and self.deliver(table_id, receipt, commit)
+        with self._lock:
+            noticed = None if table_id in self._committing else self._noticed_meanwhile.pop(table_id, None)
+            cursor = self._cursors.get(table_id)
+            if cursor is not None and (not delivered or (noticed is not None and (not noticed or after(noticed, cursor)))):
+                self._wanted.add(table_id)
 
     def deliver(self, table_id: str, receipt: CommitReceipt, commit: Any) -> bool:
         """Hand out a commit this process just made (``receipt``: what the store wrote;
@@ -218,6 +223,11 @@ class StreamHub:
                 self._stop.wait(1.0)
             sweep = time.monotonic() >= next_sweep
             with self._lock:
+                for table_id, last in changed.items():
+                    if table_id in self._committing:
+                        known = self._noticed_meanwhile.get(table_id)
+                        if known is None or (known and (not last or after(last, known))):
+                            self._noticed_meanwhile[table_id] = last
                 cursors = dict(self._cursors) if sweep else {
                     table_id: self._cursors[table_id] for table_id, last in changed.items()
                     if table_id in self._cursors and table_id not in self._committing
