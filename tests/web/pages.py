@@ -42,6 +42,14 @@ class Player:
         self.shot(f"phone-{screen}")
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**metrics, "width": 1280, "height": 720, "mobile": False})
 
+    def set_network(self, online: bool) -> None:
+        """Cut the page's network (a laptop off its wifi) or give it back, through the browser's
+        own network conditions: new requests fail at once, open ones hear nothing more, and the
+        page gets the browser's offline and online events."""
+        self.driver.execute_cdp_cmd("Network.enable", {})
+        self.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": not online, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
     def register(self) -> None:
         self.driver.get(self.url)
         wait_until("the login form", lambda: one(self.driver, "input[name=username]"))

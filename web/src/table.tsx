@@ -5,12 +5,13 @@ import { Code, codeOf, lobby, reasonOf, table } from "./api";
 import type { TableView } from "./gen/paiju/v1/table_pb";
 import { prettyCards } from "./cards";
 import { checkAction } from "./check";
+import { followTable, isSeatLost } from "./follow";
 import { gameTitle, STAND_REASONS } from "./labels";
 import type { SeatMemory, Session } from "./session";
 import { Settlement } from "./settlement";
 import { spot } from "./place";
 import { TricksControls, TricksFelt, TricksInfo } from "./tricks";
-import { coins, secondsLeft, sleep, useTick } from "./util";
+import { coins, secondsLeft, useTick } from "./util";
 import { ZhajinhuaControls, ZhajinhuaFelt } from "./zhajinhua";
 
 /** One seat's view as the server sent it, with the view JSON parsed. */
@@ -75,7 +76,6 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
   const [away, setAway] = useState<Record<number, number>>({});
   const [pressedStart, setPressedStart] = useState(false);
   const [dismissed, setDismissed] = useState<string>("");
-  const lastEventId = useRef("");
   const refreshing = useRef<Promise<void> | null>(null);
   const again = useRef(false);
   const now = useTick(250);
@@ -123,45 +123,25 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
     setEvents((old) => [...old, ...lines].slice(-60));
   };
 
-  // The Watch stream: reopened after a drop with the last event id, so nothing is missed.
+  // The Watch stream, kept open (and reopened after a drop) while the table is shown.
   useEffect(() => {
     const stop = new AbortController();
-    (async () => {
-      let pause = 500;
-      while (!stop.signal.aborted) {
-        try {
-          const stream = table.watch(
-            { tableId: seat.tableId, afterEventId: lastEventId.current, followView: true },
-            { signal: stop.signal },
-          );
-          for await (const update of stream) {
-            setConnected(true);
-            pause = 500;
-            if (update.snapshot) {
-              show(update.snapshot);
-              if (update.snapshot.lastEventId) lastEventId.current = update.snapshot.lastEventId;
-            }
-            if (update.events.length) {
-              const last = update.events[update.events.length - 1];
-              if (last.id) lastEventId.current = last.id;
-              onEvents(update.events);
-              if (!update.snapshot) refresh();
-            }
+    followTable(
+      seat.tableId,
+      {
+        update(update) {
+          if (update.snapshot) show(update.snapshot);
+          if (update.events.length) {
+            onEvents(update.events);
+            if (!update.snapshot) refresh();
           }
-        } catch (e) {
-          if (stop.signal.aborted) return;
-          if (isSeatLost(e)) {
-            onLeave(`你的座位已失去 Your seat is gone: ${reasonOf(e)}`);
-            return;
-          }
-          console.warn("table stream dropped", reasonOf(e));
-        }
-        setConnected(false);
-        await sleep(pause, stop.signal);
-        pause = Math.min(pause * 2, 5000);
-        refresh();
-      }
-    })();
+        },
+        view: show,
+        connected: setConnected,
+        seatLost: (error) => onLeave(`你的座位已失去 Your seat is gone: ${reasonOf(error)}`),
+      },
+      stop.signal,
+    );
     return () => stop.abort();
   }, [seat.tableId]);
 
@@ -257,8 +237,17 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
   };
 
   return (
-    <main class={`table-screen game-${view.table.game}${myTurn ? " my-turn" : ""}`} data-testid="table">
+    <main
+      class={`table-screen game-${view.table.game}${myTurn ? " my-turn" : ""}${connected ? "" : " offline"}`}
+      data-testid="table"
+      data-hand-id={hand?.hand_id}
+    >
       <div class="felt-area">
+        {!connected && (
+          <div class="connection-lost" role="status" data-testid="connection-lost">
+            连接中断，正在重连… Connection lost — reconnecting…
+          </div>
+        )}
         <div class={`felt-big seats-${seatCount}`}>
           {tableSeats.map((s, ts) => {
             if (ts === mySeatAtTable) return null;
@@ -353,7 +342,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
             <div class="pcoins" data-testid="my-coins">
               🪙 {me_ ? coins(me_.coins) : "–"}
             </div>
-            <div class="muted">
+            <div class="muted" data-testid="my-seat" data-seat={mySeatAtTable ?? undefined}>
               座位 seat {mySeatAtTable !== null ? mySeatAtTable + 1 : "–"}
               {me_ && !hand && (me_.ready ? " · ✋ ready" : "")}
             </div>
@@ -402,11 +391,6 @@ function rememberPlayed(handId: string): void {
 
 function playedIn(handId: string): boolean {
   return (JSON.parse(sessionStorage.getItem(PLAYED_KEY) ?? "[]") as string[]).includes(handId);
-}
-
-function isSeatLost(e: unknown): boolean {
-  const code = codeOf(e);
-  return code === Code.PermissionDenied || code === Code.NotFound;
 }
 
 function safeJson(text: string): Record<string, any> {
