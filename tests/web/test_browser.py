@@ -39,7 +39,11 @@ def test_a_person_registers_sits_with_bots_and_plays_zhajinhua_to_the_settlement
     ann.shot("seated")
     ann.press_start()
     wait_until("the hand", lambda: one(ann.driver, "[data-testid=pot]"), timeout=180)
-    ann.shot_at_phone_width("table")
+    ann.shot("table")
+    assert not ann.overlaps_on_the_felt()
+    with ann.phone_width():
+        ann.shot("phone-table")
+        assert not ann.overlaps_on_the_felt()
     assert one(ann.driver, "[data-testid=commitment]").text.strip(), "the shuffle commitment is shown at the start"
     looked = False
     shots = 0
@@ -146,7 +150,12 @@ def test_a_person_plays_a_trick_game_with_bots_by_clicking_through_a_reload(game
             bob.play_selection(right_click=moves % 2 == 1)
             moves += 1
             if moves in (1, 6):
+                # The cards just played stand clear of their player's panel, cards and badges (庄).
                 bob.shot(f"play-{moves}")
+                assert not bob.overlaps_on_the_felt()
+                with bob.phone_width():
+                    bob.shot(f"phone-play-{moves}")
+                    assert not bob.overlaps_on_the_felt()
         elif any(not a.startswith("multiple ") for a in legal):
             # Declarations, robs and passes; a stake multiple is optional and left as it is.
             bob.click_action(next((a for a in legal if a == "pass"), next(a for a in legal if not a.startswith("multiple "))))

@@ -9,10 +9,10 @@ import { followTable, isSeatLost } from "./follow";
 import { gameTitle, STAND_REASONS } from "./labels";
 import type { SeatMemory, Session } from "./session";
 import { Settlement } from "./settlement";
-import { spot } from "./place";
-import { TricksControls, TricksFelt, TricksInfo } from "./tricks";
+import { SeatZone, type TableSeat } from "./seats";
+import { TricksControls, TricksFelt, TricksInfo, TricksSeat } from "./tricks";
 import { coins, secondsLeft, useTick } from "./util";
-import { ZhajinhuaControls, ZhajinhuaFelt } from "./zhajinhua";
+import { ZhajinhuaControls, ZhajinhuaFelt, ZhajinhuaSeat } from "./zhajinhua";
 
 /** One seat's view as the server sent it, with the view JSON parsed. */
 export interface Live {
@@ -48,8 +48,6 @@ export interface GameProps {
   mySeat: number | null;
   /** The name at a hand seat. */
   nameOf: (handSeat: number) => string;
-  /** Where a hand seat sits around the felt, 0 being the viewer's own place at the bottom. */
-  placeOf: (handSeat: number) => number;
   act: (action: string) => Promise<boolean>;
   tableId: string;
   events: EventLine[];
@@ -205,8 +203,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
     );
   }
   const view = live.view;
-  const tableSeats: (null | { account: string; name: string; ready: boolean; coins: number; connected: boolean })[] =
-    view.table.seats;
+  const tableSeats: (TableSeat | null)[] = view.table.seats;
   const mySeatAtTable: number | null = view.seat;
   const hand = view.hand;
   const handSeats: number[] | null = hand ? hand.seats : null;
@@ -215,7 +212,6 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
   const placeOfTable = (ts: number) => (mySeatAtTable === null ? ts : (ts - mySeatAtTable + seatCount) % seatCount);
   const tableSeatOfHand = (hs: number) => (handSeats ? handSeats[hs] : hs);
   const nameOf = (hs: number) => tableSeats[tableSeatOfHand(hs)]?.name ?? `seat ${hs + 1}`;
-  const placeOf = (hs: number) => placeOfTable(tableSeatOfHand(hs));
   const me_ = mySeatAtTable !== null ? tableSeats[mySeatAtTable] : null;
   const turnSeat = live.turn ? live.turn.seat : null;
   const turnLeft = live.turn && live.turn.dueMs ? secondsLeft(live.turn.dueMs, now) : null;
@@ -225,12 +221,12 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
   if (hand && myHandSeat !== null) rememberPlayed(hand.hand_id);
   // Only a hand the player was dealt into is settled on their screen.
   const showSettlement = !hand && lastHand && lastHand.hand_id !== dismissed && playedIn(lastHand.hand_id);
+  const GameSeat = zjh ? ZhajinhuaSeat : TricksSeat;
   const gameProps: GameProps = {
     live,
     me,
     mySeat: myHandSeat,
     nameOf,
-    placeOf,
     act,
     tableId: seat.tableId,
     events,
@@ -249,55 +245,27 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
           </div>
         )}
         <div class={`felt-big seats-${seatCount}`}>
-          {tableSeats.map((s, ts) => {
+          {tableSeats.map((sitter, ts) => {
             if (ts === mySeatAtTable) return null;
-            const place = placeOfTable(ts);
             const hs = handSeats ? handSeats.indexOf(ts) : -1;
             const isTurn = turnSeat === ts;
-            const awayUntil = away[ts] ?? view.reconnect_by_ms?.[String(ts)];
-            const kick = view.ready_kick?.seat === ts ? view.ready_kick.due_ms : null;
             return (
-              <div
+              <SeatZone
                 key={ts}
-                style={spot(seatCount, place, "panel")}
-                class={`panel${isTurn ? " turn" : ""}${s && !s.connected ? " away" : ""}${!s ? " empty" : ""}`}
-                data-seat={ts}
-                data-hand-seat={hs >= 0 ? hs : undefined}
+                seatCount={seatCount}
+                place={placeOfTable(ts)}
+                tableSeat={ts}
+                sitter={sitter}
+                handSeat={hs >= 0 ? hs : null}
+                handOn={!!hand}
+                isTurn={isTurn}
+                turnLeft={isTurn && !live.turn?.suspended ? turnLeft : null}
+                awayUntilMs={away[ts] ?? view.reconnect_by_ms?.[String(ts)] ?? null}
+                kickDueMs={view.ready_kick?.seat === ts ? view.ready_kick.due_ms : null}
+                now={now}
               >
-                {s ? (
-                  <>
-                    <div class="avatar">
-                      {s.name.slice(0, 1).toUpperCase()}
-                      {isTurn && turnLeft !== null && !live.turn?.suspended && (
-                        <span class={`countdown${turnLeft <= 5 ? " hurry" : ""}`} data-testid="countdown">
-                          {turnLeft}
-                        </span>
-                      )}
-                    </div>
-                    <div class="who">
-                      <span class="pname">{s.name}</span>
-                      <span class="pcoins">🪙 {coins(s.coins)}</span>
-                    </div>
-                    {!hand && s.ready && (
-                      <span class="ready-hand" title="ready 举手">
-                        ✋ 举手
-                      </span>
-                    )}
-                    {kick && (
-                      <span class="kick-tag" data-testid="kick">
-                        ⏳ 举手 {secondsLeft(kick, now)}s
-                      </span>
-                    )}
-                    {!s.connected && (
-                      <span class="away-tag" data-testid="away">
-                        断线 away{awayUntil ? ` · ${secondsLeft(awayUntil, now)}s` : ""}
-                      </span>
-                    )}
-                  </>
-                ) : (
-                  <span class="empty-seat">空位 empty</span>
-                )}
-              </div>
+                {hand && hs >= 0 && <GameSeat {...gameProps} handSeat={hs} />}
+              </SeatZone>
             );
           })}
           {hand && (zjh ? <ZhajinhuaFelt {...gameProps} /> : <TricksFelt {...gameProps} />)}
