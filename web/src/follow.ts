@@ -30,6 +30,7 @@ export async function followTable(tableId: string, follower: Follower, stop: Abo
   let after = "";
   let pause = FIRST_PAUSE_MS;
   let lost = false;
+  let updates = 0; // messages of the stream so far, to tell whether a view asked for is still news
   let attempt = new AbortController();
   let wake = new AbortController();
   const endAttempt = () => attempt.abort();
@@ -47,11 +48,12 @@ export async function followTable(tableId: string, follower: Follower, stop: Abo
   // A reopened stream says nothing until the next event: the whole view asked for beside it
   // brings the page up to date, and its answer (while the stream stands) means the page is back.
   const confirmResumed = async (current: AbortController) => {
+    const asked = updates;
     try {
       const view = await table.getView({ tableId }, { signal: current.signal });
       if (current.signal.aborted) return;
       pause = FIRST_PAUSE_MS;
-      follower.view(view);
+      if (updates === asked) follower.view(view); // else the stream has brought something newer
       follower.connected(true);
     } catch (error) {
       if (current.signal.aborted) return;
@@ -72,6 +74,7 @@ export async function followTable(tableId: string, follower: Follower, stop: Abo
         const stream = table.watch({ tableId, afterEventId: after, followView: true }, { signal: current.signal });
         if (after) confirmResumed(current);
         for await (const update of stream) {
+          updates++;
           follower.connected(true);
           pause = FIRST_PAUSE_MS;
           if (update.snapshot?.lastEventId) after = update.snapshot.lastEventId;
