@@ -78,7 +78,15 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
   const again = useRef(false);
   const now = useTick(250);
 
-  const show = (view: TableView) => setLive(liveOf(view));
+  // A hand the player is dealt into is remembered as the view arrives, not when it is drawn: views
+  // that come in one burst are drawn once, and a hand everyone else folded at once would otherwise
+  // end unseen, without its settlement.
+  const show = (view: TableView) => {
+    const fresh = liveOf(view);
+    const hand = fresh.view.hand;
+    if (hand && hand.my_hand_seat != null) rememberPlayed(hand.hand_id);
+    setLive(fresh);
+  };
 
   // Coalesced GetView: one in flight, one more queued if events kept coming.
   const refresh = useCallback(() => {
@@ -218,7 +226,6 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
   const myTurn = turnSeat !== null && turnSeat === mySeatAtTable;
   const lastHand = view.last_hand;
   const zjh = view.table.game === "zhajinhua";
-  if (hand && myHandSeat !== null) rememberPlayed(hand.hand_id);
   // Only a hand the player was dealt into is settled on their screen.
   const showSettlement = !hand && lastHand && lastHand.hand_id !== dismissed && playedIn(lastHand.hand_id);
   const GameSeat = zjh ? ZhajinhuaSeat : TricksSeat;
