@@ -23,9 +23,10 @@ def zhajinhua_move(legal: list[str], looked: bool) -> str:
     return legal[0]
 
 
-# Whole hands against the company bots stalled now and then (a hand that never started, a 混战
-# hand that stopped after a reload; cause not found yet): they run under `make soak` until it is,
-# so that they cannot fail the suite by chance.
+# Whole hands against the company bots stalled now and then: a 混战 hand that stopped after a
+# reload (cause not found yet), and a hand that never started (it had: the bots folded it at once,
+# see below). They run under `make soak` until the first is found, so that they cannot fail the
+# suite by chance.
 @pytest.mark.soak
 def test_a_person_registers_sits_with_bots_and_plays_zhajinhua_to_the_settlement(web_server, browsers, artifacts):
     ann = Player(browsers.open(), web_server.url, artifacts, "zjh")
