@@ -5,6 +5,8 @@ which the page keeps on its action bar)."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,24 @@ from selenium.webdriver.common.by import By
 from tests.web.conftest import wait_until
 
 PASSWORD = "a long password"
+
+# Each part's box as drawn, and every pair of parts whose boxes share more than a pixel's width.
+_OVERLAPS = """
+const parts = [...document.querySelectorAll(['.panel', '.spot-tags', '.back-fan', '.zjh-cards', '[data-testid=trick-play]',
+  '.pot', '.phase-banner', '.my-clock'].map((part) => `.felt-big ${part}`).join(', '))];
+const name = (el) => `${el.className} of seat ${el.closest('[data-seat]')?.dataset.seat ?? el.dataset.handSeat ?? '?'}`;
+const boxes = parts.map((el) => [el, el.getBoundingClientRect()]).filter(([, r]) => r.width && r.height);
+const found = [];
+for (let i = 0; i < boxes.length; i++) {
+  for (let j = i + 1; j < boxes.length; j++) {
+    const [a, r] = boxes[i], [b, q] = boxes[j];
+    const wide = Math.min(r.right, q.right) - Math.max(r.left, q.left);
+    const high = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
+    if (wide > 1 && high > 1 && !a.contains(b) && !b.contains(a)) found.push(`${name(a)} / ${name(b)}`);
+  }
+}
+return found;
+"""
 
 
 def css(driver: Any, selector: str) -> list[Any]:
@@ -35,12 +55,33 @@ class Player:
     def shot(self, screen: str) -> None:
         self.driver.save_screenshot(str(self.artifacts / f"{self.label}-{screen}.png"))
 
-    def shot_at_phone_width(self, screen: str) -> None:
-        """A screenshot as a phone shows the page, then back to 1280×720."""
+    @contextmanager
+    def phone_width(self) -> Iterator[None]:
+        """The page as a phone shows it (390×844), then back to 1280×720."""
         metrics = {"deviceScaleFactor": 1}
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**metrics, "width": 390, "height": 844, "mobile": True})
-        self.shot(f"phone-{screen}")
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**metrics, "width": 1280, "height": 720, "mobile": False})
+        try:
+            yield
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**metrics, "width": 1280, "height": 720, "mobile": False})
+
+    def shot_at_phone_width(self, screen: str) -> None:
+        with self.phone_width():
+            self.shot(f"phone-{screen}")
+
+    def overlaps_on_the_felt(self) -> list[str]:
+        """The pairs of things on the felt drawn over one another: the players' panels, their
+        badges (庄, points, status), their cards, the cards they put into the trick, the pot,
+        the phase of the hand and the turn clock."""
+        return self.driver.execute_script(_OVERLAPS)
+
+    def set_network(self, online: bool) -> None:
+        """Cut the page's network (a laptop off its wifi) or give it back, through the browser's
+        own network conditions: new requests fail at once, open ones hear nothing more, and the
+        page gets the browser's offline and online events."""
+        self.driver.execute_cdp_cmd("Network.enable", {})
+        self.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": not online, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
 
     def register(self) -> None:
         self.driver.get(self.url)

@@ -5,13 +5,14 @@ import { Code, codeOf, lobby, reasonOf, table } from "./api";
 import type { TableView } from "./gen/paiju/v1/table_pb";
 import { prettyCards } from "./cards";
 import { checkAction } from "./check";
+import { followTable, isSeatLost } from "./follow";
 import { gameTitle, STAND_REASONS } from "./labels";
 import type { SeatMemory, Session } from "./session";
 import { Settlement } from "./settlement";
-import { spot } from "./place";
-import { TricksControls, TricksFelt, TricksInfo } from "./tricks";
-import { coins, secondsLeft, sleep, useTick } from "./util";
-import { ZhajinhuaControls, ZhajinhuaFelt } from "./zhajinhua";
+import { SeatZone, type TableSeat } from "./seats";
+import { TricksControls, TricksFelt, TricksInfo, TricksSeat } from "./tricks";
+import { coins, secondsLeft, useTick } from "./util";
+import { ZhajinhuaControls, ZhajinhuaFelt, ZhajinhuaSeat } from "./zhajinhua";
 
 /** One seat's view as the server sent it, with the view JSON parsed. */
 export interface Live {
@@ -47,8 +48,6 @@ export interface GameProps {
   mySeat: number | null;
   /** The name at a hand seat. */
   nameOf: (handSeat: number) => string;
-  /** Where a hand seat sits around the felt, 0 being the viewer's own place at the bottom. */
-  placeOf: (handSeat: number) => number;
   act: (action: string) => Promise<boolean>;
   tableId: string;
   events: EventLine[];
@@ -75,12 +74,19 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
   const [away, setAway] = useState<Record<number, number>>({});
   const [pressedStart, setPressedStart] = useState(false);
   const [dismissed, setDismissed] = useState<string>("");
-  const lastEventId = useRef("");
   const refreshing = useRef<Promise<void> | null>(null);
   const again = useRef(false);
   const now = useTick(250);
 
-  const show = (view: TableView) => setLive(liveOf(view));
+  // A hand the player is dealt into is remembered as the view arrives, not when it is drawn: views
+  // that come in one burst are drawn once, and a hand everyone else folded at once would otherwise
+  // end unseen, without its settlement.
+  const show = (view: TableView) => {
+    const fresh = liveOf(view);
+    const hand = fresh.view.hand;
+    if (hand && hand.my_hand_seat != null) rememberPlayed(hand.hand_id);
+    setLive(fresh);
+  };
 
   // Coalesced GetView: one in flight, one more queued if events kept coming.
   const refresh = useCallback(() => {
@@ -123,45 +129,25 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
     setEvents((old) => [...old, ...lines].slice(-60));
   };
 
-  // The Watch stream: reopened after a drop with the last event id, so nothing is missed.
+  // The Watch stream, kept open (and reopened after a drop) while the table is shown.
   useEffect(() => {
     const stop = new AbortController();
-    (async () => {
-      let pause = 500;
-      while (!stop.signal.aborted) {
-        try {
-          const stream = table.watch(
-            { tableId: seat.tableId, afterEventId: lastEventId.current, followView: true },
-            { signal: stop.signal },
-          );
-          for await (const update of stream) {
-            setConnected(true);
-            pause = 500;
-            if (update.snapshot) {
-              show(update.snapshot);
-              if (update.snapshot.lastEventId) lastEventId.current = update.snapshot.lastEventId;
-            }
-            if (update.events.length) {
-              const last = update.events[update.events.length - 1];
-              if (last.id) lastEventId.current = last.id;
-              onEvents(update.events);
-              if (!update.snapshot) refresh();
-            }
+    followTable(
+      seat.tableId,
+      {
+        update(update) {
+          if (update.snapshot) show(update.snapshot);
+          if (update.events.length) {
+            onEvents(update.events);
+            if (!update.snapshot) refresh();
           }
-        } catch (e) {
-          if (stop.signal.aborted) return;
-          if (isSeatLost(e)) {
-            onLeave(`你的座位已失去 Your seat is gone: ${reasonOf(e)}`);
-            return;
-          }
-          console.warn("table stream dropped", reasonOf(e));
-        }
-        setConnected(false);
-        await sleep(pause, stop.signal);
-        pause = Math.min(pause * 2, 5000);
-        refresh();
-      }
-    })();
+        },
+        view: show,
+        connected: setConnected,
+        seatLost: (error) => onLeave(`你的座位已失去 Your seat is gone: ${reasonOf(error)}`),
+      },
+      stop.signal,
+    );
     return () => stop.abort();
   }, [seat.tableId]);
 
@@ -225,8 +211,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
     );
   }
   const view = live.view;
-  const tableSeats: (null | { account: string; name: string; ready: boolean; coins: number; connected: boolean })[] =
-    view.table.seats;
+  const tableSeats: (TableSeat | null)[] = view.table.seats;
   const mySeatAtTable: number | null = view.seat;
   const hand = view.hand;
   const handSeats: number[] | null = hand ? hand.seats : null;
@@ -235,80 +220,59 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
   const placeOfTable = (ts: number) => (mySeatAtTable === null ? ts : (ts - mySeatAtTable + seatCount) % seatCount);
   const tableSeatOfHand = (hs: number) => (handSeats ? handSeats[hs] : hs);
   const nameOf = (hs: number) => tableSeats[tableSeatOfHand(hs)]?.name ?? `seat ${hs + 1}`;
-  const placeOf = (hs: number) => placeOfTable(tableSeatOfHand(hs));
   const me_ = mySeatAtTable !== null ? tableSeats[mySeatAtTable] : null;
   const turnSeat = live.turn ? live.turn.seat : null;
   const turnLeft = live.turn && live.turn.dueMs ? secondsLeft(live.turn.dueMs, now) : null;
   const myTurn = turnSeat !== null && turnSeat === mySeatAtTable;
   const lastHand = view.last_hand;
   const zjh = view.table.game === "zhajinhua";
-  if (hand && myHandSeat !== null) rememberPlayed(hand.hand_id);
   // Only a hand the player was dealt into is settled on their screen.
   const showSettlement = !hand && lastHand && lastHand.hand_id !== dismissed && playedIn(lastHand.hand_id);
+  const GameSeat = zjh ? ZhajinhuaSeat : TricksSeat;
   const gameProps: GameProps = {
     live,
     me,
     mySeat: myHandSeat,
     nameOf,
-    placeOf,
     act,
     tableId: seat.tableId,
     events,
   };
 
   return (
-    <main class={`table-screen game-${view.table.game}${myTurn ? " my-turn" : ""}`} data-testid="table">
+    <main
+      class={`table-screen game-${view.table.game}${myTurn ? " my-turn" : ""}${connected ? "" : " offline"}`}
+      data-testid="table"
+      data-hand-id={hand?.hand_id}
+    >
       <div class="felt-area">
+        {!connected && (
+          <div class="connection-lost" role="status" data-testid="connection-lost">
+            连接中断，正在重连… Connection lost — reconnecting…
+          </div>
+        )}
         <div class={`felt-big seats-${seatCount}`}>
-          {tableSeats.map((s, ts) => {
+          {tableSeats.map((sitter, ts) => {
             if (ts === mySeatAtTable) return null;
-            const place = placeOfTable(ts);
             const hs = handSeats ? handSeats.indexOf(ts) : -1;
             const isTurn = turnSeat === ts;
-            const awayUntil = away[ts] ?? view.reconnect_by_ms?.[String(ts)];
-            const kick = view.ready_kick?.seat === ts ? view.ready_kick.due_ms : null;
             return (
-              <div
+              <SeatZone
                 key={ts}
-                style={spot(seatCount, place, "panel")}
-                class={`panel${isTurn ? " turn" : ""}${s && !s.connected ? " away" : ""}${!s ? " empty" : ""}`}
-                data-seat={ts}
-                data-hand-seat={hs >= 0 ? hs : undefined}
+                seatCount={seatCount}
+                place={placeOfTable(ts)}
+                tableSeat={ts}
+                sitter={sitter}
+                handSeat={hs >= 0 ? hs : null}
+                handOn={!!hand}
+                isTurn={isTurn}
+                turnLeft={isTurn && !live.turn?.suspended ? turnLeft : null}
+                awayUntilMs={away[ts] ?? view.reconnect_by_ms?.[String(ts)] ?? null}
+                kickDueMs={view.ready_kick?.seat === ts ? view.ready_kick.due_ms : null}
+                now={now}
               >
-                {s ? (
-                  <>
-                    <div class="avatar">
-                      {s.name.slice(0, 1).toUpperCase()}
-                      {isTurn && turnLeft !== null && !live.turn?.suspended && (
-                        <span class={`countdown${turnLeft <= 5 ? " hurry" : ""}`} data-testid="countdown">
-                          {turnLeft}
-                        </span>
-                      )}
-                    </div>
-                    <div class="who">
-                      <span class="pname">{s.name}</span>
-                      <span class="pcoins">🪙 {coins(s.coins)}</span>
-                    </div>
-                    {!hand && s.ready && (
-                      <span class="ready-hand" title="ready 举手">
-                        ✋ 举手
-                      </span>
-                    )}
-                    {kick && (
-                      <span class="kick-tag" data-testid="kick">
-                        ⏳ 举手 {secondsLeft(kick, now)}s
-                      </span>
-                    )}
-                    {!s.connected && (
-                      <span class="away-tag" data-testid="away">
-                        断线 away{awayUntil ? ` · ${secondsLeft(awayUntil, now)}s` : ""}
-                      </span>
-                    )}
-                  </>
-                ) : (
-                  <span class="empty-seat">空位 empty</span>
-                )}
-              </div>
+                {hand && hs >= 0 && <GameSeat {...gameProps} handSeat={hs} />}
+              </SeatZone>
             );
           })}
           {hand && (zjh ? <ZhajinhuaFelt {...gameProps} /> : <TricksFelt {...gameProps} />)}
@@ -353,7 +317,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
             <div class="pcoins" data-testid="my-coins">
               🪙 {me_ ? coins(me_.coins) : "–"}
             </div>
-            <div class="muted">
+            <div class="muted" data-testid="my-seat" data-seat={mySeatAtTable ?? undefined}>
               座位 seat {mySeatAtTable !== null ? mySeatAtTable + 1 : "–"}
               {me_ && !hand && (me_.ready ? " · ✋ ready" : "")}
             </div>
@@ -402,11 +366,6 @@ function rememberPlayed(handId: string): void {
 
 function playedIn(handId: string): boolean {
   return (JSON.parse(sessionStorage.getItem(PLAYED_KEY) ?? "[]") as string[]).includes(handId);
-}
-
-function isSeatLost(e: unknown): boolean {
-  const code = codeOf(e);
-  return code === Code.PermissionDenied || code === Code.NotFound;
 }
 
 function safeJson(text: string): Record<string, any> {

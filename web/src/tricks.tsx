@@ -1,12 +1,12 @@
 // 混战 and 炒地皮 at the table: the own hand in display order, cards picked by clicking, 出牌
 // lit only on the player's turn and only for a selection the server calls legal, right-click to
-// play, the declarations and other moves the view lists, each trick's cards above their player.
+// play, the declarations and other moves the view lists; on the felt, each player's cards, badges
+// and part of the trick (in their zone, see seats.tsx), the phase, and the own play.
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { Card, CardBack, CardRow, cardsOf, prettyCards } from "./cards";
 import { checkAction, type Check } from "./check";
 import { SUIT_NAMES } from "./labels";
 import { displayOrder, trumpsOf } from "./order";
-import { spot } from "./place";
 import type { GameProps } from "./table";
 
 interface Play {
@@ -46,16 +46,11 @@ export function TricksInfo({ live, nameOf }: GameProps) {
   );
 }
 
-/** On the felt: trump and phase, the other players' cards, and the trick in front of each. */
-export function TricksFelt({ live, mySeat, nameOf, placeOf }: GameProps) {
-  const game: string = live.view.table.game;
-  const state = live.view.hand.state;
-  const players: any[] = state.players;
-  const seatCount = live.view.table.seats.length;
+/** The trick on the felt: the one being played, or for a moment after it was taken, the one
+ * just finished (with who took it). */
+function useTrickOnFelt(state: any): { plays: Play[]; winner: number | null } {
   const [linger, setLinger] = useState<{ trick: Play[]; winner: number | null } | null>(null);
   const lastTrickKey = useRef("");
-
-  // Keep a finished trick on the felt for a moment, then clear it.
   const previous: Play[] = state.previous_trick ?? [];
   const previousKey = JSON.stringify(previous);
   useEffect(() => {
@@ -67,40 +62,65 @@ export function TricksFelt({ live, mySeat, nameOf, placeOf }: GameProps) {
       return () => clearTimeout(id);
     }
   }, [previousKey]);
-
   const current: Play[] = state.trick ?? [];
-  const shown = current.length ? current : (linger?.trick ?? []);
+  if (current.length) return { plays: current, winner: null };
+  return linger ? { plays: linger.trick, winner: linger.winner } : { plays: [], winner: null };
+}
+
+/** The cards a player put into the trick on the felt (an empty slot of the same size when none). */
+function TrickPlay({ state, seat, mine }: { state: any; seat: number; mine?: boolean }) {
+  const { plays, winner } = useTrickOnFelt(state);
+  const play = plays.find((p) => p.seat === seat);
   return (
-    <>
-      {PHASES[state.phase] && !shown.length && <div class="phase-banner">{PHASES[state.phase]}</div>}
-      {players
-        .filter((p) => p.seat !== mySeat)
-        .map((p) => (
-          <div key={p.seat} class="hand-spot" style={spot(seatCount, placeOf(p.seat), "cards")} data-hand-seat={p.seat}>
-            <div class="back-fan">
-              {Array.from({ length: Math.min(p.card_count, 6) }, (_, i) => (
-                <CardBack key={i} small />
-              ))}
-              <span class="count">{p.card_count}</span>
-            </div>
-            <div class="spot-tags">
-              {game === "hunzhan" && <span class="tag paid">分 {p.points}</span>}
-              {p.side && <span class={`tag side-${p.side}`}>{p.side === "banker" ? "庄家 banker" : "闲家 attacker"}</span>}
-              {p.strikes > 0 && <span class="tag out">超时 ×{p.strikes}</span>}
-            </div>
-          </div>
-        ))}
-      {shown.map((play) => (
+    <div class={`trick-slot${mine ? " mine" : ""}`}>
+      {play && (
         <div
-          key={`${play.seat}-${play.cards}`}
-          style={spot(seatCount, placeOf(play.seat), "trick")}
-          class={`trick-spot${linger && !current.length && linger.winner === play.seat ? " winner" : ""}`}
+          class={`trick-spot${winner === seat ? " winner" : ""}`}
+          style={{ "--cards": cardsOf(play.cards).length }}
           data-testid="trick-play"
-          data-hand-seat={play.seat}
+          data-hand-seat={seat}
         >
           <CardRow cards={cardsOf(play.cards)} small />
         </div>
-      ))}
+      )}
+    </div>
+  );
+}
+
+/** In the middle of the felt: the phase while no trick is on, and the viewer's own play. */
+export function TricksFelt({ live, mySeat }: GameProps) {
+  const state = live.view.hand.state;
+  const { plays } = useTrickOnFelt(state);
+  return (
+    <>
+      {PHASES[state.phase] && !plays.length && <div class="phase-banner">{PHASES[state.phase]}</div>}
+      {mySeat !== null && <TrickPlay state={state} seat={mySeat} mine />}
+    </>
+  );
+}
+
+/** In another player's zone, after their panel: their cards (backs), badges, and their play. */
+export function TricksSeat({ live, handSeat }: GameProps & { handSeat: number }) {
+  const game: string = live.view.table.game;
+  const state = live.view.hand.state;
+  const p = state.players[handSeat];
+  if (!p) return null;
+  return (
+    <>
+      <div class="hand-spot">
+        <div class="back-fan">
+          {Array.from({ length: Math.min(p.card_count, 6) }, (_, i) => (
+            <CardBack key={i} small />
+          ))}
+          <span class="count">{p.card_count}</span>
+        </div>
+        <div class="spot-tags">
+          {game === "hunzhan" && <span class="tag paid">分 {p.points}</span>}
+          {p.side && <span class={`tag side-${p.side}`}>{p.side === "banker" ? "庄家 banker" : "闲家 attacker"}</span>}
+          {p.strikes > 0 && <span class="tag out">超时 ×{p.strikes}</span>}
+        </div>
+      </div>
+      <TrickPlay state={state} seat={handSeat} />
     </>
   );
 }

@@ -22,8 +22,10 @@ export function secondsLeft(dueMs: number, now: number): number {
   return Math.max(0, Math.ceil((dueMs - now) / 1000));
 }
 
+/** Resolves after `ms`, or as soon as `signal` is (or already was) aborted. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
     const id = setTimeout(resolve, ms);
     signal?.addEventListener("abort", () => {
       clearTimeout(id);

@@ -3,7 +3,6 @@
 import { useState } from "preact/hooks";
 import { Card, CardBack, cardsOf } from "./cards";
 import { ZJH_STATUS } from "./labels";
-import { spot } from "./place";
 import type { GameProps } from "./table";
 import { coins } from "./util";
 
@@ -30,35 +29,32 @@ function ThreeCards({ text, small }: { text: string | null; small: boolean }) {
   );
 }
 
-/** On the felt: the pot and the other players' cards. */
-export function ZhajinhuaFelt({ live, mySeat, placeOf }: GameProps) {
+/** In the middle of the felt: the pot. */
+export function ZhajinhuaFelt({ live }: GameProps) {
   const state = live.view.hand.state;
-  const seatCount = live.view.table.seats.length;
-  const players: any[] = state.players;
   return (
-    <>
-      <div class="pot" data-testid="pot">
-        <div class="pot-amount">
-          底池 Pot <b>{coins(state.pot)}</b>
-        </div>
-        <div class="pot-detail">
-          封顶 cap {coins(state.pot_cap)} · 单注 stake {coins(state.stake)}/{coins(state.max_stake)} · 底注 ante {coins(state.ante)}
-        </div>
+    <div class="pot" data-testid="pot">
+      <div class="pot-amount">
+        底池 Pot <b>{coins(state.pot)}</b>
       </div>
-      {players
-        .filter((p) => p.seat !== mySeat)
-        .map((p) => (
-          <div
-            key={p.seat}
-            style={spot(seatCount, placeOf(p.seat), "cards")}
-            class={`hand-spot status-${p.status}`}
-            data-hand-seat={p.seat}
-          >
-            <ThreeCards text={p.cards} small={true} />
-            <Tags p={p} dealer={state.dealer} />
-          </div>
-        ))}
-    </>
+      <div class="pot-detail">
+        <span>封顶 cap {coins(state.pot_cap)}</span> · <span>单注 stake {coins(state.stake)}/{coins(state.max_stake)}</span> ·{" "}
+        <span>底注 ante {coins(state.ante)}</span>
+      </div>
+    </div>
+  );
+}
+
+/** In another player's zone, after their panel: their three cards and badges. */
+export function ZhajinhuaSeat({ live, handSeat }: GameProps & { handSeat: number }) {
+  const state = live.view.hand.state;
+  const p = state.players[handSeat];
+  if (!p) return null;
+  return (
+    <div class={`hand-spot status-${p.status}`}>
+      <ThreeCards text={p.cards} small={true} />
+      <Tags p={p} dealer={state.dealer} />
+    </div>
   );
 }
 
