@@ -299,11 +299,7 @@ def test_listing_rooms_without_a_tier_lists_every_tier_of_the_game(tables):
 def test_two_processes_taking_turns_at_one_table_each_go_on_from_what_the_other_committed(store, wallet, clock):
     # Each process acts on the state it last committed, without reading it back: when the other
     # process moved the table on meanwhile, its compare-and-set refuses and it reloads.
-    elsewhere = TableStore(store.client, prefix=store.prefix)
-    here = Tables(store, DirectWallet(wallet), Timers(turn_ms=20_000, ready_kick_ms=20_000), clock_ms=clock,
-                  randbelow=lambda n: 0)
-    there = Tables(elsewhere, DirectWallet(wallet), Timers(turn_ms=20_000, ready_kick_ms=20_000), clock_ms=clock,
-                   randbelow=lambda n: 0)
+    here, there = two_processes(store, wallet, clock)
     accounts = seated_table(here, wallet)
     for account in accounts:
         here.ready("t1", account)
@@ -317,7 +313,7 @@ def test_two_processes_taking_turns_at_one_table_each_go_on_from_what_the_other_
         assert outcome.version == mine["version"] + 1
         moves += 1
     assert moves >= 3
-    assert store.load("t1").version == elsewhere.load("t1").version
+    assert store.load("t1").version == there.store.load("t1").version
 
 
 def settle_what_is_owed(store, wallet):
@@ -334,11 +330,7 @@ def test_a_process_that_last_saw_no_settlement_owed_still_waits_for_one_another_
     # A process remembers that a table owed nothing, to spare a read at every press of start.
     # A hand another process ended meanwhile must not be started over, nor its players stood up
     # as short of coins while its settlement is on its way.
-    elsewhere = TableStore(store.client, prefix=store.prefix)
-    here = Tables(store, DirectWallet(wallet), Timers(turn_ms=20_000, ready_kick_ms=20_000), clock_ms=clock,
-                  randbelow=lambda n: 0)
-    there = Tables(elsewhere, DirectWallet(wallet), Timers(turn_ms=20_000, ready_kick_ms=20_000), clock_ms=clock,
-                   randbelow=lambda n: 0)
+    here, there = two_processes(store, wallet, clock)
     accounts = seated_table(here, wallet)
     for account in accounts:
         here.ready("t1", account)
