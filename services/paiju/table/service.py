@@ -330,12 +330,17 @@ class TableService(table_pb2_grpc.TableServicer):
                 if not pending and on_loop:
                     pending = subscription.take_all()
                     if not pending:
-                        if held_until is not None and time.monotonic() >= held_until:
-                            held_until = None
-                            if events:
-                                yield table_pb2.TableUpdate(events=events)
-                                events = []
-                            continue
+                        if held_until is not None:
+                            left = held_until - time.monotonic()
+                            if left <= 0:
+                                held_until = None
+                                if events:
+                                    yield table_pb2.TableUpdate(events=events)
+                                    events = []
+                                continue
+                            # Also when woken early: by another wake, or by a timer that the
+                            # loop may run up to its clock's resolution ahead of this clock.
+                            context.wake_later(left)  # type: ignore[attr-defined]
                         yield WAITING  # served from an event loop: it resumes us when woken
                         continue
                 if not pending:
@@ -383,8 +388,7 @@ class TableService(table_pb2_grpc.TableServicer):
                     yield table_pb2.TableUpdate(events=events)
                     events = []
                 elif held_until is None:
-                    held_until = time.monotonic() + EVENTS_HOLD_SECONDS
-                    context.wake_later(EVENTS_HOLD_SECONDS)  # type: ignore[attr-defined]
+                    held_until = time.monotonic() + EVENTS_HOLD_SECONDS  # the wait below sets its wake
                 elif time.monotonic() >= held_until:
                     held_until = None
                     yield table_pb2.TableUpdate(events=events)
