@@ -115,6 +115,23 @@ def test_logins_are_bounded_per_client_address_and_in_all(clock, signer) -> None
     admission.admit(LOGIN, (), "ipv4:10.0.0.1:1003", streaming=False)
 
 
+def test_bug_every_browser_behind_the_door_shared_its_two_logins_at_a_time(clock, signer) -> None:
+    # All calls through the web door (or Envoy) came from the door's address: two people logging
+    # in at once anywhere refused the third. A door's call counts against the address it forwards.
+    admission = Admission(Limits(logins_per_peer=1, logins_in_flight=8, trusted_proxies=("127.0.0.0/8",)),
+                          signer, clock)
+    through_the_door = [admission.admit(LOGIN, [("x-forwarded-for", f"203.0.113.{n}")], "ipv4:127.0.0.1:40000",
+                                        streaming=False) for n in range(1, 5)]
+    assert len(through_the_door) == 4
+    # The same browser twice is one address, whatever it writes into the header itself.
+    refused(TOO_MANY_LOGINS, lambda: admission.admit(
+        LOGIN, [("x-forwarded-for", "198.51.100.9, 203.0.113.1")], "ipv4:127.0.0.1:40001", streaming=False))
+    # A caller that is no door is counted as itself, whatever header it sends.
+    admission.admit(LOGIN, [("x-forwarded-for", "198.51.100.7")], "ipv4:10.0.0.5:1", streaming=False)
+    refused(TOO_MANY_LOGINS, lambda: admission.admit(
+        LOGIN, [("x-forwarded-for", "198.51.100.8")], "ipv4:10.0.0.5:2", streaming=False))
+
+
 def test_one_address_logging_in_over_and_over_is_refused_until_its_bucket_refills(clock, signer) -> None:
     admission = Admission(Limits(login_rate_per_peer=2, login_burst_per_peer=3), signer, clock)
     for _ in range(3):

@@ -177,6 +177,13 @@ def test_metadata_travels_both_ways_binary_values_in_base64(scripted_door) -> No
     assert answer.trailer("paiju-echo") == "plain"
 
 
+def test_the_door_tells_the_server_the_browsers_address_after_any_it_was_told(scripted_door) -> None:
+    # The server's per-address limits must count browsers, not the door they all come through.
+    door, seen = scripted_door
+    call(door.port, "/paiju.v1.Wallet/Echo", b"ping", headers={"X-Forwarded-For": "198.51.100.4"})
+    assert ("x-forwarded-for", "198.51.100.4, 127.0.0.1") in seen.metadata
+
+
 def test_a_body_that_is_not_one_message_frame_is_refused(scripted_door) -> None:
     door, seen = scripted_door
     connection = http.client.HTTPConnection("127.0.0.1", door.port, timeout=30)

@@ -44,6 +44,7 @@ variable                       default                      meaning
 ``PAIJU_LOGINS_IN_FLIGHT``     ``8``                        Login/Register calls at a time in all; more are refused, not queued
 ``PAIJU_LOGIN_RATE_PER_PEER``  ``2``                        Login/Register calls per second from one client address ...
 ``PAIJU_LOGIN_BURST_PER_PEER`` ``60``                       ... after a first burst of this many (token bucket)
+``PAIJU_TRUSTED_PROXIES``      ``127.0.0.0/8,::1/128``      networks of the doors in front (web door, Envoy): their calls count against the address their ``x-forwarded-for`` names
 ``PAIJU_REFUSAL_PAUSE_MS``     ``500``                      a refusal by these limits is answered after this pause
 ``PAIJU_HASHING_THREADS``      (cores - 1, at least 1)      password hashes (scrypt, 16 MiB each) computed at once
 =============================  ===========================  =========================================
@@ -63,6 +64,7 @@ paiju.common.config.ConfigError: PAIJU_TURN_SECONDS must be a whole number, not 
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 from collections.abc import Mapping
@@ -125,6 +127,7 @@ class Settings:
     logins_in_flight: int
     login_rate_per_peer: int
     login_burst_per_peer: int
+    trusted_proxies: tuple[str, ...]
     refusal_pause_ms: int
     """Slows a client that retries refused calls in a loop (see :mod:`paiju.common.limits`)."""
     hashing_threads: int
@@ -198,6 +201,7 @@ class Settings:
             logins_in_flight=env.integer("PAIJU_LOGINS_IN_FLIGHT", 8, minimum=1),
             login_rate_per_peer=env.integer("PAIJU_LOGIN_RATE_PER_PEER", 2, minimum=1),
             login_burst_per_peer=env.integer("PAIJU_LOGIN_BURST_PER_PEER", 60, minimum=1),
+            trusted_proxies=env.networks("PAIJU_TRUSTED_PROXIES", ("127.0.0.0/8", "::1/128")),
             refusal_pause_ms=env.integer("PAIJU_REFUSAL_PAUSE_MS", 500, minimum=0, maximum=10_000),
             hashing_threads=env.integer("PAIJU_HASHING_THREADS", max(1, (os.cpu_count() or 2) - 1), minimum=1),
         )
@@ -240,6 +244,19 @@ class _Environment:
 
     def port(self, name: str, default: int) -> int:
         return self.integer(name, default, minimum=0, maximum=MAX_PORT)
+
+    def networks(self, name: str, default: tuple[str, ...]) -> tuple[str, ...]:
+        """Comma-separated networks (``10.0.0.0/8,::1/128``), each checked."""
+        raw = self.text(name)
+        if raw is None:
+            return default
+        cidrs = tuple(part.strip() for part in raw.split(",") if part.strip())
+        for cidr in cidrs:
+            try:
+                ipaddress.ip_network(cidr, strict=False)
+            except ValueError:
+                raise ConfigError(f"{name} must list networks like 10.0.0.0/8, not {cidr!r}") from None
+        return cidrs
 
     def choice(self, name: str, choices: tuple[str, ...], default: str) -> str:
         value = (self.text(name) or default).lower()

@@ -38,6 +38,7 @@ paused refusal but a timer.
 
 from __future__ import annotations
 
+import ipaddress
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -93,6 +94,9 @@ class Limits:
     login_rate_per_peer: int = 2
     login_burst_per_peer: int = 60
     refusal_pause_ms: int = 500
+    trusted_proxies: tuple[str, ...] = ("127.0.0.0/8", "::1/128")
+    """Networks of the doors in front of the server (the web door, Envoy): a call from one of
+    them counts against the address its ``x-forwarded-for`` names, not the door's."""
 
     @classmethod
     def of(cls, settings: Settings) -> Limits:
@@ -107,6 +111,7 @@ class Limits:
             login_rate_per_peer=settings.login_rate_per_peer,
             login_burst_per_peer=settings.login_burst_per_peer,
             refusal_pause_ms=settings.refusal_pause_ms,
+            trusted_proxies=settings.trusted_proxies,
         )
 
     def request_bytes(self, method: str) -> int:
@@ -229,6 +234,45 @@ def peer_address(peer: str) -> str:
     return peer
 
 
+def client_address(peer: str, metadata: Sequence[tuple[str, Any]], trusted: Sequence[Any]) -> str:
+    """The address a call counts against: its peer's, or, when the peer is a door in ``trusted``
+    (networks), the last address before the trusted hops in ``x-forwarded-for``. Addresses a
+    client wrote into the header itself come before its real one, which the door appends, and
+    are passed over.
+
+    >>> doors = trusted_networks(("127.0.0.0/8",))
+    >>> client_address("ipv4:127.0.0.1:5", [("x-forwarded-for", "6.6.6.6, 203.0.113.7")], doors)
+    '203.0.113.7'
+    >>> client_address("ipv4:198.51.100.2:5", [("x-forwarded-for", "6.6.6.6")], doors)
+    '198.51.100.2'
+    """
+    address = peer_address(peer)
+    if not _within(address, trusted):
+        return address
+    hops = [hop.strip() for key, value in metadata if key == "x-forwarded-for"
+            for hop in (value.decode() if isinstance(value, bytes) else str(value)).split(",")]
+    for hop in reversed(hops):
+        if hop and not _within(hop, trusted):
+            return hop
+    return address
+
+
+def trusted_networks(cidrs: Sequence[str]) -> list[Any]:
+    """``cidrs`` parsed (e.g. ``"10.0.0.0/8"``); a malformed one is refused with its text."""
+    try:
+        return [ipaddress.ip_network(cidr.strip(), strict=False) for cidr in cidrs if cidr.strip()]
+    except ValueError as error:
+        raise ValueError(f"a trusted proxy network is malformed: {error}") from None
+
+
+def _within(address: str, networks: Sequence[Any]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address.strip("[]"))
+    except ValueError:
+        return False
+    return any(ip in network for network in networks)
+
+
 class Admission:
     """Admits or refuses each call before any work is done for it (see the module's doc).
 
@@ -246,10 +290,11 @@ class Admission:
         self._streams = Counts(limits.streams_per_account)
         self._logins_of = Counts(limits.logins_per_peer)
         self._logins_in_flight = 0
+        self._doors = trusted_networks(limits.trusted_proxies)
 
     def admit(self, method: str, metadata: Sequence[tuple[str, Any]], peer: str, streaming: bool) -> Callable[[], None]:
         if method in PASSWORD_METHODS:
-            return self._admit_login(peer_address(peer))
+            return self._admit_login(client_address(peer, metadata, self._doors))
         caller = presented_caller(self._signer, metadata)
         if caller is None or caller.is_service:
             return _nothing  # the auth check refuses the first; Paiju's own calls are not limited

@@ -90,7 +90,7 @@ class GrpcWebRelay:
         try:
             payload = _request_message(await request.read(), response_type)
             timeout = timeout_seconds(request.headers.get("grpc-timeout"))
-            metadata = _call_metadata(request.headers.items())
+            metadata = _call_metadata(request.headers.items(), request.remote)
         except FrameError as error:
             return await _status_only(request, response_type, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         call = self._channel.unary_stream(request.path)(payload, metadata=metadata, timeout=timeout)
@@ -156,13 +156,23 @@ def _request_message(body: bytes, response_type: str) -> bytes:
     return message
 
 
-def _call_metadata(headers: Iterable[tuple[str, str]]) -> list[tuple[str, str | bytes]]:
+def _call_metadata(headers: Iterable[tuple[str, str]], remote: str | None = None) -> list[tuple[str, str | bytes]]:
+    """A request's headers as the call's metadata, with ``x-forwarded-for`` ending in the address
+    the request came from: the server's per-address limits count the browser, not this door."""
     metadata: list[tuple[str, str | bytes]] = []
+    forwarded: list[str] = []
     for name, value in headers:
         key = name.lower()
+        if key == "x-forwarded-for":
+            forwarded.append(value)
+            continue
         if key in _NOT_METADATA or key.startswith(_NOT_METADATA_PREFIXES):
             continue
         metadata.append((key, decode_binary_value(value) if key.endswith("-bin") else value))
+    if remote:
+        forwarded.append(remote)
+    if forwarded:
+        metadata.append(("x-forwarded-for", ", ".join(forwarded)))
     return metadata
 
 
