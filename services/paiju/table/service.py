@@ -314,12 +314,12 @@ class TableService(table_pb2_grpc.TableServicer):
             except ValueError as error:
                 abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
             pending = list(backlog)
-            if request.after_event_id and not pending:
+            if request.after_event_id and not pending and sent_key is None:
                 # A resumed stream with nothing to catch up on says at once that it is open: a
                 # proxy (the web door) sends a stream's headers only with its first message.
                 yield table_pb2.TableUpdate()
+            # Events not sent yet: held a moment (EVENTS_HOLD_SECONDS) when no view goes with them.
             events: list[table_pb2.Event] = []
-            """Events not sent yet: held a moment (see EVENTS_HOLD_SECONDS) when no view goes with them."""
             held_until: float | None = None
             while context.is_active():
                 if self.draining.is_set():
