@@ -251,17 +251,24 @@ def test_a_commit_made_here_while_the_hub_is_behind_is_left_for_it_to_read_in_or
         hub.stop()
 
 
+def watched_after_one_sweep(recording: Recording, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """A hub watching a new table "t1" of ``recording``'s store, past its first sweep, with no
+    further sweep to come: what it reads after this, something made it read."""
+    recording.store.create("t1", b"s")
+    monkeypatch.setattr(fanout, "SWEEP_SECONDS", 3600.0)
+    hub = StreamHub(recording)
+    subscription = hub.subscribe("t1", "a")
+    wait_until("the hub's first sweep", lambda: ["t1"] in recording.reads)
+    return hub, subscription
+
+
 def test_events_noticed_while_a_commit_here_was_under_way_arrive_when_that_commit_fails(
     backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = backend.store()
-    store.create("t1", b"s")
-    monkeypatch.setattr(fanout, "SWEEP_SECONDS", 3600.0)  # one sweep as it starts, none after
-    deaf = Deaf(store)  # and no notices: only this process's own word makes the hub read
-    hub = StreamHub(deaf)
-    subscription = hub.subscribe("t1", "a")
+    # No notices either: only this process's own word makes the hub read.
+    hub, subscription = watched_after_one_sweep(Deaf(store), monkeypatch)
     try:
-        wait_until("the hub's first sweep", lambda: ["t1"] in deaf.reads)
         hub.committing("t1")
         store.commit("t1", 1, b"s", events=[(None, "bet", b"elsewhere")])
         hub.committed("t1", None, None)  # this process's commit failed: the table is read
@@ -274,13 +281,8 @@ def test_bug_a_commit_of_another_process_noticed_while_one_here_was_under_way_wa
     backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = backend.store()
-    store.create("t1", b"s")
-    monkeypatch.setattr(fanout, "SWEEP_SECONDS", 3600.0)  # one sweep as it starts, none after
-    recording = Recording(store)
-    hub = StreamHub(recording)
-    subscription = hub.subscribe("t1", "a")
+    hub, subscription = watched_after_one_sweep(Recording(store), monkeypatch)
     try:
-        wait_until("the hub's first sweep", lambda: ["t1"] in recording.reads)
         hub.committing("t1")
         here = store.commit_receipt("t1", 1, b"s", events=[(None, "bet", b"here")])
         elsewhere = store.commit("t1", 2, b"s", events=[(None, "bet", b"elsewhere")])
