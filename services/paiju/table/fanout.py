@@ -57,10 +57,10 @@ class Subscription:
     account: str | None
     read_state: Callable[[str], Any] | None = None
     stream_id: str = ""
+    """Which of the player's streams this is: presence counts a player's live streams."""
     state_of_commit: Callable[[str, Any], Any] | None = None
     """What ``read_state`` would read after a commit made in this process, made from the commit
     instead (see :meth:`StreamHub.deliver`); without it such commits are read like the others."""
-    """Which of the player's streams this is: presence counts a player's live streams."""
     events: queue.SimpleQueue[Any] = field(default_factory=queue.SimpleQueue)
     notify: Callable[[], None] | None = None
     """Called (from the hub's thread) after something was put in ``events``: how a watcher that
@@ -162,7 +162,7 @@ class StreamHub:
         with self._lock:
             noticed = None if table_id in self._committing else self._noticed_meanwhile.pop(table_id, None)
             cursor = self._cursors.get(table_id)
-            if cursor is not None and (not delivered or (noticed is not None and (not noticed or after(noticed, cursor)))):
+            if cursor is not None and (not delivered or (noticed is not None and _tells_more(noticed, cursor))):
                 self._wanted.add(table_id)
 
     def deliver(self, table_id: str, receipt: CommitReceipt, commit: Any) -> bool:
@@ -225,13 +225,11 @@ class StreamHub:
             with self._lock:
                 for table_id, last in changed.items():
                     if table_id in self._committing:
-                        known = self._noticed_meanwhile.get(table_id)
-                        if known is None or (known and (not last or after(last, known))):
-                            self._noticed_meanwhile[table_id] = last
+                        _note_notice(self._noticed_meanwhile, table_id, last)
                 cursors = dict(self._cursors) if sweep else {
                     table_id: self._cursors[table_id] for table_id, last in changed.items()
                     if table_id in self._cursors and table_id not in self._committing
-                    and (not last or after(last, self._cursors[table_id]))}
+                    and _tells_more(last, self._cursors[table_id])}
                 cursors.update({table_id: self._cursors[table_id] for table_id in self._wanted
                                 if table_id in self._cursors})
                 self._wanted.clear()
@@ -339,13 +337,22 @@ def _changed_tables(notices: Any) -> dict[str, str]:
     changed: dict[str, str] = {}
     notice = notices.get_message(timeout=READ_BLOCK_MS / 1000)
     while notice is not None and len(changed) < MOST_NOTICES_AT_ONCE:
-        # A notice without an id (from an older server) always calls for a read: "".
-        table_id, last_event_id = parse_commit_notice(notice["data"])
-        known = changed.get(table_id)
-        if known is None or (known and (not last_event_id or after(last_event_id, known))):
-            changed[table_id] = last_event_id
+        _note_notice(changed, *parse_commit_notice(notice["data"]))
         notice = notices.get_message(timeout=0.0)
     return changed
+
+
+def _tells_more(notice_id: str, known_id: str) -> bool:
+    """Whether a notice's last event id goes past ``known_id``: one without an id (from an
+    older server, ``""``) always may."""
+    return not notice_id or after(notice_id, known_id)
+
+
+def _note_notice(latest: dict[str, str], table_id: str, notice_id: str) -> None:
+    """Keep in ``latest`` the furthest a table's notices told of (``""`` once one had no id)."""
+    known = latest.get(table_id)
+    if known is None or (known and _tells_more(notice_id, known)):
+        latest[table_id] = notice_id
 
 
 def _closed(notices: Any) -> None:

@@ -178,8 +178,9 @@ class TableStore:
         it has one; else :meth:`load`.
 
         It may be behind when another process committed since: use it only to prepare a
-        commit, whose compare-and-set then fails with ``StaleVersion`` (which forgets it), so
-        the writer reloads and tries again. For what a player is shown, use :meth:`load`.
+        commit, whose compare-and-set then fails with ``StaleVersion`` and leaves the table as it
+        now is remembered, so the writer tries again on that. For what a player is shown, use
+        :meth:`load`.
         """
         known = self._known.get(table_id)
         return known if known is not None else self.load(table_id)
@@ -625,7 +626,8 @@ class TableStore:
         """:meth:`outbox_keys`, without a round trip when this store last saw the outbox empty.
 
         Only a commit adds to an outbox: one made here updates what this store knows, and one
-        made elsewhere refuses this store's next commit (which forgets it). So an empty answer
+        made elsewhere moves the version on, which forgets it as soon as this store sees the
+        new version (a read, or its own next commit refused). So an empty answer
         from here may be behind only until this process's next commit on the table, which is
         refused: use it only to decide a change that is committed on the version it was
         decided on.
