@@ -526,3 +526,26 @@ def test_a_resumed_stream_with_nothing_to_catch_up_on_says_at_once_that_it_is_op
         stream.cancel()
         player.stand(room)
         player.close()
+
+
+def test_an_acts_own_events_come_back_with_the_ids_the_stream_gives_them(deployment):
+    room = "zhajinhua-expert-03"
+    clients = new_clients(deployment, 3)
+    view = start_hand(deployment, clients, room)
+    seat = view["hand"]["seats"][view["hand"]["state"]["to_act"]]
+    actor = next(c for c in clients if c.view(room)["seat"] == seat)
+    before = actor.view(room)
+    reply = actor.table.Act(table_pb2.ActRequest(table_id=room, expected_version=before["version"], action="fold"),
+                            timeout=PATIENCE_SECONDS)
+    stream = actor.table.Watch(table_pb2.WatchRequest(table_id=room, after_event_id=before["last_event_id"]))
+    try:
+        streamed = [event for update in itertools.islice(stream, 1) for event in update.events]
+    finally:
+        stream.cancel()
+    assert reply.events and all(event.id for event in reply.events)
+    assert [(e.id, e.type, e.payload_json) for e in reply.events] == [
+        (e.id, e.type, e.payload_json) for e in streamed[:len(reply.events)]]
+    finish_hand(clients, room)
+    for client in clients:
+        client.stand(room)
+        client.close()

@@ -42,12 +42,12 @@ MOST_ACTION_CHARS = 512
 """The longest action text CheckAction judges: the longest real action (a 炒地皮 bury or
 throw of a 33-card hand) is far shorter, so longer text is refused before any parsing."""
 WATCH_POLL_MS = 5_000
+"""How long a stream's thread sleeps between looks at whether the server is draining."""
 EVENTS_HOLD_SECONDS = 0.01
 """How long a stream served from the event loop holds events that come without a view for its
 player before sending them: what else comes meanwhile (five players pressing start, a hand
 starting on the last press) goes in the same message. A view the player acts on is never held.
 Each stream message costs the server more than the rest of a move, and nobody sees 10 ms."""
-"""How long a stream's thread sleeps between looks at whether the server is draining."""
 
 
 class TableAfterEvents:
@@ -70,10 +70,8 @@ class TableAfterEvents:
         """The table as a commit of this process left it, from the commit itself (no read)."""
         receipt = outcome.receipt
         assert receipt is not None and outcome.record is not None
-        record = outcome.record
-        turn = next((d.due_ms for d in receipt.deadlines if d.name == TURN_DEADLINE), None)
         snapshot = Snapshot(version=receipt.version, state=b"", last_event_id=receipt.last_event_id)
-        return cls(snapshot, record, None if record.hand is None else turn, outcome.hand)
+        return cls(snapshot, outcome.record, outcome.turn_due_ms, outcome.hand)
 
 
 def view_key(view: dict[str, Any]) -> tuple[Any, ...]:
@@ -145,8 +143,7 @@ class TableService(table_pb2_grpc.TableServicer):
         tables.commit_listeners.append(self._hand_out_commit)
 
     def _hand_out_commit(self, table_id: str, outcome: Outcome | None) -> None:
-        made = outcome is not None and outcome.receipt is not None and outcome.record is not None
-        self.hub.committed(table_id, outcome.receipt if made else None, outcome)  # type: ignore[union-attr]
+        self.hub.committed(table_id, None if outcome is None else outcome.receipt, outcome)
 
     def _viewer(self, table_id: str, context: grpc.ServicerContext) -> tuple[str | None, Snapshot, TableRecord]:
         """The account whose view the caller gets (None for an operator: the public view), and
@@ -238,15 +235,12 @@ class TableService(table_pb2_grpc.TableServicer):
         view = table_view_message(request.table_id, self._view(
             request.table_id, account, record=outcome.record, version=outcome.version,
             turn_due_ms=outcome.turn_due_ms, hand=outcome.hand))
-        # The caller's own events of this move, cut to its seat, come back at once.
+        # The caller's own events of this move, cut to its seat, come back at once: as the
+        # store wrote them (encoded once, with their ids).
         seat = view.seat if view.HasField("seat") else None
         _, hand_id = hand_of_commit(outcome.record, outcome.events)  # type: ignore[arg-type]
-        mine = [
-            table_pb2.Event(type=e.type, payload_json=orjson.dumps(e.data, option=orjson.OPT_NON_STR_KEYS).decode(), version=outcome.version,
-                            hand_id="" if e.type in TABLE_EVENTS else hand_id)
-            for e in outcome.events
-            if e.visible(seat)
-        ]
+        written = outcome.receipt.events if outcome.receipt is not None else ()
+        mine = [event_message(e, "" if e.type in TABLE_EVENTS else hand_id) for e in written if e.visible(seat)]
         return table_pb2.ActResponse(version=outcome.version, events=mine, view=view)
 
     def CheckAction(
