@@ -9,11 +9,14 @@ from __future__ import annotations
 import argparse
 import os
 import queue
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
 REPORT_SECONDS = 0.5
 REDIS_ROUND_TRIPS = "redis round trips"
+REDIS_TRIPS_FROM = "redis round trips from "
+"""Prefix of a round-trip count by the platform function that asked (``PAIJU_BENCH_TRIPS_BY_SITE=1``)."""
 """The key under which a server process reports the Redis round trips it has made, beside its RPCs."""
 
 
@@ -28,6 +31,7 @@ def count_redis_round_trips() -> list[int]:
     import redis.connection
 
     sent = [0]
+    by_site = TRIPS_BY_SITE if os.environ.get("PAIJU_BENCH_TRIPS_BY_SITE") == "1" else None
     for connection_class in (redis.connection.AbstractConnection, redis.asyncio.connection.AbstractConnection):
         original = connection_class.send_packed_command
         if getattr(original, "counts_round_trips", False):
@@ -35,11 +39,34 @@ def count_redis_round_trips() -> list[int]:
 
         def counted(self: Any, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
             sent[0] += 1
+            if by_site is not None:
+                site = _asking_site()
+                by_site[site] = by_site.get(site, 0) + 1
             return _original(self, *args, **kwargs)
 
         counted.counts_round_trips = True  # type: ignore[attr-defined]
         connection_class.send_packed_command = counted  # type: ignore[method-assign]
     return sent
+
+
+TRIPS_BY_SITE: dict[str, int] = {}
+
+
+def _asking_site() -> str:
+    """The innermost two platform functions (outside the Redis client wrappers) on the stack."""
+    frame = sys._getframe(2)
+    names: list[str] = []
+    while frame is not None and len(names) < 2:
+        path = frame.f_code.co_filename
+        if "/paiju/" in path and "/redis_clients" not in path and "/store/store.py" not in path:
+            names.append(frame.f_code.co_name)
+        frame = frame.f_back
+    return " < ".join(names) or "?"
+
+
+def _reported(round_trips: list[int]) -> dict[str, float]:
+    return {**rpc_counts(), REDIS_ROUND_TRIPS: float(round_trips[0]),
+            **{REDIS_TRIPS_FROM + site: float(count) for site, count in TRIPS_BY_SITE.items()}}
 
 
 def rpc_counts() -> dict[str, float]:
@@ -75,8 +102,8 @@ def server_process(environment: dict[str, str], rooms_per_tier: int, port: int, 
     started.put((os.getpid(), server.port))
     try:
         while not stop.wait(REPORT_SECONDS):
-            counts.put((os.getpid(), {**rpc_counts(), REDIS_ROUND_TRIPS: float(round_trips[0])}))
-        counts.put((os.getpid(), {**rpc_counts(), REDIS_ROUND_TRIPS: float(round_trips[0])}))
+            counts.put((os.getpid(), _reported(round_trips)))
+        counts.put((os.getpid(), _reported(round_trips)))
     finally:
         server.stop(grace=1.0)
         platform.close()

@@ -55,7 +55,7 @@ import grpc
 from paiju.client.bots import BOTS
 from paiju.proto.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 from runs import cpu_seconds, drop_prefix, ledger, percentile, redis_cpu_seconds, with_connections
-from servers import REDIS_ROUND_TRIPS, REPORT_SECONDS, start_servers
+from servers import REDIS_ROUND_TRIPS, REDIS_TRIPS_FROM, REPORT_SECONDS, start_servers
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/14"
 PEER_REDIS_URL = "redis://127.0.0.1:6379/15"
@@ -352,6 +352,9 @@ def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generato
         "loadgen_cpu_us_per_action": generator_cpu / per_action * 1e6,
         "redis_cpu_us_per_action": redis_cpu / per_action * 1e6,
         "redis_round_trips_per_action": rpcs.pop(REDIS_ROUND_TRIPS, 0.0) / per_action,
+        "round_trips_by_site": sorted(((name.removeprefix(REDIS_TRIPS_FROM), rpcs.pop(name) / per_action)
+                                       for name in [n for n in rpcs if n.startswith(REDIS_TRIPS_FROM)]),
+                                      key=lambda item: -item[1])[:10],
         "redis_commands_per_action": sum(commands.values()) / per_action,
         "top_commands": sorted(((name, count / per_action) for name, count in commands.items() if count),
                                key=lambda item: -item[1])[:6],
@@ -417,6 +420,8 @@ def show(result: dict[str, Any]) -> None:
               + " · RPCs/action: " + ", ".join(f"{m} {n:.2f}" for m, n in sorted(result["rpcs_per_action"].items(),
                                                                                   key=lambda item: -item[1]))
               + f" · stream messages/action {result['stream_messages_per_action']:.1f}")
+        for site, trips in result.get("round_trips_by_site", []):
+            print(f"           {trips:5.2f} round trips/action from {site}")
     if result.get("stale") or result.get("refused") or result.get("errors"):
         print(f"           stale {result.get('stale', 0)}, refused {result.get('refused', 0)}, "
               f"errors {result.get('errors', [])[:2]}")
