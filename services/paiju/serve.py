@@ -16,7 +16,7 @@ import secrets
 import signal
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import grpc
 
@@ -27,7 +27,8 @@ from paiju.common.config import Settings
 from paiju.common.metrics import MetricsServerError, start_metrics_server
 from paiju.common.server import start_from_settings
 from paiju.gateway.door import DoorStartError, WebDoor, start_web_door
-from paiju.platform import SERVICES, build
+from paiju.platform import SERVICES, Platform, build
+from paiju.wallet.errors import DuplicateUsername
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +66,7 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
     if set(services) == set(SERVICES):
         door = open_web_door(settings, f"{dial_host(server.host)}:{server.port}", share_port, out)
     stop = threading.Event()
-    stats = start_bots(server.address, bot_tables, stop) if bot_tables else {}
+    stats = start_bots(server.address, bot_tables, stop, house_sign_in(platform, server.address)) if bot_tables else {}
     live = LiveLine(platform, stats, out)
     ready = None
     try:
@@ -200,13 +201,58 @@ def rooms_for_bots(tables: int) -> int:
     return tables + 1 if tables else 0
 
 
-def start_bots(address: str, tables: int, stop: threading.Event) -> dict[str, list[BotStats]]:
+SignIn = Callable[[str, str], PaijuClient]
+"""How a bot gets its session: ``sign_in(name, password)``, making the account the first time."""
+
+
+def login_sign_in(address: str) -> SignIn:
+    """A bot signs in as any player does: registers, or logs in once its name is taken (an
+    earlier answer lost)."""
+
+    def sign_in(name: str, password: str) -> PaijuClient:
+        try:
+            # A connection of its own, as a player's device has (and server processes each take some).
+            return PaijuClient.connect(address, name, password, register=True, own_connection=True)
+        except PaijuError as error:
+            if error.status != grpc.StatusCode.ALREADY_EXISTS:
+                raise
+        return PaijuClient.connect(address, name, password, own_connection=True)
+
+    return sign_in
+
+
+def house_sign_in(platform: Platform, address: str) -> SignIn:
+    """The house's bots sign in without the login door when the wallet is in this process: the
+    account is made here and the session issued here. They come from the same address as a
+    person playing on this machine, and a login door that takes a couple of logins at a time
+    from one address would otherwise keep that person waiting behind a dozen bots."""
+    wallet = platform.wallet
+    if wallet is None:
+        return login_sign_in(address)
+    ttl = platform.settings.session_ttl_seconds
+
+    def sign_in(name: str, password: str) -> PaijuClient:
+        account = wallet.account_id(name)
+        if account is None:
+            try:
+                account = wallet.register(name, password)
+            except DuplicateUsername:
+                account = wallet.account_id(name)
+        token = platform.signer.issue(str(account), name, ttl=ttl)
+        return PaijuClient.from_session(address, token, str(account), name, own_connection=True)
+
+    return sign_in
+
+
+def start_bots(address: str, tables: int, stop: threading.Event, sign_in: SignIn | None = None) -> dict[str, list[BotStats]]:
     """``tables`` tables of bots for every game in :data:`BOT_TABLES`, and a company room per
-    game (:data:`COMPANY_TABLES`); the bot tables' live figures."""
+    game (:data:`COMPANY_TABLES`); the bot tables' live figures. ``sign_in`` is how each bot gets
+    its session (a login, by default)."""
     stats: dict[str, list[BotStats]] = {}
     run = secrets.token_hex(3)
+    sign_in = sign_in or login_sign_in(address)
     if tables:
-        start_company(address, f"bot-{run}-company", tables + 1, stop)
+        start_company(sign_in, f"bot-{run}-company", tables + 1, stop)
     for game, tier, per_table, kinds in BOT_TABLES:
         bots = itertools.cycle(kinds)
         for table in range(tables):
@@ -216,13 +262,13 @@ def start_bots(address: str, tables: int, stop: threading.Event) -> dict[str, li
                 stats.setdefault(game, []).append(stat)
                 name = f"bot-{run}-{game[:3]}{table}-{seat}"
                 thread = threading.Thread(
-                    target=_bot_forever, args=(address, name, game, tier, room, BOTS[next(bots)], stat, stop), daemon=True
+                    target=_bot_forever, args=(sign_in, name, game, tier, room, BOTS[next(bots)], stat, stop), daemon=True
                 )
                 thread.start()
     return stats
 
 
-def start_company(address: str, prefix: str, number: int, stop: threading.Event) -> None:
+def start_company(sign_in: SignIn, prefix: str, number: int, stop: threading.Event) -> None:
     """Bots in room ``number`` of each company tier, waiting for a person to press start."""
 
     def someone_else_pressed_start(view: dict) -> bool:
@@ -234,39 +280,39 @@ def start_company(address: str, prefix: str, number: int, stop: threading.Event)
             name = f"{prefix}-{game[:3]}-{seat}"
             thread = threading.Thread(
                 target=_bot_forever,
-                args=(address, name, game, tier, f"{game}-{tier}-{number:02d}", BOTS[kind], BotStats(), stop),
+                args=(sign_in, name, game, tier, f"{game}-{tier}-{number:02d}", BOTS[kind], BotStats(), stop),
                 kwargs={"press_start_when": someone_else_pressed_start},
                 daemon=True,
             )
             thread.start()
 
 
-def _bot_forever(address, name, game, tier, room, bot, stat, stop, press_start_when=None) -> None:  # type: ignore[no-untyped-def]
-    """A bot that keeps playing; when stood up (broke) it takes its seat again later.
+def _bot_forever(sign_in, name, game, tier, room, bot, stat, stop, press_start_when=None) -> None:  # type: ignore[no-untyped-def]
+    """A bot that keeps playing; when stood up (broke) it takes its seat again later, and when its
+    session runs out it signs in again.
 
     What befalls it goes to the log, not the terminal, where the live line is drawn; a server
     shutting down (even in its first seconds) ends it quietly.
     """
     rng = random.Random()
-    password, registered = secrets.token_hex(16), False
+    password = secrets.token_hex(16)
     client = None
     try:
         while not stop.is_set():
             try:
                 if client is None:
-                    # A connection of its own, as a player's device has (and server processes each take some).
-                    client = PaijuClient.connect(address, name, password, register=not registered,
-                                                 own_connection=True)
-                    registered = True
+                    client = sign_in(name, password)
                 play_bot(client, game, tier, bot, hands=10**9, stop=stop, rng=rng, room_id=room, stats=stat,
                          press_start_when=press_start_when)
             except PaijuError as error:
                 if stop.is_set():
                     return
                 log.info("bot %s: %s", name, error.reason)
-                registered = registered or error.status == grpc.StatusCode.ALREADY_EXISTS  # an answer lost
                 if error.error_code == "not_enough_coins":
                     return  # broke: this bot has played its last hand
+                if error.status == grpc.StatusCode.UNAUTHENTICATED and client is not None:
+                    client.close()
+                    client = None
             except (grpc.RpcError, ValueError) as error:  # ValueError: grpc's "Channel closed!"
                 if stop.is_set():
                     return

@@ -47,7 +47,14 @@ def serve_processes(settings: Settings, services: Sequence[str], processes: int,
                     rooms_per_tier: int = 10, relay: bool = True, out=print) -> int:  # type: ignore[no-untyped-def]
     """Run ``processes`` copies of ``services`` until a signal or a copy's death; the exit status."""
     from paiju.platform import build
-    from paiju.serve import LiveLine, rooms_for_bots, service_port, shutdown_on_signals, start_bots
+    from paiju.serve import (
+        LiveLine,
+        house_sign_in,
+        rooms_for_bots,
+        service_port,
+        shutdown_on_signals,
+        start_bots,
+    )
 
     check_processes(settings, processes)
     port = service_port(settings, services)
@@ -71,7 +78,7 @@ def serve_processes(settings: Settings, services: Sequence[str], processes: int,
             if not _wait_serving(address, copies, shutdown):
                 return 1 if not shutdown.is_set() else 0
             platform = build(settings, rooms_per_tier=max(rooms_per_tier, rooms_for_bots(bot_tables)), services=services)
-            live = LiveLine(platform, start_bots(address, bot_tables, stop), out)
+            live = LiveLine(platform, start_bots(address, bot_tables, stop, house_sign_in(platform, address)), out)
         while not shutdown.wait(1.0):
             dead = [copy for copy in copies if not copy.is_alive()]
             if dead:

@@ -163,11 +163,29 @@ class Browsers:
         self.profiles.append(profile)
         for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}"):
             options.add_argument(flag)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # for the failure report
         driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 700})
         self.drivers.append(driver)
         return driver
+
+    def report_failure(self, test: str, folder: Path) -> str:
+        """What each window showed when ``test`` failed: a screenshot kept in ``folder``, and the
+        page's text and console, returned for the test's report."""
+        lines = []
+        for number, driver in enumerate(self.drivers):
+            try:
+                shot = folder / f"failed-{test}-{number}.png"
+                driver.save_screenshot(str(shot))
+                text = driver.execute_script("return document.body.innerText")
+                console = [f"{entry['level']} {entry['message']}" for entry in driver.get_log("browser")]
+            except Exception as error:  # noqa: BLE001 - a window that is gone tells nothing more
+                lines.append(f"window {number}: could not be read ({error})")
+                continue
+            lines += [f"window {number} ({driver.current_url}), screenshot {shot}:", text[-2000:],
+                      "console:", *console[-30:]]
+        return "\n".join(lines)
 
     def close(self) -> None:
         for driver in self.drivers:
@@ -176,12 +194,28 @@ class Browsers:
             shutil.rmtree(profile, ignore_errors=True)
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call":
+        item.stash[_CALL_FAILED] = report.failed
+
+
+_CALL_FAILED = pytest.StashKey[bool]()
+
+
 @pytest.fixture
-def browsers() -> Iterator[Browsers]:
+def browsers(request: pytest.FixtureRequest) -> Iterator[Browsers]:
     _need_browser()
     opened = Browsers()
     yield opened
-    opened.close()
+    try:
+        if request.node.stash.get(_CALL_FAILED, False):
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            print(opened.report_failure(request.node.name.replace("/", "_"), ARTIFACTS))
+    finally:
+        opened.close()
 
 
 @pytest.fixture(scope="session")

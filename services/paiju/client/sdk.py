@@ -111,6 +111,15 @@ class PaijuClient:
             client.login(username, password)
         return client
 
+    @classmethod
+    def from_session(cls, target: str, token: str, account_id: str, username: str,
+                     routes: dict[str, str] | None = None, *, own_connection: bool = False) -> PaijuClient:
+        """A client for a session already held (a token kept from an earlier login, or one the
+        platform issued to its own players): no password is sent."""
+        client = cls(target, routes, own_connection=own_connection)
+        client._session(wallet_pb2.SessionResponse(token=token, account_id=account_id, username=username))
+        return client
+
     def _call(self, method: Any, request: Any) -> Any:
         try:
             return method(request)

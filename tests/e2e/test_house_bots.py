@@ -1,0 +1,45 @@
+"""The house's bots of `paiju serve --bots` sign in without the login door.
+
+They come from the same address as a person playing on the same machine, and the door takes a
+couple of logins at a time from one address: bots that logged in through it kept a person who
+opened the page at start-up refused ("at most 2 logins at a time from one address") for up to a
+minute. That was the cause of the whole-hand browser test failing now and then.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+import pytest
+
+from paiju.common.metrics import METRICS
+from paiju.serve import house_sign_in
+from tests.e2e.conftest import Deployment
+
+
+def _password_calls() -> float:
+    """Login and Register calls the server has answered so far, whatever their outcome."""
+    return sum(sample.value for metric in METRICS.registry.collect() for sample in metric.samples
+               if sample.name == "paiju_rpc_duration_seconds_count"
+               and sample.labels.get("method") in ("Login", "Register"))
+
+
+@pytest.mark.parametrize("deployment", ["embedded"], indirect=True)
+def test_house_bots_never_queue_a_person_at_the_login_door(deployment: Deployment) -> None:
+    sign_in = house_sign_in(deployment.platform, deployment.address)
+    names = [f"bot-house-{secrets.token_hex(3)}-{seat}" for seat in range(4)]
+    before = _password_calls()
+    clients = [sign_in(name, secrets.token_hex(16)) for name in names]
+    again = sign_in(names[0], "another password: the session is issued, not logged in to")
+    try:
+        grant = deployment.platform.settings.starting_grant
+        for client, name in zip(clients, names):
+            assert client.username == name
+            balance = client.balance()
+            assert (balance.account_id, balance.available) == (client.account_id, grant)
+        assert again.account_id == clients[0].account_id, "a second sign-in is the same account"
+        assert len({client.account_id for client in clients}) == len(names)
+        assert _password_calls() == before, "no bot went through the login door"
+    finally:
+        for client in (*clients, again):
+            client.close()
