@@ -33,3 +33,28 @@ export function reasonOf(error: unknown): string {
 export function codeOf(error: unknown): Code | undefined {
   return error instanceof ConnectError ? error.code : undefined;
 }
+
+/** The platform's own error code of a refusal (its `paiju-error-code` metadata), if any. */
+export function paijuCodeOf(error: unknown): string | undefined {
+  return error instanceof ConnectError ? error.metadata.get("paiju-error-code") ?? undefined : undefined;
+}
+
+/** Refusals of a login or registration that only say "not now": the server takes a few at a
+ * time from one address (a family behind one router, a café) and asks the rest to come back. */
+const LOGIN_BUSY = new Set(["too_many_logins", "server_busy"]);
+
+/** `call`, tried again with a growing pause (up to about 20 s in all) while the server turns
+ * logins away as busy; `waiting` is told when a retry is under way, so the page can say so. */
+export async function whenAdmitted<T>(call: () => Promise<T>, waiting: (retrying: boolean) => void): Promise<T> {
+  let pause = 250;
+  for (let tries = 1; ; tries++) {
+    try {
+      return await call();
+    } catch (e) {
+      if (tries >= 10 || !LOGIN_BUSY.has(paijuCodeOf(e) ?? "")) throw e;
+    }
+    waiting(true);
+    await new Promise((resolve) => setTimeout(resolve, pause * (0.5 + Math.random())));
+    pause = Math.min(pause * 2, 4000);
+  }
+}

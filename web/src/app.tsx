@@ -8,6 +8,7 @@ import { LoginScreen } from "./login";
 import { seatMemory, session, type SeatMemory, type Session } from "./session";
 import { TableScreen } from "./table";
 import { coins } from "./util";
+import { CoinIcon } from "./coin";
 
 interface Money {
   available: number;
@@ -89,7 +90,7 @@ function App() {
           <span class="name">{me.username}</span>
           {money && (
             <span class="balance" data-testid="balance" title="available coins (held by a hand in progress)">
-              🪙 {coins(money.available)}
+              <CoinIcon />{coins(money.available)}
               {money.held > 0 && <small> (+{coins(money.held)} held)</small>}
             </span>
           )}

@@ -1,6 +1,6 @@
 // Log in or register; the wallet gives a session token that the page keeps across reloads.
 import { useState } from "preact/hooks";
-import { reasonOf, wallet } from "./api";
+import { reasonOf, wallet, whenAdmitted } from "./api";
 import type { Session } from "./session";
 
 export function LoginScreen({ notice, onLoggedIn }: { notice: string; onLoggedIn: (s: Session) => void }) {
@@ -8,19 +8,21 @@ export function LoginScreen({ notice, onLoggedIn }: { notice: string; onLoggedIn
   const [password, setPassword] = useState("");
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
+  const [queued, setQueued] = useState(false);
 
   const go = async (register: boolean) => {
     setBusy(true);
     setError("");
     try {
       const request = { username: username.trim(), password };
-      const r = register ? await wallet.register(request) : await wallet.login(request);
+      const r = await whenAdmitted(() => (register ? wallet.register(request) : wallet.login(request)), setQueued);
       const expires = r.expiresAt ? Number(r.expiresAt.seconds) * 1000 : Date.now() + 3600_000;
       onLoggedIn({ token: r.token, accountId: r.accountId, username: r.username, expiresAtMs: expires });
     } catch (e) {
       setError(reasonOf(e));
     } finally {
       setBusy(false);
+      setQueued(false);
     }
   };
 
@@ -62,6 +64,11 @@ export function LoginScreen({ notice, onLoggedIn }: { notice: string; onLoggedIn
             onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
           />
         </label>
+        {queued && !error && (
+          <p class="info" data-testid="login-queued">
+            服务器忙，稍候自动重试… The server is busy: trying again in a moment…
+          </p>
+        )}
         {error && (
           <p class="error" data-testid="login-error">
             {error}

@@ -3,6 +3,7 @@
 import type { ComponentChildren } from "preact";
 import { sideOf, zoneStyle } from "./place";
 import { coins, secondsLeft } from "./util";
+import { CoinIcon } from "./coin";
 
 export interface TableSeat {
   account: string;
@@ -66,7 +67,7 @@ function SeatPanel({ tableSeat, sitter, handOn, turnLeft, isTurn, awayUntilMs, k
       </div>
       <div class="who">
         <span class="pname">{sitter.name}</span>
-        <span class="pcoins">🪙 {coins(sitter.coins)}</span>
+        <span class="pcoins"><CoinIcon />{coins(sitter.coins)}</span>
         {!sitter.connected && (
           <span class="away-tag" data-testid="away">
             断线 away{awayUntilMs ? ` · ${secondsLeft(awayUntilMs, now)}s` : ""}

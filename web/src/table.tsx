@@ -13,6 +13,8 @@ import { SeatZone, type TableSeat } from "./seats";
 import { TricksControls, TricksFelt, TricksInfo, TricksSeat } from "./tricks";
 import { coins, secondsLeft, useTick } from "./util";
 import { ZhajinhuaControls, ZhajinhuaFelt, ZhajinhuaSeat } from "./zhajinhua";
+import { CoinIcon } from "./coin";
+import { NewestView } from "./newest";
 
 /** One seat's view as the server sent it, with the view JSON parsed. */
 export interface Live {
@@ -81,7 +83,9 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
   // A hand the player is dealt into is remembered as the view arrives, not when it is drawn: views
   // that come in one burst are drawn once, and a hand everyone else folded at once would otherwise
   // end unseen, without its settlement.
+  const newest = useRef(new NewestView());
   const show = (view: TableView) => {
+    if (!newest.current.take(view.version)) return;
     const fresh = liveOf(view);
     const hand = fresh.view.hand;
     if (hand && hand.my_hand_seat != null) rememberPlayed(hand.hand_id);
@@ -315,7 +319,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
               {me.username}
             </div>
             <div class="pcoins" data-testid="my-coins">
-              🪙 {me_ ? coins(me_.coins) : "–"}
+              <CoinIcon />{me_ ? coins(me_.coins) : "–"}
             </div>
             <div class="muted" data-testid="my-seat" data-seat={mySeatAtTable ?? undefined}>
               座位 seat {mySeatAtTable !== null ? mySeatAtTable + 1 : "–"}
