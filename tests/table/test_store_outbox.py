@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from paiju.table.store import DuplicateOutboxKey, OutboxEntry, TableStore
+from paiju.table.store import DuplicateOutboxKey, OutboxEntry, StaleVersion, TableStore
 from paiju.table.store.records import acked_outbox_member
 
 from .conftest import Backend
@@ -97,3 +97,50 @@ def test_pending_entries_outlive_a_deleted_table(backend: Backend) -> None:
     assert store.due_deadlines(now_ms=10) == []
     assert store.outbox_ack("t1", "hand-1") is True
     assert backend.keys() == []  # nothing of the table is left, indexes included
+
+
+def _unread(store: TableStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """From now on ``store`` must answer its outbox keys without reading them."""
+    def read(*_: object) -> None:
+        raise AssertionError("the outbox was read")
+
+    monkeypatch.setattr(store._client, "hkeys", read)
+
+
+def test_outbox_keys_known_follow_own_commits_and_acknowledgements_without_a_read(
+        backend: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = backend.store()
+    store.create("t1", b"s")
+    assert store.outbox_keys("t1") == []  # one read; from here on it is known
+    version = store.commit("t1", 1, b"s", outbox=[("hand-1:a", b"+1"), ("hand-1:b", b"-1")])
+    _unread(store, monkeypatch)
+    assert store.outbox_keys_known("t1") == ["hand-1:a", "hand-1:b"]
+    store.commit("t1", version, b"s", outbox=[("hand-2:a", b"+1")])
+    assert store.outbox_keys_known("t1") == ["hand-1:a", "hand-1:b", "hand-2:a"]
+    for key, left in (("hand-1:a", ["hand-1:b", "hand-2:a"]), ("hand-1:b", ["hand-2:a"]), ("hand-2:a", [])):
+        assert store.outbox_ack("t1", key) is True
+        assert store.outbox_keys_known("t1") == left
+
+
+def test_outbox_keys_known_never_miss_a_settlement_another_process_queued(backend: Backend) -> None:
+    here, there = backend.store(), backend.store()
+    here.create("t1", b"s")
+    assert here.outbox_keys("t1") == []
+    there.commit("t1", 1, b"s", outbox=[("hand-1", b"x")])
+    # Still "empty" here, but only for a change decided on version 1, whose commit is refused.
+    with pytest.raises(StaleVersion):
+        here.commit("t1", 1, b"s")
+    assert here.outbox_keys_known("t1") == ["hand-1"]
+
+
+def test_an_acknowledgement_elsewhere_is_learnt_at_the_next_read(backend: Backend) -> None:
+    here, there = backend.store(), backend.store()
+    here.create("t1", b"s")
+    here.outbox_keys("t1")
+    here.commit("t1", 1, b"s", outbox=[("hand-1", b"x")])
+    there.outbox_ack("t1", "hand-1")
+    # Still owed as far as this process knows (a start then waits for a settlement already made,
+    # as it would have on a read just before the acknowledgement) …
+    assert here.outbox_keys_known("t1") == ["hand-1"]
+    # … until it reads, or acknowledges a key of the table itself.
+    assert here.outbox_keys("t1") == [] and here.outbox_keys_known("t1") == []

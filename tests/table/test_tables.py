@@ -352,6 +352,26 @@ def test_a_process_that_last_saw_no_settlement_owed_still_waits_for_one_another_
     assert here.view("t1", accounts[0])["hand"]["number"] == 3
 
 
+def test_presses_of_start_while_a_settlement_is_owed_read_the_outbox_once_and_start_when_another_process_settled(
+        store, wallet, clock, monkeypatch):
+    # This process queued the settlement, so it knows it is owed without asking Redis at every
+    # press of start; only the press that would start the hand asks, since the relay of another
+    # process may have acknowledged it meanwhile, and it must not hold the hand back.
+    here, there = two_processes(store, wallet, clock)
+    accounts = seated_table(here, wallet)
+    for account in accounts:
+        here.ready("t1", account)
+    play_to_the_end(here, accounts, random.Random(3))
+    settle_what_is_owed(there.store, wallet)
+    reads = []
+    read = here.store.outbox_keys
+    monkeypatch.setattr(here.store, "outbox_keys", lambda table_id: reads.append(table_id) or read(table_id))
+    for account in accounts:
+        here.ready("t1", account)
+    assert reads == ["t1"], "one read, by the press that starts the hand"
+    assert here.view("t1", accounts[0])["hand"]["number"] == 2
+
+
 def two_processes(store, wallet, clock) -> tuple[Tables, Tables]:
     """Tables of two server processes on one Redis: each store remembers what it last committed."""
     elsewhere = TableStore(store.client, prefix=store.prefix)

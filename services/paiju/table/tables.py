@@ -431,7 +431,7 @@ class Tables:
             seat = record.seat_of(account)
             starts = record.ready(account, coins)
             events = [Event("ready", {"seat": seat})]
-            if starts and not self._settling(table_id):
+            if starts and not self._settling(table_id, before_a_start=True):
                 return self._start_hand(table_id, version, record, events)
             plan = DeadlinePlan()
             self._seating_changed(table_id, record, plan)  # a start waits for the last settlement
@@ -448,19 +448,25 @@ class Tables:
         relay calls this right after settling, so a table does not wait for its start timer)."""
 
         def change(version: int, record: TableRecord) -> Outcome | None:
-            if not record.can_start() or self._settling(table_id):
+            if not record.can_start() or self._settling(table_id, before_a_start=True):
                 return None
             return self._start_hand(table_id, version, record, [])
 
         return self._retrying(table_id, change)
 
-    def _settling(self, table_id: str) -> bool:
+    def _settling(self, table_id: str, before_a_start: bool = False) -> bool:
         """Whether the last hand's settlement (or the release of its holds) is still on its way
         to the ledger.
 
-        The next hand waits for it: its holds and stakes must come from settled balances.
+        The next hand waits for it: its holds and stakes must come from settled balances. The
+        store answers from what it knows when it can; a settlement it knows of may have been
+        acknowledged by another process since, so ``before_a_start`` (a "yes" would hold the
+        hand back) confirms a "yes" by a read.
         """
-        return any(key.startswith(OWED_PREFIXES) for key in self.store.outbox_keys_known(table_id))
+        owed = any(key.startswith(OWED_PREFIXES) for key in self.store.outbox_keys_known(table_id))
+        if owed and before_a_start:
+            owed = any(key.startswith(OWED_PREFIXES) for key in self.store.outbox_keys(table_id))
+        return owed
 
     # --- hands --------------------------------------------------------------------------------
 
@@ -775,7 +781,7 @@ class Tables:
     def _delayed_start(self, table_id: str, version: int, record: TableRecord, stamp: int) -> Outcome | None:
         if record.seating_stamp != stamp or not record.can_start():
             return None
-        if self._settling(table_id):
+        if self._settling(table_id, before_a_start=True):
             plan = DeadlinePlan()
             plan.put(START_DEADLINE, self.clock_ms() + START_RETRY_MS, stamp)
             return self._commit(table_id, version, record, [], plan)

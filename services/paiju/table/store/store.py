@@ -126,8 +126,9 @@ class TableStore:
         self._scripts = StoreScripts.register(redis_client)
         self.indexes = GlobalIndexes(redis_client, self.prefix)
         self._known: dict[str, Snapshot] = {}
-        self._outbox_empty: set[str] = set()
-        """Tables whose outbox this store last saw empty (see :meth:`outbox_keys_known`)."""
+        self._outbox_known: dict[str, frozenset[str]] = {}
+        """Each table's outbox keys as this store last saw them, at the version it remembers
+        (see :meth:`outbox_keys_known`)."""
         # On one Redis, a table's commit goes in one pipeline with its index note and an
         # acknowledgement's script keeps the outbox index itself. A cluster keeps the global
         # indexes in other slots (other nodes): there each is a round trip of its own.
@@ -188,7 +189,7 @@ class TableStore:
     def forget(self, table_id: str) -> None:
         """Drop what :meth:`latest_known` remembers of the table (the next call reads it)."""
         self._known.pop(table_id, None)
-        self._outbox_empty.discard(table_id)
+        self._outbox_known.pop(table_id, None)
 
     def _remember(self, table_id: str, snapshot: Snapshot | None) -> None:
         if snapshot is None:
@@ -198,10 +199,10 @@ class TableStore:
         if known is not None and known.version > snapshot.version:
             return  # a read that raced a newer commit of ours: keep the newer
         if known is None or known.version != snapshot.version:
-            self._outbox_empty.discard(table_id)  # a commit this store did not see may have queued some
+            self._outbox_known.pop(table_id, None)  # a commit this store did not see may have queued some
         if len(self._known) >= STATES_REMEMBERED and known is None:
             self._known.clear()
-            self._outbox_empty.clear()
+            self._outbox_known.clear()
         self._known[table_id] = snapshot
 
     def load_many(self, table_ids: list[str]) -> dict[str, Snapshot]:
@@ -324,11 +325,9 @@ class TableStore:
                 raise UnknownTable(table_id)
             raise DuplicateOutboxKey(table_id, _text(reply[1]))
         version, last_event_id = int(reply[1]), _text(reply[2])
+        before = self._outbox_known.get(table_id)
         self._remember(table_id, Snapshot(version=version, state=state, last_event_id=last_event_id))
-        if int(reply[4]) == 0:
-            self._outbox_empty.add(table_id)
-        else:
-            self._outbox_empty.discard(table_id)
+        self._note_outbox(table_id, None if before is None else before | set(outbox_args[1::3]), int(reply[4]))
         fields = int(reply[6])
         deadlines = reply[7:7 + fields]
         return CommitReceipt(
@@ -616,24 +615,33 @@ class TableStore:
     def outbox_keys(self, table_id: str) -> list[str]:
         """The keys of one table's pending outbox entries."""
         keys = sorted(_text(key) for key in self._client.hkeys(self.keys(table_id).outbox))
-        if keys:
-            self._outbox_empty.discard(table_id)
-        else:
-            self._outbox_empty.add(table_id)
+        self._note_outbox(table_id, frozenset(keys), len(keys))
         return keys
 
-    def outbox_keys_known(self, table_id: str) -> list[str]:
-        """:meth:`outbox_keys`, without a round trip when this store last saw the outbox empty.
+    def _note_outbox(self, table_id: str, keys: Any, count: int) -> None:
+        """Remember ``keys`` as the table's outbox, when Redis's ``count`` of it agrees."""
+        if keys is not None and len(keys) == count:
+            self._outbox_known[table_id] = frozenset(_text(key) for key in keys)
+        else:
+            self._outbox_known.pop(table_id, None)
 
-        Only a commit adds to an outbox: one made here updates what this store knows, and one
-        made elsewhere moves the version on, which forgets it as soon as this store sees the
-        new version (a read, or its own next commit refused). So an empty answer
-        from here may be behind only until this process's next commit on the table, which is
-        refused: use it only to decide a change that is committed on the version it was
-        decided on.
+    def outbox_keys_known(self, table_id: str) -> list[str]:
+        """:meth:`outbox_keys`, without a round trip when this store knows them.
+
+        It knows them from a read, and then from its own commits (what each adds, checked
+        against the count the commit script answers) and acknowledgements (likewise).
+
+        Only a commit adds to an outbox: one made elsewhere moves the version on, which forgets
+        what this store knew as soon as it sees the new version (a read, or its own next commit
+        refused). So an answer from here may lack keys only until this process's next commit on
+        the table, which is refused: use it only to decide a change that is committed on the
+        version it was decided on. It may also still list a key that another process acknowledged
+        since; that only makes a change wait for a settlement already made, as a read just
+        before the acknowledgement would have.
         """
-        if table_id in self._outbox_empty:
-            return []
+        known = self._outbox_known.get(table_id)
+        if known is not None:
+            return sorted(known)
         return self.outbox_keys(table_id)
 
     def outbox_ack(self, table_id: str, key: str) -> bool:
@@ -644,7 +652,9 @@ class TableStore:
         if self._indexes_reachable_from_scripts:  # one Redis: the script keeps the outbox index too
             script_keys.append(self.indexes.keys.outbox)
             args.append(table_id)
-        acked = self._scripts.ack_outbox(keys=script_keys, args=args)
+        acked, left = self._scripts.ack_outbox(keys=script_keys, args=args)
+        known = self._outbox_known.get(table_id)
+        self._note_outbox(table_id, None if known is None else known - {key}, int(left))
         if acked and not self._indexes_reachable_from_scripts:
             self.indexes.sync(table_id)
         return bool(acked)

@@ -3,19 +3,19 @@
 --       (not a cluster, where it lives in another slot) the global outbox index
 -- ARGV: key, the member that remembers it (6 bytes of its hash), how many acknowledged keys
 --       to remember, and with the index the table's id
--- Reply: 1 if the entry was pending, 0 otherwise
+-- Reply: {1 if the entry was pending else 0, the entries still pending}
 
 local state_key, outbox_key, acked_key, index_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local key, member, remember, table_id = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
 
 -- A repeated acknowledgement (delivery retried) is harmless and changes nothing.
 if redis.call('HDEL', outbox_key, key) == 0 then
-  return 0
+  return {0, redis.call('HLEN', outbox_key)}
 end
+local left = redis.call('HLEN', outbox_key)
 
 -- The index in the same step as the outbox, so no commit's note can fall between them.
 if index_key then
-  local left = redis.call('HLEN', outbox_key)
   if left == 0 then
     redis.call('ZREM', index_key, table_id)
   else
@@ -26,7 +26,7 @@ end
 -- A deleted table keeps its outbox only until the last settlement is delivered.
 if redis.call('EXISTS', state_key) == 0 and redis.call('EXISTS', outbox_key) == 0 then
   redis.call('DEL', acked_key)
-  return 1
+  return {1, left}
 end
 
 -- Remember the key so a commit cannot queue it again; only the latest ones are kept, so a
@@ -38,4 +38,4 @@ if newest[2] then
 end
 redis.call('ZADD', acked_key, sequence, member)
 redis.call('ZREMRANGEBYRANK', acked_key, 0, -(remember + 1))
-return 1
+return {1, left}
