@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import random
+import threading
 import uuid
 
 import fakeredis
@@ -370,6 +372,32 @@ def test_presses_of_start_while_a_settlement_is_owed_read_the_outbox_once_and_st
         here.ready("t1", account)
     assert reads == ["t1"], "one read, by the press that starts the hand"
     assert here.view("t1", accounts[0])["hand"]["number"] == 2
+
+
+def test_players_pressing_start_at_once_on_one_process_take_turns_instead_of_refusing_each_others_commits(
+        tables, wallet, monkeypatch):
+    accounts = seated_table(tables, wallet, count=5)
+    refused = []
+    commit = tables.store.commit_receipt
+
+    def counted(*args, **kwargs):
+        try:
+            return commit(*args, **kwargs)
+        except StaleVersion:
+            refused.append(args[0])
+            raise
+
+    monkeypatch.setattr(tables.store, "commit_receipt", counted)
+    everyone_there = threading.Barrier(len(accounts))
+
+    def press(account: str) -> None:
+        everyone_there.wait()
+        tables.ready("t1", account)
+
+    with concurrent.futures.ThreadPoolExecutor(len(accounts)) as pool:
+        list(pool.map(press, accounts))
+    assert refused == []
+    assert tables.view("t1", accounts[0])["hand"]["number"] == 1
 
 
 def two_processes(store, wallet, clock) -> tuple[Tables, Tables]:

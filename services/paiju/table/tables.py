@@ -26,6 +26,7 @@ import orjson
 from paiju.common.logs import log_context
 from paiju.common.metrics import METRICS
 from paiju.games.engine import Event, HandState, IllegalAction, require
+from paiju.table.in_turn import TableTurns
 from paiju.table.record import HandRecord, SeatRecord, TableRecord, new_hand_id
 from paiju.table.seating import SeatDirectory
 from paiju.table.store import (
@@ -191,6 +192,7 @@ class Tables:
         self.seeds = seeds
         self.randbelow = randbelow
         self.directory = SeatDirectory(store.client, store.prefix)
+        self._turns = TableTurns()
         self.settlement_listeners: list[Callable[[str], None]] = []
         """Called with the table's id after a hand's settlement is queued (the in-process relay
         uses it to settle at once instead of at its next pass)."""
@@ -331,6 +333,10 @@ class Tables:
         seated) commits nothing, and so nothing would catch that another process moved the
         table on meanwhile. Such an answer stands only once judged on the table as it is: read
         (one round trip), or as a refused commit answered it."""
+        with self._turns.turn(table_id):  # see in_turn: no refused commits between our own changes
+            return self._retrying_in_turn(table_id, change)
+
+    def _retrying_in_turn(self, table_id: str, change: Callable[[int, TableRecord], Outcome | None]) -> Outcome | None:
         snapshot, record = self._load_for_change(table_id)
         as_it_is = False
         for _ in range(20):
