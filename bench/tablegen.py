@@ -126,7 +126,8 @@ class Seat:
                 self.counters.errors.append(f"sit {self.plan.table_id}: {error.details()}")
                 return
         self.counters.seated += 1
-        request = table_pb2.WatchRequest(table_id=self.plan.table_id, follow_view=True)
+        # Its own moves come back in the Act reply (which it acts on): not again on the stream.
+        request = table_pb2.WatchRequest(table_id=self.plan.table_id, follow_view=True, leave_out_own_acts=True)
         while not stopping.is_set():
             stream = self.table.Watch(request, metadata=self.metadata)
             try:

@@ -184,4 +184,5 @@ def test_the_rpcs_asked_for_exist() -> None:
         "table_id",
         "after_event_id",
         "follow_view",
+        "leave_out_own_acts",
     ]

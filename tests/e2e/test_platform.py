@@ -17,6 +17,8 @@ from paiju.client.bots import random_bot, sensible_bot
 from paiju.client.play import play_bot
 from paiju.client.sdk import IllegalMove, PaijuClient, PaijuError, StaleView
 from paiju.proto.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from paiju.table.fanout import after as is_after
+from paiju.table.store.records import parse_stream_id
 from tests.games.zhajinhua_playouts import cards_in
 from tests.patience import PATIENCE_SECONDS, wait_until
 
@@ -66,6 +68,34 @@ def move_at_random(clients: list[PaijuClient], seats: dict[str, int], room: str,
 
 def everyone_settled(deployment) -> Callable[[], bool]:
     return lambda: not deployment.platform.store.outbox_pending()
+
+
+def hands_until_my_turn(deployment, clients: list[PaijuClient], seats: dict[str, int], room: str, me: PaijuClient,
+                        on_my_turn: Callable[[dict], bool], rng: random.Random,
+                        after_hand: Callable[[dict], None] = lambda view: None) -> bool:
+    """Hands of ``room`` played to their end, up to five, until one brought ``me`` a turn:
+    ``on_my_turn(view)`` is called on each, and answers whether it made the move (else a random
+    one is made, as for every other seat). ``after_hand`` gets the last view of each hand. Whether
+    a turn came."""
+    my_seat = seats[me.account_id]
+    for _ in range(5):  # a hand may end before my turn comes; the next one brings it
+        wait_for("the last settlement of the room", everyone_settled(deployment), deployment)
+        for client in clients:
+            client.ready(room)
+        turned = False
+        while (view := me.view(room))["hand"] is not None:
+            state = view["hand"]["state"]
+            seat = view["hand"]["seats"][state["to_act"]]
+            moved = False
+            if seat == my_seat:
+                turned = True
+                moved = on_my_turn(view)
+            if not moved:
+                move_at_random(clients, seats, room, seat, rng)
+        after_hand(view)
+        if turned:
+            return True
+    return False
 
 
 def test_bots_play_whole_hands_and_every_coin_is_accounted_for(deployment):
@@ -452,28 +482,24 @@ def test_a_stream_that_follows_views_brings_the_view_of_each_turn_and_of_the_han
     def pushed(done: Callable[[dict], bool]) -> Callable[[], bool]:
         return lambda: any(u.view is not None and done(u.view) for u in list(updates))
 
-    rng = random.Random(5)
-    turns_checked = 0
-    for _ in range(5):  # a hand may end before my turn comes; the next one brings it
-        wait_for("the last settlement of the room", everyone_settled(deployment), deployment)
-        for client in clients:
-            client.ready(room)
-        while (view := follower.view(room))["hand"] is not None:
-            state = view["hand"]["state"]
-            seat = view["hand"]["seats"][state["to_act"]]
-            if seat == my_seat:
-                # My turn: the stream brings what GetView says, without my asking.
-                wait_for("my turn's view on the stream", pushed(lambda v, at=view["version"]: v["version"] == at))
-                mine = next(u.view for u in list(updates) if u.view is not None and u.view["version"] == view["version"])
-                assert mine["hand"]["state"]["legal_actions"] == state["legal_actions"]
-                assert mine["hand"]["my_hand_seat"] == view["hand"]["my_hand_seat"]
-                turns_checked += 1
-            move_at_random(clients, seats, room, seat, rng)
+    def check_my_turn(view: dict) -> bool:
+        # My turn: the stream brings what GetView says, without my asking.
+        wait_for("my turn's view on the stream", pushed(lambda v, at=view["version"]: v["version"] == at))
+        mine = next(u.view for u in list(updates) if u.view is not None and u.view["version"] == view["version"])
+        assert mine["hand"]["state"]["legal_actions"] == view["hand"]["state"]["legal_actions"]
+        assert mine["hand"]["my_hand_seat"] == view["hand"]["my_hand_seat"]
+        return False  # the move itself is a random one
+
+    last_views: list[dict] = []
+
+    def hand_end_pushed(view: dict) -> None:
+        last_views.append(view)
         wait_for("the view of the hand's end",
                  pushed(lambda v, at=view["version"]: v["version"] >= at and v["hand"] is None))
-        if turns_checked:
-            break
-    assert turns_checked >= 1, "five hands ended without my turn"
+
+    turns_checked = hands_until_my_turn(deployment, clients, seats, room, follower, check_my_turn,
+                                        random.Random(5), after_hand=hand_end_pushed)
+    assert turns_checked, "five hands ended without my turn"
     views = [u.view for u in list(updates) if u.view is not None]
     assert all(v["seat"] == my_seat for v in views)
     # A view comes only when what the seat may do changed, never twice the same.
@@ -482,7 +508,7 @@ def test_a_stream_that_follows_views_brings_the_view_of_each_turn_and_of_the_han
     assert all(a != b for a, b in itertools.pairwise(keys)), keys
     assert [v["version"] for v in views] == sorted(v["version"] for v in views)
     wait_for("the other seat's events of the last version",
-             lambda: any(e.version >= view["version"] for m in list(messages) for e in m.events))
+             lambda: any(e.version >= last_views[-1]["version"] for m in list(messages) for e in m.events))
     batches = [[(e.version, e.id) for e in m.events] for m in list(messages) if m.events]
     assert any(len({version for version, _ in batch}) < len(batch) for batch in batches), \
         "a commit of several events came one message each"
@@ -548,4 +574,44 @@ def test_an_acts_own_events_come_back_with_the_ids_the_stream_gives_them(deploym
     finish_hand(clients, room)
     for client in clients:
         client.stand(room)
+        client.close()
+
+
+def test_a_stream_that_leaves_out_own_moves_brings_everyone_elses_and_goes_on_after_the_reply(deployment):
+    room = "zhajinhua-expert-04"
+    clients, seats = seated_clients(deployment, room)
+    mover = clients[0]
+    messages: list = []
+    stream = mover.table.Watch(table_pb2.WatchRequest(table_id=room, follow_view=True, leave_out_own_acts=True))
+
+    def read() -> None:
+        with contextlib.suppress(grpc.RpcError):  # cancelled at the end
+            messages.extend(stream)
+
+    threading.Thread(target=read, daemon=True).start()
+    wait_for("the first snapshot", lambda: bool(messages))
+    replies = []
+
+    def act_myself(view: dict) -> bool:
+        if replies:
+            return False
+        state = view["hand"]["state"]
+        replies.append(mover.table.Act(table_pb2.ActRequest(
+            table_id=room, expected_version=view["version"], action=random.Random(7).choice(state["legal_actions"]))))
+        return True
+
+    hands_until_my_turn(deployment, clients, seats, room, mover, act_myself, random.Random(7))
+    reply = replies[0] if replies else None
+    assert reply is not None, "five hands ended without my turn"
+    mine = [event.id for event in reply.events]
+    assert mine and reply.view.version == reply.version
+    wait_for("the settlement", everyone_settled(deployment), deployment)
+    wait_for("the stream to go on past my move",
+             lambda: any(is_after(e.id, mine[-1]) for m in list(messages) for e in m.events))
+    stream.cancel()
+    streamed = [event.id for message in messages for event in message.events]
+    assert not set(mine) & set(streamed), "my own move came on the stream too"
+    assert streamed == sorted(streamed, key=parse_stream_id)
+    assert reply.version not in {m.snapshot.version for m in messages if m.HasField("snapshot")}
+    for client in clients:
         client.close()

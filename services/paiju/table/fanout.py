@@ -61,6 +61,9 @@ class Subscription:
     state_of_commit: Callable[[str, Any], Any] | None = None
     """What ``read_state`` would read after a commit made in this process, made from the commit
     instead (see :meth:`StreamHub.deliver`); without it such commits are read like the others."""
+    own_moves_of: str | None = None
+    """The player whose own moves (commits whose ``actor`` is this account) this watcher leaves
+    out: a :class:`LeftOut` comes instead of their events and state."""
     events: queue.SimpleQueue[Any] = field(default_factory=queue.SimpleQueue)
     notify: Callable[[], None] | None = None
     """Called (from the hub's thread) after something was put in ``events``: how a watcher that
@@ -79,6 +82,15 @@ class Subscription:
                 taken.append(self.events.get_nowait())
             except queue.Empty:
                 return taken
+
+
+@dataclass(frozen=True, slots=True)
+class LeftOut:
+    """What a watcher that leaves out its player's own moves gets for one of them: the last
+    event id of the commit, to go on after it, and the commit itself."""
+
+    last_event_id: str
+    commit: Any
 
 
 class StreamHub:
@@ -106,10 +118,14 @@ class StreamHub:
 
     def subscribe(
         self, table_id: str, account: str | None, read_state: Callable[[str], Any] | None = None,
-        stream_id: str = "", state_of_commit: Callable[[str, Any], Any] | None = None,
+        stream_id: str = "", state_of_commit: Callable[[str, Any], Any] | None = None, leave_out_own_moves: bool = False,
     ) -> Subscription:
-        """Start receiving the table's events from now on (read any backlog yourself first)."""
-        return self.subscribe_many([table_id], account, read_state, stream_id, state_of_commit)[0]
+        """Start receiving the table's events from now on (read any backlog yourself first).
+        ``leave_out_own_moves``: see :attr:`Subscription.own_moves_of`."""
+        subscription = self.subscribe_many([table_id], account, read_state, stream_id, state_of_commit)[0]
+        if leave_out_own_moves:
+            subscription.own_moves_of = account
+        return subscription
 
     def subscribe_many(
         self, table_ids: list[str], account: str | None, read_state: Callable[[str], Any] | None = None,
@@ -185,7 +201,11 @@ class StreamHub:
                 return False
             self._cursors[table_id] = receipt.last_event_id
             states: dict[Callable[[str, Any], Any], Any] = {}
+            actor = getattr(getattr(commit, "actor", None), "account", None)
             for subscription in watchers:
+                if actor is not None and subscription.own_moves_of == actor:
+                    subscription.put(LeftOut(receipt.last_event_id, commit))
+                    continue
                 for event in receipt.events:
                     subscription.events.put(event)
                 if subscription.read_state is None:

@@ -18,7 +18,7 @@ from paiju.common.errors import abort, refuse_illegal, required
 from paiju.common.interceptor import current_caller
 from paiju.games.engine import HandState, IllegalAction
 from paiju.proto.v1 import common_pb2, table_pb2, table_pb2_grpc
-from paiju.table.fanout import EVENTS_LOST, StreamHub
+from paiju.table.fanout import EVENTS_LOST, LeftOut, StreamHub
 from paiju.table.fanout import after as is_after
 from paiju.table.hand_ids import HandIds
 from paiju.table.record import TableRecord
@@ -232,9 +232,11 @@ class TableService(table_pb2_grpc.TableServicer):
             refuse_illegal(context, error)
         # The view as committed (no second read); its last_event_id is left empty, as the
         # events of the move come back with it.
-        view = table_view_message(request.table_id, self._view(
-            request.table_id, account, record=outcome.record, version=outcome.version,
-            turn_due_ms=outcome.turn_due_ms, hand=outcome.hand))
+        seen = self._view(request.table_id, account, record=outcome.record, version=outcome.version,
+                          turn_due_ms=outcome.turn_due_ms, hand=outcome.hand)
+        if outcome.actor is not None:  # a stream leaving out this move goes on from this view
+            outcome.actor.view_key = view_key(seen)
+        view = table_view_message(request.table_id, seen)
         # The caller's own events of this move, cut to its seat, come back at once: as the
         # store wrote them (encoded once, with their ids).
         seat = view.seat if view.HasField("seat") else None
@@ -289,7 +291,8 @@ class TableService(table_pb2_grpc.TableServicer):
         follow_view = request.follow_view and account is not None
         # First, so nothing falls between the snapshot or backlog and the live events.
         subscription = self.hub.subscribe(table_id, account, self._read_after_events if follow_view else None,
-                                          stream_id=stream_id, state_of_commit=TableAfterEvents.of_commit)
+                                          stream_id=stream_id, state_of_commit=TableAfterEvents.of_commit,
+                                          leave_out_own_moves=request.leave_out_own_acts and account is not None)
         on_loop = getattr(context, "waits_on_loop", False)
         if on_loop:
             subscription.notify = context.wake  # type: ignore[attr-defined]
@@ -353,6 +356,13 @@ class TableService(table_pb2_grpc.TableServicer):
                             events = []
                         update, after, sent_key = self._start_over(table_id, account, after, hands)
                         yield update
+                        continue
+                    if isinstance(item, LeftOut):
+                        # The caller's own move: its reply carried the events and the view.
+                        if is_after(item.last_event_id, after):
+                            after = item.last_event_id
+                            hands.learn_record(item.commit.record)
+                            sent_key = item.commit.actor.view_key  # None (not made yet): the next view goes
                         continue
                     if isinstance(item, TableAfterEvents):
                         hands.learn_record(item.record)

@@ -94,6 +94,20 @@ class Outcome:
     """The record's hand as committed, already loaded (None when no hand is on, or unknown)."""
     receipt: CommitReceipt | None = None
     """What the store wrote: the events with their stream ids, the deadlines after the commit."""
+    actor: ActorsView | None = None
+    """For a player's own move (:meth:`Tables.act`): who made it, and the view its reply gave."""
+
+
+class ActorsView:
+    """The player whose move a commit was, and the key (``view_key``) of the view the reply to
+    that move carried, once the reply is made: a stream of that player that leaves out its own
+    moves goes on from that view instead of building and sending it again."""
+
+    __slots__ = ("account", "view_key")
+
+    def __init__(self, account: str) -> None:
+        self.account = account
+        self.view_key: tuple[Any, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,6 +305,7 @@ class Tables:
         plan: DeadlinePlan | None = None,
         outbox: list[tuple[str, bytes]] = (),  # type: ignore[assignment]
         hand: HandState | None = None,
+        actor: str | None = None,
     ) -> Outcome:
         plan = plan or DeadlinePlan()
         hand_number, _ = hand_of_commit(record, events)
@@ -313,7 +328,8 @@ class Tables:
                 listener(table_id)
         turn = _named(list(receipt.deadlines), TURN_DEADLINE)
         turn_due = None if record.hand is None or turn is None else turn.due_ms
-        outcome = Outcome(receipt.version, events, record, turn_due, hand if record.hand is not None else None, receipt)
+        outcome = Outcome(receipt.version, events, record, turn_due, hand if record.hand is not None else None, receipt,
+                          None if actor is None else ActorsView(actor))
         self._tell_listeners(table_id, outcome)
         return outcome
 
@@ -620,6 +636,7 @@ class Tables:
                 return self._after_move(
                     table_id, snapshot.version, record, hand, events, turn_changed=hand.turn_number != before,
                     wait_restarted=waited_for is None or getattr(hand, "system_wait_key", None) != waited_for,
+                    actor=account,
                 )
             except StaleVersion:
                 METRICS.cas_retried("table")
@@ -627,7 +644,7 @@ class Tables:
 
     def _after_move(
         self, table_id: str, version: int, record: TableRecord, hand: Any, events: list[Event], turn_changed: bool,
-        wait_restarted: bool = True,
+        wait_restarted: bool = True, actor: str | None = None,
     ) -> Outcome:
         """Commit a move's effects. ``wait_restarted``: whether the wait for the engine's next
         system step begins again (a player's move restarts it only when the engine says so,
@@ -644,9 +661,9 @@ class Tables:
             if wait_restarted or getattr(hand, "pending_system_step", None) is None:
                 self._system_step_timer(record, hand, plan)
             note_options(record, hand, version + 1)
-            return self._commit(table_id, version, record, table_events, plan, hand=hand)
+            return self._commit(table_id, version, record, table_events, plan, hand=hand, actor=actor)
         outbox, ended = self._settle(record, hand, plan)
-        return self._commit(table_id, version, record, table_events + ended, plan, outbox)
+        return self._commit(table_id, version, record, table_events + ended, plan, outbox, actor=actor)
 
     @staticmethod
     def _note_escapes(record: TableRecord, events: list[Event]) -> None:

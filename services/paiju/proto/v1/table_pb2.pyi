@@ -100,14 +100,16 @@ class Event(_message.Message):
     def __init__(self, id: _Optional[str] = ..., type: _Optional[str] = ..., payload_json: _Optional[str] = ..., version: _Optional[int] = ..., hand_id: _Optional[str] = ...) -> None: ...
 
 class WatchRequest(_message.Message):
-    __slots__ = ("table_id", "after_event_id", "follow_view")
+    __slots__ = ("table_id", "after_event_id", "follow_view", "leave_out_own_acts")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     AFTER_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     FOLLOW_VIEW_FIELD_NUMBER: _ClassVar[int]
+    LEAVE_OUT_OWN_ACTS_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     after_event_id: str
     follow_view: bool
-    def __init__(self, table_id: _Optional[str] = ..., after_event_id: _Optional[str] = ..., follow_view: _Optional[bool] = ...) -> None: ...
+    leave_out_own_acts: bool
+    def __init__(self, table_id: _Optional[str] = ..., after_event_id: _Optional[str] = ..., follow_view: _Optional[bool] = ..., leave_out_own_acts: _Optional[bool] = ...) -> None: ...
 
 class TableUpdate(_message.Message):
     __slots__ = ("snapshot", "events")
