@@ -8,6 +8,7 @@
 // view is asked for beside it: that answer is the whole view as of now (the turn and its time
 // left included), and it is what tells the page that it is back in touch.
 import { Code, codeOf, reasonOf, table } from "./api";
+import type { EventIds } from "./event_ids";
 import type { TableUpdate, TableView } from "./gen/paiju/v1/table_pb";
 import { sleep } from "./util";
 
@@ -25,9 +26,10 @@ export interface Follower {
   seatLost(error: unknown): void;
 }
 
-/** Follows the table until `stop` is aborted or the seat is lost. */
-export async function followTable(tableId: string, follower: Follower, stop: AbortSignal): Promise<void> {
-  let after = "";
+/** Follows the table until `stop` is aborted or the seat is lost. The stream leaves out the
+ * person's own moves (their events come in Act's reply): `ids` holds every event id the page
+ * knows, from either, and a reopened stream goes on after the newest. */
+export async function followTable(tableId: string, follower: Follower, stop: AbortSignal, ids: EventIds): Promise<void> {
   let pause = FIRST_PAUSE_MS;
   let lost = false;
   let updates = 0; // messages of the stream so far, to tell whether a view asked for is still news
@@ -71,15 +73,17 @@ export async function followTable(tableId: string, follower: Follower, stop: Abo
       wake = new AbortController(); // "online" from now on ends the pause after this attempt
       const current = attempt;
       try {
-        const stream = table.watch({ tableId, afterEventId: after, followView: true }, { signal: current.signal });
+        const after = ids.after;
+        const stream = table.watch(
+          { tableId, afterEventId: after, followView: true, leaveOutOwnActs: true },
+          { signal: current.signal },
+        );
         if (after) confirmResumed(current);
         for await (const update of stream) {
           updates++;
           follower.connected(true);
           pause = FIRST_PAUSE_MS;
-          if (update.snapshot?.lastEventId) after = update.snapshot.lastEventId;
-          const last = update.events[update.events.length - 1];
-          if (last?.id) after = last.id;
+          if (update.snapshot?.lastEventId) ids.reached(update.snapshot.lastEventId);
           follower.update(update);
         }
       } catch (error) {

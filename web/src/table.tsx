@@ -15,6 +15,7 @@ import { coins, secondsLeft, useTick } from "./util";
 import { ZhajinhuaControls, ZhajinhuaFelt, ZhajinhuaSeat } from "./zhajinhua";
 import { CoinIcon } from "./coin";
 import { NewestView } from "./newest";
+import { EventIds } from "./event_ids";
 
 /** One seat's view as the server sent it, with the view JSON parsed. */
 export interface Live {
@@ -111,8 +112,10 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
     })();
   }, [seat.tableId]);
 
+  const eventIds = useRef(new EventIds());
+  // From the stream, and the person's own moves from Act's reply: each event once, by its id.
   const onEvents = (batch: { type: string; payloadJson: string; id: string }[]) => {
-    const lines = batch.map((e) => ({ type: e.type, payload: safeJson(e.payloadJson), at: Date.now() }));
+    const lines = eventIds.current.fresh(batch).map((e) => ({ type: e.type, payload: safeJson(e.payloadJson), at: Date.now() }));
     for (const line of lines) {
       if (line.type === "disconnected") {
         setAway((a) => ({ ...a, [line.payload.seat]: line.payload.reconnect_by_ms ?? 0 }));
@@ -151,6 +154,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
         seatLost: (error) => onLeave(`你的座位已失去 Your seat is gone: ${reasonOf(error)}`),
       },
       stop.signal,
+      eventIds.current,
     );
     return () => stop.abort();
   }, [seat.tableId]);
@@ -163,6 +167,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
     for (let attempt = 0; ; attempt++) {
       try {
         const r = await table.act({ tableId: seat.tableId, expectedVersion: version, action });
+        if (r.events.length) onEvents(r.events); // the stream leaves out the person's own moves
         if (r.view) show(r.view);
         setMessage("");
         return true;
