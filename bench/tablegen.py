@@ -58,6 +58,8 @@ from runs import cpu_seconds, drop_prefix, ledger, percentile, redis_cpu_seconds
 from servers import REDIS_ROUND_TRIPS, REDIS_TRIPS_FROM, REPORT_SECONDS, start_servers
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/14"
+OWN_MOVES_ON_STREAM = "PAIJU_BENCH_OWN_MOVES_ON_STREAM"
+"""Set by ``--own-moves-on-stream`` for the load-generator processes."""
 PEER_REDIS_URL = "redis://127.0.0.1:6379/15"
 PEER_SOURCE = Path(__file__).resolve().parents[1].parent / "shared" / "peers" / "colyseus"
 TOKEN_TTL_SECONDS = 24 * 3600
@@ -126,8 +128,10 @@ class Seat:
                 self.counters.errors.append(f"sit {self.plan.table_id}: {error.details()}")
                 return
         self.counters.seated += 1
-        # Its own moves come back in the Act reply (which it acts on): not again on the stream.
-        request = table_pb2.WatchRequest(table_id=self.plan.table_id, follow_view=True, leave_out_own_acts=True)
+        # Its own moves come back in the Act reply (which it acts on): not again on the stream,
+        # unless the run compares with clients that take them from the stream.
+        request = table_pb2.WatchRequest(table_id=self.plan.table_id, follow_view=True,
+                                         leave_out_own_acts=os.environ.get(OWN_MOVES_ON_STREAM) != "1")
         while not stopping.is_set():
             stream = self.table.Watch(request, metadata=self.metadata)
             try:
@@ -444,7 +448,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="also run the Colyseus peer, interleaved: a prepared copy, or 'auto' to prepare one")
     parser.add_argument("--peer-redis-url", default=PEER_REDIS_URL, help=f"Redis for the peer (default {PEER_REDIS_URL})")
     parser.add_argument("--rounds", type=int, default=1, help="A B rounds with --peer (default 1)")
+    parser.add_argument("--own-moves-on-stream", action="store_true",
+                        help="players' streams bring their own moves too, as for a client that does not take them "
+                             "from Act's reply (leave_out_own_acts off)")
     args = parser.parse_args(argv)
+    if args.own_moves_on_stream:
+        os.environ[OWN_MOVES_ON_STREAM] = "1"
     if args.tables < 1 or args.seconds <= 0 or args.loadgen_processes < 1 or args.rounds < 1:
         parser.error("--tables, --loadgen-processes and --rounds must be at least 1, --seconds above 0")
     peer = prepared_peer(args.peer) if args.peer else None
