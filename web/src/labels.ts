@@ -39,3 +39,10 @@ export const HOW: Record<string, string> = {
   played: "all tricks played",
   escape: "a player escaped",
 };
+
+/** The trump as the side panel names it. 混战 says `no_trump` once a no-trump hand is played;
+ * 炒地皮 says `trump_known` with a `trump` of null for no-trump. */
+export function trumpLabel(state: { trump?: string | null; no_trump?: boolean; trump_known?: boolean }): string {
+  if (state.trump) return SUIT_NAMES[state.trump] ?? state.trump;
+  return state.no_trump || state.trump_known ? SUIT_NAMES.NT : "未定 not yet";
+}

@@ -5,7 +5,7 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { Card, CardBack, CardRow, cardsOf, prettyCards } from "./cards";
 import { checkAction, type Check } from "./check";
-import { SUIT_NAMES } from "./labels";
+import { trumpLabel } from "./labels";
 import { displayOrder, trumpsOf } from "./order";
 import type { GameProps } from "./table";
 
@@ -28,7 +28,7 @@ const PHASES: Record<string, string> = {
 export function TricksInfo({ live, nameOf }: GameProps) {
   const game: string = live.view.table.game;
   const state = live.view.hand.state;
-  const trumpText = state.trump ? (SUIT_NAMES[state.trump] ?? state.trump) : state.no_trump ? SUIT_NAMES.NT : "未定 not yet";
+  const trumpText = trumpLabel(state);
   return (
       <div class="trick-info" data-testid="trick-info">
         <span class="tag trump">主 Trump {trumpText}</span>
