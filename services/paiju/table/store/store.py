@@ -325,7 +325,9 @@ class TableStore:
                 raise UnknownTable(table_id)
             raise DuplicateOutboxKey(table_id, _text(reply[1]))
         version, last_event_id = int(reply[1]), _text(reply[2])
-        before = self._outbox_known.get(table_id)
+        # What this store knew of the outbox holds only if it was known at the version committed on.
+        known = self._known.get(table_id)
+        before = self._outbox_known.get(table_id) if known is not None and known.version == expected_version else None
         self._remember(table_id, Snapshot(version=version, state=state, last_event_id=last_event_id))
         self._note_outbox(table_id, None if before is None else before | set(outbox_args[1::3]), int(reply[4]))
         fields = int(reply[6])
