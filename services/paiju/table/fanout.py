@@ -165,7 +165,7 @@ class StreamHub:
         with self._lock:
             self._committing[table_id] = self._committing.get(table_id, 0) + 1
 
-    def committed(self, table_id: str, receipt: CommitReceipt | None, commit: Any) -> None:
+    def committed(self, table_id: str, receipt: CommitReceipt | None, commit: Any, actor: str | None = None) -> None:
         """The commit announced by :meth:`committing` is done (``receipt`` None: it failed):
         :meth:`deliver` it, or have the table read at the next pass."""
         with self._lock:
@@ -174,16 +174,17 @@ class StreamHub:
                 self._committing[table_id] = left
             else:
                 self._committing.pop(table_id, None)
-        delivered = receipt is not None and self.deliver(table_id, receipt, commit)
+        delivered = receipt is not None and self.deliver(table_id, receipt, commit, actor)
         with self._lock:
             noticed = None if table_id in self._committing else self._noticed_meanwhile.pop(table_id, None)
             cursor = self._cursors.get(table_id)
             if cursor is not None and (not delivered or (noticed is not None and _tells_more(noticed, cursor))):
                 self._wanted.add(table_id)
 
-    def deliver(self, table_id: str, receipt: CommitReceipt, commit: Any) -> bool:
+    def deliver(self, table_id: str, receipt: CommitReceipt, commit: Any, actor: str | None = None) -> bool:
         """Hand out a commit this process just made (``receipt``: what the store wrote;
-        ``commit``: what each watcher's ``state_of_commit`` is made from), without reading.
+        ``commit``: what each watcher's ``state_of_commit`` is made from; ``actor``: the player
+        whose own move it was, if any), without reading.
 
         Only when the hub had read the table up to the commit's first event; otherwise (it is
         behind, e.g. another process committed meanwhile) the commit is left to be read in
@@ -201,7 +202,6 @@ class StreamHub:
                 return False
             self._cursors[table_id] = receipt.last_event_id
             states: dict[Callable[[str, Any], Any], Any] = {}
-            actor = getattr(getattr(commit, "actor", None), "account", None)
             for subscription in watchers:
                 if actor is not None and subscription.own_moves_of == actor:
                     subscription.put(LeftOut(receipt.last_event_id, commit))

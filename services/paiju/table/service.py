@@ -143,7 +143,10 @@ class TableService(table_pb2_grpc.TableServicer):
         tables.commit_listeners.append(self._hand_out_commit)
 
     def _hand_out_commit(self, table_id: str, outcome: Outcome | None) -> None:
-        self.hub.committed(table_id, None if outcome is None else outcome.receipt, outcome)
+        if outcome is None:
+            self.hub.committed(table_id, None, None)
+            return
+        self.hub.committed(table_id, outcome.receipt, outcome, None if outcome.actor is None else outcome.actor.account)
 
     def _viewer(self, table_id: str, context: grpc.ServicerContext) -> tuple[str | None, Snapshot, TableRecord]:
         """The account whose view the caller gets (None for an operator: the public view), and
