@@ -28,6 +28,7 @@ from paiju.games.chaodipi import (
 )
 from paiju.games.chaodipi.hand import SEATS
 from paiju.games.engine import Event, IllegalAction
+from tests.games.canonical import canonical_bytes
 
 CARD_TOKEN = re.compile(r"\b(?:[2-9TJQKA][SHCD]|SJ|BJ)\b")
 LEVELS = "23456789TJQKA"
@@ -300,6 +301,7 @@ def play_one(rules: Rules, rng: random.Random, tally: Tally, check_every: float 
             blob = hand.to_bytes()
             copy = Game.load(blob)
             assert copy == hand and copy.to_bytes() == blob, "to_bytes/load is not exact"
+            assert blob == canonical_bytes(hand), "a hand's bytes are not its canonical JSON"
         check_cards(hand)
         check_points(hand)
         if thorough:

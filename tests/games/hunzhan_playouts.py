@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from paiju.cards import Card, format_cards
 from paiju.games.engine import Event, IllegalAction
 from paiju.games.hunzhan import POINTS, SEATS, Action, ActionKind, Game, Hand, Phase, Rules
+from tests.games.canonical import canonical_bytes
 
 CARD_TOKEN = re.compile(r"\b(?:[2-9TJQKA][SHCD]|SJ|BJ)\b")
 
@@ -119,6 +120,7 @@ def check_state(hand: Hand, oracle: Oracle, rng: random.Random, thorough: bool) 
     blob = hand.to_bytes()
     copy = Game.load(blob)
     assert copy == hand and copy.to_bytes() == blob, "to_bytes/load is not exact"
+    assert blob == canonical_bytes(hand), "a hand's bytes are not its canonical JSON"
     # Cards: every dealt card is in a hand, played, or in the trick; none appears twice.
     in_hands = sum(len(cards) for cards in hand.hands)
     played_total = sum(oracle.played.values())

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from paiju.games.engine import Event, IllegalAction
 from paiju.games.zhajinhua import Action, ActionKind, Game, Hand, Rules, Special235
+from tests.games.canonical import canonical_bytes
 
 CARD_TOKEN = re.compile(r"\b(?:[2-9TJQKA][SHCD]|SJ|BJ)\b")
 
@@ -73,6 +74,7 @@ def check_state(hand: Hand, knowledge: Knowledge, thorough: bool = True) -> None
     blob = hand.to_bytes()
     copy = Game.load(blob)
     assert copy == hand and copy.to_bytes() == blob, "to_bytes/load is not exact"
+    assert blob == canonical_bytes(hand), "a hand's bytes are not its canonical JSON"
 
     # Coins: the pot is what was paid; nobody pays more than they hold.
     assert hand.pot == sum(hand.paid)

@@ -9,10 +9,11 @@ shape and nothing else, so they hold no game rules.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, Self, runtime_checkable
+
+import orjson
 
 PUBLIC: None = None
 """The ``visible_to`` of an event every seat and every spectator may see."""
@@ -238,13 +239,16 @@ class SerialisedState:
 
     def to_bytes(self) -> bytes:
         envelope = {"game": self.GAME, "format": self.FORMAT, "state": self.to_data()}
-        return json.dumps(envelope, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+        # Byte for byte what json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        # writes for a hand's data (checked over the playouts of every game), several times faster:
+        # a hand is encoded on every move.
+        return orjson.dumps(envelope, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> Self:
         try:
-            envelope = json.loads(blob)
-        except (ValueError, UnicodeDecodeError) as error:
+            envelope = orjson.loads(blob)
+        except ValueError as error:  # orjson's decode error is one, bad UTF-8 included
             raise ValueError(f"not a serialised {cls.GAME} hand: {error}") from None
         if not isinstance(envelope, dict) or envelope.get("game") != cls.GAME:
             found = envelope.get("game") if isinstance(envelope, dict) else type(envelope).__name__
