@@ -294,3 +294,34 @@ def test_bug_a_commit_of_another_process_noticed_while_one_here_was_under_way_wa
         assert [e.payload for e in next_batch(subscription, 2)] == [b"here", b"elsewhere"]
     finally:
         hub.stop()
+
+
+class _Notices:
+    """Commit notices as the store's Pub/Sub gives them: a list, taken one at a time."""
+
+    def __init__(self, *tables: tuple[str, str]) -> None:
+        self.waiting = [{"data": f"{table_id}\n{last_id}".encode()} for table_id, last_id in tables]
+
+    def get_message(self, timeout: float) -> dict[str, bytes] | None:
+        return self.waiting.pop(0) if self.waiting else None
+
+
+def test_notices_sooner_than_a_pass_after_the_last_wait_for_it_and_go_together() -> None:
+    waits: list[float] = []
+    notices = _Notices(("t1", "5-0"), ("t2", "6-0"), ("t1", "7-0"))
+
+    changed = fanout._changed_tables(notices, until=100.015, wait=waits.append, clock=lambda: 100.0)
+
+    assert waits == [pytest.approx(0.015)]  # the rest of the pass, once
+    assert changed == {"t1": "7-0", "t2": "6-0"}
+    assert notices.waiting == []
+
+
+def test_a_notice_after_a_quiet_spell_is_taken_at_once_and_no_notice_waits_for_nothing() -> None:
+    waits: list[float] = []
+
+    changed = fanout._changed_tables(_Notices(("t1", "5-0")), until=99.0, wait=waits.append, clock=lambda: 100.0)
+    assert changed == {"t1": "5-0"} and waits == []
+
+    assert fanout._changed_tables(_Notices(), until=101.0, wait=waits.append, clock=lambda: 100.0) == {}
+    assert waits == []

@@ -40,6 +40,16 @@ SWEEP_SECONDS = 1.0
 sent while the hub was not listening is lost, and this is how late its events can then be."""
 MOST_NOTICES_AT_ONCE = 10_000
 """Tables one wake-up collects notices for, so a flood of commits still gets read in turn."""
+NOTICE_PASS_SECONDS = 0.02
+"""The hub takes commit notices at most this often: a notice that comes sooner after its last
+pass waits for the rest of this time, then goes with every notice that came meanwhile.
+
+Every commit's notice comes back to every process, its own included, and wakes the hub's thread,
+which then takes the interpreter from the event loop, mostly to find that the commit was already
+handed out. Taking them in passes cut the server's CPU per action at 20 busy tables by 1–17 %
+over three A B runs of ``bench/tablegen.py`` (about a tenth on average; the machine's own drift
+between runs is of that size). A notice after a quiet spell is taken at once; under load, a
+watcher on another process hears of a commit up to this much later."""
 BEAT_SECONDS = 2.0
 BEAT_RETRY_SECONDS = 0.5
 
@@ -219,7 +229,7 @@ class StreamHub:
         return True
 
     def _run(self) -> None:
-        next_beat = next_sweep = 0.0
+        next_beat = next_sweep = last_pass = 0.0
         notices = None
         while not self._stop.is_set():
             if time.monotonic() >= next_beat and self._beat is not None:
@@ -235,7 +245,9 @@ class StreamHub:
                 if notices is None:
                     notices = self.store.commit_notices()
                     next_sweep = 0.0  # what was committed before it listened: read everything
-                changed = _changed_tables(notices)
+                changed = _changed_tables(notices, until=last_pass + NOTICE_PASS_SECONDS, wait=self._stop.wait)
+                if changed:
+                    last_pass = time.monotonic()
             except Exception:  # Redis away: listen again, and sweep in the meantime
                 log.exception("stream hub lost its commit notices; listening again")
                 notices = _closed(notices)
@@ -351,11 +363,15 @@ def _lost_events(cursors: dict[str, str], found: dict[str, list[StoredEvent]], m
             if events and table_id in marks and parse_stream_id(cursors[table_id]) < parse_stream_id(marks[table_id])}
 
 
-def _changed_tables(notices: Any) -> dict[str, str]:
-    """The tables named by the commit notices of the next READ_BLOCK_MS (as soon as one comes,
-    with every one already waiting), each with the last event id its notices told of."""
+def _changed_tables(notices: Any, until: float = 0.0, wait: Callable[[float], Any] = time.sleep,
+                    clock: Callable[[], float] = time.monotonic) -> dict[str, str]:
+    """The tables named by the commit notices of the next READ_BLOCK_MS, each with the last
+    event id its notices told of: once one comes, and ``until`` (a ``clock`` time) has passed,
+    with every one that came meanwhile."""
     changed: dict[str, str] = {}
     notice = notices.get_message(timeout=READ_BLOCK_MS / 1000)
+    if notice is not None and (early := until - clock()) > 0:
+        wait(early)
     while notice is not None and len(changed) < MOST_NOTICES_AT_ONCE:
         _note_notice(changed, *parse_commit_notice(notice["data"]))
         notice = notices.get_message(timeout=0.0)
