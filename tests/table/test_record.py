@@ -64,6 +64,22 @@ def test_the_stored_json_is_what_the_standard_library_writes_so_older_servers_re
     assert text == json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode()
 
 
+@pytest.mark.parametrize(("game", "tier", "players", "moves"), GAMES)
+def test_records_written_one_after_another_are_each_what_a_fresh_deflater_writes(
+    game: str, tier: str, players: int, moves: int
+) -> None:
+    # Records deflate with copies of one deflater primed with the dictionary: a copy must not
+    # carry anything over from the records before it.
+    first = _record_in_a_hand("zhajinhua", "free", 5, 9).to_bytes()
+    record = _record_in_a_hand(game, tier, players, moves)
+    stored = record.to_bytes()
+    packer = zlib.compressobj(6, zlib.DEFLATED, -15, 8, zdict=record_module._RECORD_DICTIONARY)
+    unpacker = zlib.decompressobj(-15, zdict=record_module._RECORD_DICTIONARY)
+    plain = unpacker.decompress(stored[1:]) + unpacker.flush()
+    assert stored == b"\x01" + packer.compress(plain) + packer.flush()
+    assert _record_in_a_hand("zhajinhua", "free", 5, 9).to_bytes() == first
+
+
 def test_a_hand_blob_of_any_bytes_survives() -> None:
     record = TableRecord.open("t1", "zhajinhua", "free")
     record.hand = HandRecord("t1-1", [0, 2], b"\n\x00\xff{not json}\n\n", 1)

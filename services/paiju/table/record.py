@@ -142,6 +142,10 @@ _RECORD_DICTIONARY = (
     b'aa"},"seed":"","seen":[true,true,true],"shown_to_all":[true,false,true],"stake":1000,"status'
     b'":["lost","lost","playing"],"to_act":null,"turn_number":6}}'
 )
+_PRIMED_PACKER = zlib.compressobj(6, zlib.DEFLATED, -15, 8, zdict=_RECORD_DICTIONARY)
+"""A deflater with the dictionary already loaded: each record deflates with a copy of it, which
+writes the same bytes as a new one and spares loading 9 KB of dictionary per write (30 → 18 µs
+of a record's write, which every action makes)."""
 
 
 @dataclass(slots=True)
@@ -390,7 +394,7 @@ class TableRecord:
         # so the first one ends it. (Deflating costs ~25 µs of an action's ~3 ms and keeps the
         # stored state about a fifth of its size: it pays.)
         text = orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
-        packer = zlib.compressobj(6, zlib.DEFLATED, -15, 8, zdict=_RECORD_DICTIONARY)
+        packer = _PRIMED_PACKER.copy()
         return _DICTIONARY_FORMAT + packer.compress(text + b"\n" + hand_blob) + packer.flush()
 
     @classmethod
@@ -415,4 +419,11 @@ class TableRecord:
 
 
 def _fields_of(instance: Any) -> dict[str, Any]:
-    return {f.name: getattr(instance, f.name) for f in fields(instance)}
+    names = _FIELD_NAMES.get(type(instance))
+    if names is None:
+        names = _FIELD_NAMES[type(instance)] = tuple(f.name for f in fields(instance))
+    return {name: getattr(instance, name) for name in names}
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+"""Each record class's field names: ``dataclasses.fields`` builds them anew on every call."""
