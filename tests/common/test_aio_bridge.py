@@ -37,6 +37,10 @@ class Mailboxes(table_pb2_grpc.TableServicer):
             box.put(text)
             context.wake()  # type: ignore[attr-defined]
 
+    def Act(self, request: table_pb2.ActRequest, context: grpc.ServicerContext) -> table_pb2.ActResponse:
+        self.post(request.table_id, request.action)  # on the loop: the wakes come from its own thread
+        return table_pb2.ActResponse(version=request.expected_version + 1)
+
     def Watch(self, request: table_pb2.WatchRequest, context: grpc.ServicerContext) -> Iterator[table_pb2.TableUpdate]:
         if not getattr(context, "waits_on_loop", False):
             self.blocking_streams += 1
@@ -64,7 +68,7 @@ def served() -> Iterator[tuple[Mailboxes, grpc.Channel, TokenSigner]]:
     servicer = Mailboxes()
     signer = TokenSigner(SECRET)
     binding = ServiceBinding("paiju.v1.Table", servicer, table_pb2_grpc.add_TableServicer_to_server,
-                             inline=frozenset({"Watch"}))
+                             inline=frozenset({"Watch", "Act"}))
     # One worker thread: were a waiting stream to hold one, the second stream would starve.
     with start_server([binding], signer=signer, max_workers=1) as running, \
             grpc.insecure_channel(running.address) as channel:
@@ -98,3 +102,19 @@ def test_a_stream_refused_by_the_auth_check_never_reaches_the_servicer(served) -
         next(stream)
     assert refused.value.code() is grpc.StatusCode.UNAUTHENTICATED
     assert not servicer.open and not servicer.cleaned_up
+
+
+def test_streams_woken_by_a_call_served_on_the_loop_itself_get_its_message(served) -> None:
+    servicer, channel, signer = served
+    stub = table_pb2_grpc.TableStub(channel)
+    metadata = bearer_metadata(signer.issue("acct-actor", "actor", ttl=3600))
+    streams = [stub.Watch(table_pb2.WatchRequest(table_id="t2"), timeout=PATIENCE_SECONDS, metadata=metadata)
+               for _ in range(3)]
+    wait_until("every stream open", lambda: len(servicer.open.get("t2", ())) == 3)
+    for number, text in enumerate(("raise 300", "look")):
+        reply = stub.Act(table_pb2.ActRequest(table_id="t2", expected_version=number, action=text),
+                         timeout=PATIENCE_SECONDS, metadata=metadata)
+        assert reply.version == number + 1
+    for stream in streams:
+        assert [next(stream).events[0].type for _ in range(2)] == ["raise 300", "look"]
+        stream.cancel()

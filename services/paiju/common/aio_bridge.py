@@ -121,7 +121,13 @@ class BridgedContext:
 
     def wake(self) -> None:
         """Resume a stream waiting on the loop (thread-safe; extra wakes are harmless)."""
-        if self._woken is not None:
+        if self._woken is None:
+            return
+        if _running_loop() is self._loop:
+            # A commit made on the loop wakes its table's streams: set at once, rather than
+            # through the loop's wake-up pipe (a system call and another turn of the loop each).
+            self._woken.set()
+        else:
             self._loop.call_soon_threadsafe(self._woken.set)
 
     def wake_later(self, seconds: float) -> None:
@@ -133,6 +139,13 @@ class BridgedContext:
         assert self._woken is not None
         await self._woken.wait()
         self._woken.clear()
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:  # a thread without a running loop
+        return None
 
 
 class _Steps:
