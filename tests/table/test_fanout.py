@@ -325,3 +325,27 @@ def test_a_notice_after_a_quiet_spell_is_taken_at_once_and_no_notice_waits_for_n
 
     assert fanout._changed_tables(_Notices(), until=101.0, wait=waits.append, clock=lambda: 100.0) == {}
     assert waits == []
+
+
+def test_a_watcher_leaving_out_its_own_moves_is_not_woken_by_one_and_takes_it_before_the_next(
+    backend: Backend,
+) -> None:
+    store = backend.store()
+    store.create("t1", b"s")
+    hub = StreamHub(store)
+    woken: list[str] = []
+    mover = hub.subscribe("t1", "a", read_state=lambda table_id: None,
+                          state_of_commit=lambda table_id, commit: commit, leave_out_own_moves=True)
+    mover.notify = lambda: woken.append("a")
+    try:
+        own = store.commit_receipt("t1", 1, b"s", events=[(None, "bet", b"mine")])
+        assert hub.deliver("t1", own, "my move", actor="a")
+        assert woken == []  # its reply carried the move: nothing to send, so no wake-up
+        other = store.commit_receipt("t1", 2, b"s", events=[(None, "bet", b"theirs")])
+        assert hub.deliver("t1", other, "their move", actor="b")
+        assert woken == ["a"]
+        left_out, event, state = mover.take_all()
+        assert isinstance(left_out, fanout.LeftOut) and left_out.last_event_id == own.last_event_id
+        assert (event.payload, state) == (b"theirs", "their move")
+    finally:
+        hub.stop()

@@ -214,7 +214,8 @@ class StreamHub:
             states: dict[Callable[[str, Any], Any], Any] = {}
             for subscription in watchers:
                 if actor is not None and subscription.own_moves_of == actor:
-                    subscription.put(LeftOut(receipt.last_event_id, commit))
+                    # Nothing to send: the watcher takes it with whatever wakes it next, in order.
+                    subscription.events.put(LeftOut(receipt.last_event_id, commit))
                     continue
                 for event in receipt.events:
                     subscription.events.put(event)
