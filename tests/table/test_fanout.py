@@ -349,3 +349,56 @@ def test_a_watcher_leaving_out_its_own_moves_is_not_woken_by_one_and_takes_it_be
         assert (event.payload, state) == (b"theirs", "their move")
     finally:
         hub.stop()
+
+
+def test_bug_a_read_that_saw_a_commit_still_under_way_here_sent_its_player_their_own_move(backend: Backend) -> None:
+    # Found by CI once the hub took notices in passes: its read of a table, begun before a
+    # player's Act committed, came back with that move before the Act handed it out, and gave it
+    # to the player's stream, which had asked to leave its own moves out.
+    store = backend.store()
+    store.create("t1", b"s")
+    gated = Gated(store)
+    hub = StreamHub(gated)
+    mover = hub.subscribe("t1", "a", leave_out_own_moves=True)
+    other = hub.subscribe("t1", "b")
+    try:
+        assert gated.waiting.wait(WAIT_SECONDS)  # the hub is held in a read...
+        hub.committing("t1")
+        receipt = store.commit_receipt("t1", 1, b"s", events=[(None, "bet", b"mine")])  # ...as "a" moves
+        gated.go_on.set()
+        wait_until("the read to come back", lambda: "t1" in hub._noticed_meanwhile)
+        assert mover.events.empty() and other.events.empty()  # the read handed nothing out
+        hub.committed("t1", receipt, "a's move", actor="a")
+        assert [e.payload for e in next_batch(other, 1)] == [b"mine"]
+        left_out = next_batch(mover, 1)[0]
+        assert isinstance(left_out, fanout.LeftOut) and left_out.last_event_id == receipt.last_event_id
+        assert mover.events.empty() and other.events.empty()
+    finally:
+        gated.go_on.set()
+        hub.stop()
+
+
+def test_an_own_move_that_could_not_be_handed_out_in_order_is_still_left_out_when_read(backend: Backend) -> None:
+    store = backend.store()
+    store.create("t1", b"s")
+    gated = Gated(store)
+    hub = StreamHub(gated)
+    mover = hub.subscribe("t1", "a", leave_out_own_moves=True)
+    other = hub.subscribe("t1", "b")
+    try:
+        assert gated.waiting.wait(WAIT_SECONDS)  # the hub is held at a read...
+        store.commit("t1", 1, b"s", events=[(None, "bet", b"elsewhere")])  # ...as another process commits
+        hub.committing("t1")
+        receipt = store.commit_receipt("t1", 2, b"s", events=[(None, "bet", b"mine"), (None, "pot", b"2")])
+        hub.committed("t1", receipt, "a's move", actor="a")  # behind: left for the read
+        assert mover.events.empty() and other.events.empty()
+        gated.go_on.set()
+        assert [e.payload for e in next_batch(other, 3)] == [b"elsewhere", b"mine", b"2"]
+        elsewhere, left_out = next_batch(mover, 2)
+        assert elsewhere.payload == b"elsewhere"
+        assert isinstance(left_out, fanout.LeftOut) and left_out.commit == "a's move"
+        assert left_out.last_event_id == receipt.last_event_id
+        assert mover.events.empty()
+    finally:
+        gated.go_on.set()
+        hub.stop()

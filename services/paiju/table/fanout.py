@@ -95,6 +95,32 @@ class Subscription:
 
 
 @dataclass(frozen=True, slots=True)
+class _OwnMove:
+    """A player's own move committed here, not handed out from its commit."""
+
+    actor: str
+    event_ids: frozenset[str]
+    last_event_id: str
+    commit: Any
+
+
+def _leaving_out(events: list[Any], own_moves: list[_OwnMove], player: str | None) -> list[Any]:
+    """``events`` as a watcher leaving out ``player``'s own moves gets them: each such move's
+    events replaced by one :class:`LeftOut`, in its place."""
+    mine = [move for move in own_moves if move.actor == player] if player is not None else []
+    if not mine:
+        return events
+    given: list[Any] = []
+    for event in events:
+        move = next((m for m in mine if event is not EVENTS_LOST and event.id in m.event_ids), None)
+        if move is None:
+            given.append(event)
+        elif event.id == move.last_event_id:
+            given.append(LeftOut(move.last_event_id, move.commit))
+    return given
+
+
+@dataclass(frozen=True, slots=True)
 class LeftOut:
     """What a watcher that leaves out its player's own moves gets for one of them: the last
     event id of the commit, to go on after it, and the commit itself."""
@@ -123,6 +149,9 @@ class StreamHub:
         self._noticed_meanwhile: dict[str, str] = {}
         """The last event id told of by notices ignored while a commit here was under way: what
         another process committed just after it is read once it is done."""
+        self._own_moves_unsent: dict[str, list[_OwnMove]] = {}
+        """Players' own moves committed here that could not be handed out in order: when the hub
+        reads them, a watcher leaving out that player's moves gets a :class:`LeftOut` instead."""
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -168,6 +197,7 @@ class StreamHub:
             if not watchers:
                 del self._watchers[subscription.table_id]
                 del self._cursors[subscription.table_id]
+                self._own_moves_unsent.pop(subscription.table_id, None)
 
     def committing(self, table_id: str) -> None:
         """A commit of this process is under way at the table: its notice, should it come
@@ -186,6 +216,10 @@ class StreamHub:
                 self._committing.pop(table_id, None)
         delivered = receipt is not None and self.deliver(table_id, receipt, commit, actor)
         with self._lock:
+            if not delivered and receipt is not None and receipt.events and actor is not None \
+                    and table_id in self._cursors:
+                self._own_moves_unsent.setdefault(table_id, []).append(
+                    _OwnMove(actor, frozenset(event.id for event in receipt.events), receipt.last_event_id, commit))
             noticed = None if table_id in self._committing else self._noticed_meanwhile.pop(table_id, None)
             cursor = self._cursors.get(table_id)
             if cursor is not None and (not delivered or (noticed is not None and _tells_more(noticed, cursor))):
@@ -285,6 +319,12 @@ class StreamHub:
             for table_id, events in found.items():
                 if table_id not in self._cursors:
                     continue
+                if table_id in self._committing:
+                    # A commit of this process may be among these events, and only its own
+                    # hand-out knows whose move it was: it hands them out, or has them read again.
+                    if events:
+                        _note_notice(self._noticed_meanwhile, table_id, events[-1].id)
+                    continue
                 # A commit of this process may have been handed out while this read was on.
                 cursor = self._cursors[table_id]
                 if cursor != cursors[table_id]:
@@ -296,8 +336,9 @@ class StreamHub:
                     events = [EVENTS_LOST, *events]
                 watchers = self._watchers.get(table_id, ())
                 wanting = [s for s in watchers if s.read_state is not None]
+                own_moves = self._own_moves_read(table_id, events[-1].id if events[-1] is not EVENTS_LOST else "")
                 for subscription in watchers:
-                    for event in events:
+                    for event in _leaving_out(events, own_moves, subscription.own_moves_of):
                         subscription.events.put(event)
                     if subscription.read_state is None and subscription.notify is not None:
                         subscription.notify()  # the others are woken by the state after
@@ -305,6 +346,20 @@ class StreamHub:
                     stateful.append((table_id, wanting))
         for table_id, wanting in stateful:
             self._hand_out_state(table_id, wanting)
+
+    def _own_moves_read(self, table_id: str, read_to: str) -> list[_OwnMove]:
+        """The unsent own moves of ``table_id`` (under the lock), those a read up to ``read_to``
+        has passed no longer kept."""
+        unsent = self._own_moves_unsent.get(table_id)
+        if not unsent:
+            return []
+        if read_to:
+            kept = [move for move in unsent if after(move.last_event_id, read_to)]
+            if kept:
+                self._own_moves_unsent[table_id] = kept
+            else:
+                del self._own_moves_unsent[table_id]
+        return unsent
 
     @staticmethod
     def _hand_out_state(table_id: str, wanting: list[Subscription]) -> None:
