@@ -338,11 +338,13 @@ def test_a_watcher_leaving_out_its_own_moves_is_not_woken_by_one_and_takes_it_be
                           state_of_commit=lambda table_id, commit: commit, leave_out_own_moves=True)
     mover.notify = lambda: woken.append("a")
     try:
+        hub.committing("t1")  # as the table's commits announce themselves: no read hands them out
         own = store.commit_receipt("t1", 1, b"s", events=[(None, "bet", b"mine")])
-        assert hub.deliver("t1", own, "my move", actor="a")
+        hub.committed("t1", own, "my move", actor="a")
         assert woken == []  # its reply carried the move: nothing to send, so no wake-up
+        hub.committing("t1")
         other = store.commit_receipt("t1", 2, b"s", events=[(None, "bet", b"theirs")])
-        assert hub.deliver("t1", other, "their move", actor="b")
+        hub.committed("t1", other, "their move", actor="b")
         assert woken == ["a"]
         left_out, event, state = mover.take_all()
         assert isinstance(left_out, fanout.LeftOut) and left_out.last_event_id == own.last_event_id
@@ -351,16 +353,21 @@ def test_a_watcher_leaving_out_its_own_moves_is_not_woken_by_one_and_takes_it_be
         hub.stop()
 
 
-def test_bug_a_read_that_saw_a_commit_still_under_way_here_sent_its_player_their_own_move(backend: Backend) -> None:
-    # Found by CI once the hub took notices in passes: its read of a table, begun before a
-    # player's Act committed, came back with that move before the Act handed it out, and gave it
-    # to the player's stream, which had asked to leave its own moves out.
+def _held_hub_with_a_mover(backend: Backend):  # type: ignore[no-untyped-def]
+    """A hub of table "t1" whose reads wait for the test, watched by "a", who leaves out their
+    own moves, and by "b"."""
     store = backend.store()
     store.create("t1", b"s")
     gated = Gated(store)
     hub = StreamHub(gated)
-    mover = hub.subscribe("t1", "a", leave_out_own_moves=True)
-    other = hub.subscribe("t1", "b")
+    return store, gated, hub, hub.subscribe("t1", "a", leave_out_own_moves=True), hub.subscribe("t1", "b")
+
+
+def test_bug_a_read_that_saw_a_commit_still_under_way_here_sent_its_player_their_own_move(backend: Backend) -> None:
+    # Found by CI once the hub took notices in passes: its read of a table, begun before a
+    # player's Act committed, came back with that move before the Act handed it out, and gave it
+    # to the player's stream, which had asked to leave its own moves out.
+    store, gated, hub, mover, other = _held_hub_with_a_mover(backend)
     try:
         assert gated.waiting.wait(WAIT_SECONDS)  # the hub is held in a read...
         hub.committing("t1")
@@ -379,12 +386,7 @@ def test_bug_a_read_that_saw_a_commit_still_under_way_here_sent_its_player_their
 
 
 def test_an_own_move_that_could_not_be_handed_out_in_order_is_still_left_out_when_read(backend: Backend) -> None:
-    store = backend.store()
-    store.create("t1", b"s")
-    gated = Gated(store)
-    hub = StreamHub(gated)
-    mover = hub.subscribe("t1", "a", leave_out_own_moves=True)
-    other = hub.subscribe("t1", "b")
+    store, gated, hub, mover, other = _held_hub_with_a_mover(backend)
     try:
         assert gated.waiting.wait(WAIT_SECONDS)  # the hub is held at a read...
         store.commit("t1", 1, b"s", events=[(None, "bet", b"elsewhere")])  # ...as another process commits
