@@ -336,7 +336,7 @@ class StreamHub:
                     events = [EVENTS_LOST, *events]
                 watchers = self._watchers.get(table_id, ())
                 wanting = [s for s in watchers if s.read_state is not None]
-                own_moves = self._own_moves_read(table_id, events[-1].id if events[-1] is not EVENTS_LOST else "")
+                own_moves = self._own_moves_read(table_id, events[-1].id)
                 for subscription in watchers:
                     for event in _leaving_out(events, own_moves, subscription.own_moves_of):
                         subscription.events.put(event)
@@ -353,12 +353,11 @@ class StreamHub:
         unsent = self._own_moves_unsent.get(table_id)
         if not unsent:
             return []
-        if read_to:
-            kept = [move for move in unsent if after(move.last_event_id, read_to)]
-            if kept:
-                self._own_moves_unsent[table_id] = kept
-            else:
-                del self._own_moves_unsent[table_id]
+        kept = [move for move in unsent if after(move.last_event_id, read_to)]
+        if kept:
+            self._own_moves_unsent[table_id] = kept
+        else:
+            del self._own_moves_unsent[table_id]
         return unsent
 
     @staticmethod

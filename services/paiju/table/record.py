@@ -19,6 +19,7 @@ import base64
 import json
 import zlib
 from dataclasses import dataclass, field, fields
+from functools import cache
 from typing import Any
 
 import orjson
@@ -419,11 +420,10 @@ class TableRecord:
 
 
 def _fields_of(instance: Any) -> dict[str, Any]:
-    names = _FIELD_NAMES.get(type(instance))
-    if names is None:
-        names = _FIELD_NAMES[type(instance)] = tuple(f.name for f in fields(instance))
-    return {name: getattr(instance, name) for name in names}
+    return {name: getattr(instance, name) for name in _field_names(type(instance))}
 
 
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-"""Each record class's field names: ``dataclasses.fields`` builds them anew on every call."""
+@cache
+def _field_names(record_class: type) -> tuple[str, ...]:
+    """A record class's field names, once: ``dataclasses.fields`` builds them on every call."""
+    return tuple(f.name for f in fields(record_class))
