@@ -86,11 +86,11 @@ def hands_held_before(conn: Connection, cutoff: datetime, limit: int, after: str
     return list(conn.execute(_HANDS_HELD_BEFORE, {"cutoff": cutoff, "limit": limit, "after": after}).scalars())
 
 
-def abandon_hand(conn: Connection, hand_id: str) -> int:
-    """Release the holds of a hand that will not be settled; the coins they held."""
+def abandon_hand(conn: Connection, hand_id: str) -> dict[int, int]:
+    """Release the holds of a hand that will not be settled; the coins they held, by account."""
     if is_settled(conn, hand_id):
         raise HandAlreadySettled(hand_id)
-    return sum(take_holds(conn, [hand_id]).get(hand_id, {}).values())
+    return take_holds(conn, [hand_id]).get(hand_id, {})
 
 
 def take_holds(conn: Connection, hand_ids: Sequence[str]) -> dict[str, dict[int, int]]:

@@ -6,6 +6,7 @@ go below zero, and the sum of all balances, the house's included, changes only b
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -39,6 +40,8 @@ from paiju.wallet.validation import (
     check_positive,
     check_username,
 )
+
+log = logging.getLogger(__name__)
 
 DEFAULT_STARTING_GRANT = 20_000
 HISTORY_LIMIT_MAX = 1_000
@@ -92,6 +95,10 @@ class Wallet:
         self.clock = clock
         self.database = Database(url, **engine_options)
         self._house: int | None = None
+        self.on_available: Callable[[dict[int, int]], None] | None = None
+        """Told each changed account's available coins after every write that changed them
+        (read after the commit, so never older than it): how the tables' board of coins is
+        kept (:mod:`paiju.wallet.coins_board`)."""
 
     # -- schema ------------------------------------------------------------------------------
 
@@ -122,9 +129,11 @@ class Wallet:
         username = check_username(username)
         stored = self.passwords.hash(check_new_password(password))
         with self.database.write() as conn:
-            return accounts.create_account(
+            account = accounts.create_account(
                 conn, username, stored, self.starting_grant, self.clock()
             )
+        self._announce([account])
+        return account
 
     def verify_password(self, username: str, password: str) -> int | None:
         """The account id if ``password`` is that user's, else ``None`` (bad input included).
@@ -160,9 +169,11 @@ class Wallet:
         check_int(account, "an account id")
         check_positive(amount, "a grant")
         check_key(key)
-        return self._write_racing_keys(
+        entry = self._write_racing_keys(
             lambda conn: apply_grant(conn, account, amount, key, self.clock())
         )
+        self._announce([account])
+        return entry
 
     def transfer(self, source: int, target: int, amount: int, key: str) -> tuple[Entry, Entry]:
         """Move ``amount`` of ``source``'s available coins to ``target``, once per ``key``."""
@@ -172,9 +183,11 @@ class Wallet:
             raise ValueError("a transfer needs two different accounts")
         check_positive(amount, "a transfer")
         check_key(key)
-        return self._write_racing_keys(
+        entries = self._write_racing_keys(
             lambda conn: apply_transfer(conn, source, target, amount, key, self.clock())
         )
+        self._announce([source, target])
+        return entries
 
     # -- hands -------------------------------------------------------------------------------
 
@@ -190,7 +203,9 @@ class Wallet:
         check_int(account, "an account id")
         check_not_negative(amount, "a hold")
         with self.database.write() as conn:
-            return place_holds(conn, hand_id, {account: amount}, self.clock())[0]
+            placed = place_holds(conn, hand_id, {account: amount}, self.clock())[0]
+        self._announce([account])
+        return placed
 
     def hold_hand(
         self, hand_id: str, amounts: Mapping[int, int] | Iterable[tuple[int, int]]
@@ -202,7 +217,9 @@ class Wallet:
         check_hand_id(hand_id)
         checked = check_holds(amounts)
         with self.database.write() as conn:
-            return place_holds(conn, hand_id, checked, self.clock())
+            placed = place_holds(conn, hand_id, checked, self.clock())
+        self._announce(checked)
+        return placed
 
     def release(self, hand_id: str) -> int:
         """Drop every hold of ``hand_id``, a hand abandoned before its end; the coins released
@@ -210,7 +227,9 @@ class Wallet:
         :class:`~paiju.wallet.errors.HandAlreadySettled`."""
         check_hand_id(hand_id)
         with self.database.write() as conn:
-            return abandon_hand(conn, hand_id)
+            released = abandon_hand(conn, hand_id)
+        self._announce(released)
+        return sum(released.values())
 
     def hands_held_longer_than(self, age: timedelta, limit: int = 100, after: str = "") -> list[str]:
         """Up to ``limit`` hands with a hold placed more than ``age`` ago (by the wallet's
@@ -260,9 +279,11 @@ class Wallet:
         ]
         if not deliveries:
             return []
-        return self._write_racing_keys(
+        settled = self._write_racing_keys(
             lambda conn: apply_settlements(conn, deliveries, house, self.clock())
         )
+        self._announce({line.account for hand in deliveries for line in hand.lines} - {house})
+        return settled
 
     def settlement(self, hand_id: str) -> Settlement | None:
         """The settlement applied for ``hand_id``, if any."""
@@ -369,6 +390,17 @@ class Wallet:
         return self._read(scores.score_top, game, n)
 
     # -- transactions ------------------------------------------------------------------------
+
+    def _announce(self, changed: Iterable[int]) -> None:
+        if self.on_available is None:
+            return
+        wanted = sorted(set(changed))
+        if not wanted:
+            return
+        try:
+            self.on_available(self._read(queries.available_many, wanted))
+        except Exception as error:  # noqa: BLE001 - the write stands; a table then asks the ledger
+            log.warning("could not announce the available coins of %d account(s): %s", len(wanted), error)
 
     def _read(self, question: Callable[..., T], *args: Any) -> T:
         with self.database.read() as conn:
