@@ -9,10 +9,12 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
+from prometheus_client import CollectorRegistry
 
-from paiju.common.aio_bridge import WAITING
+from paiju.common.aio_bridge import WAITING, OffTheLoop
 from paiju.common.auth import TokenSigner
 from paiju.common.interceptor import bearer_metadata, current_caller
+from paiju.common.metrics import MetricsInterceptor, PaijuMetrics
 from paiju.common.server import ServiceBinding, start_server
 from paiju.proto.v1 import table_pb2, table_pb2_grpc
 from tests.patience import PATIENCE_SECONDS, wait_until
@@ -118,3 +120,43 @@ def test_streams_woken_by_a_call_served_on_the_loop_itself_get_its_message(serve
     for stream in streams:
         assert [next(stream).events[0].type for _ in range(2)] == ["raise 300", "look"]
         stream.cancel()
+
+
+class Checker(table_pb2_grpc.TableServicer):
+    """CheckAction, tried on the loop first: an action named ``needs a thread`` leaves the loop."""
+
+    def __init__(self) -> None:
+        self.ran_on: list[tuple[str, bool]] = []
+
+    def CheckAction(self, request: table_pb2.CheckActionRequest,
+                    context: grpc.ServicerContext) -> table_pb2.CheckActionResponse:
+        on_loop = getattr(context, "runs_on_loop", False)
+        self.ran_on.append((threading.current_thread().name, on_loop))
+        if (on_loop and request.action == "needs a thread") or request.action == "leaves every place":
+            raise OffTheLoop
+        return table_pb2.CheckActionResponse(legal=True, reason=current_caller().account_id)
+
+
+def test_a_loop_first_call_runs_on_the_loop_and_again_in_a_thread_only_when_it_must_wait() -> None:
+    servicer, metrics = Checker(), PaijuMetrics(CollectorRegistry())
+    signer = TokenSigner(SECRET)
+    binding = ServiceBinding("paiju.v1.Table", servicer, table_pb2_grpc.add_TableServicer_to_server,
+                             loop_first=frozenset({"CheckAction"}))
+    with start_server([binding], signer=signer, extra_interceptors=[MetricsInterceptor(metrics)]) as running, \
+            grpc.insecure_channel(running.address) as channel:
+        stub = table_pb2_grpc.TableStub(channel)
+        metadata = bearer_metadata(signer.issue("acct-checker", "checker", ttl=3600))
+        for action in ("fold", "needs a thread"):
+            reply = stub.CheckAction(table_pb2.CheckActionRequest(table_id="t1", action=action),
+                                     timeout=PATIENCE_SECONDS, metadata=metadata)
+            assert reply.legal and reply.reason == "acct-checker"  # the caller is known in both places
+        with pytest.raises(grpc.RpcError) as failed:  # a servicer's bug: answered, never hung
+            stub.CheckAction(table_pb2.CheckActionRequest(table_id="t1", action="leaves every place"),
+                             timeout=PATIENCE_SECONDS, metadata=metadata)
+        assert failed.value.code() is grpc.StatusCode.INTERNAL
+    (loop, on_loop), (again_loop, again_on_loop), (pool, on_pool) = servicer.ran_on[:3]
+    assert loop == again_loop == "grpc-loop" and on_loop and again_on_loop
+    assert pool.startswith("paiju-grpc") and not on_pool
+    labels = {"service": "paiju.v1.Table", "method": "CheckAction", "kind": "unary"}
+    assert metrics.sample("paiju_rpc_duration_seconds_count", code="OK", **labels) == 2  # each call once
+    assert metrics.sample("paiju_rpc_duration_seconds_count", code="UNKNOWN", **labels) is None

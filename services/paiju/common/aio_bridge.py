@@ -11,6 +11,9 @@ thread of a ``grpc.aio`` server:
 * a method a binding lists as ``inline`` (it only touches Redis: a millisecond or two) runs on
   the loop itself, one call after another, with no hand-off at all;
 * any other method (SQL, password hashing, a call to another service) runs in a thread pool;
+* a method a binding lists as ``loop_first`` (it usually needs Redis only, now and then more)
+  runs on the loop; when it finds there that it must wait, it raises :class:`OffTheLoop`
+  before changing anything, and runs again, in the thread pool;
 * a stream whose servicer can wait without blocking (``Table.Watch``) lives on the loop: when it
   has nothing to send it yields :data:`WAITING`, and the loop resumes it once its
   :meth:`BridgedContext.wake` is called (from any thread);
@@ -53,6 +56,13 @@ after its context's :meth:`BridgedContext.wake`. Never sent to the client."""
 _END = object()
 
 
+class OffTheLoop(BaseException):
+    """Raised by a ``loop_first`` servicer run on the event loop that finds it must wait
+    (SQL, another service), before it changed anything: the bridge runs the call again in its
+    thread pool. A ``BaseException``, so that the interceptors' last resort for unexpected
+    errors lets it through untouched."""
+
+
 class _Aborted(Exception):
     """A servicer ended its call with a status (``context.abort``)."""
 
@@ -65,9 +75,13 @@ class _Aborted(Exception):
 class BridgedContext:
     """The synchronous ``grpc.ServicerContext`` a servicer sees, over an aio call's context."""
 
-    def __init__(self, context: grpc.aio.ServicerContext, loop: asyncio.AbstractEventLoop, on_loop: bool) -> None:
+    def __init__(self, context: grpc.aio.ServicerContext, loop: asyncio.AbstractEventLoop, on_loop: bool,
+                 runs_on_loop: bool | None = None) -> None:
         self._context = context
         self._loop = loop
+        self.runs_on_loop = on_loop if runs_on_loop is None else runs_on_loop
+        """True while the servicer runs on the event loop: it must not block (a ``loop_first``
+        method raises :class:`OffTheLoop` instead)."""
         self._code: grpc.StatusCode | None = None
         self._details = ""
         self._woken = asyncio.Event() if on_loop else None
@@ -180,10 +194,12 @@ class BridgeHandler(grpc.GenericRpcHandler):
         loop: asyncio.AbstractEventLoop,
         admission: Admission,
         on_refused: Callable[[str, str], None] = lambda method, reason: None,
+        loop_first: frozenset[str] = frozenset(),
     ) -> None:
         self._handlers = handlers
         self._interceptors = tuple(interceptors)
         self._inline = inline
+        self._loop_first = loop_first
         self._pool = pool
         self._loop = loop
         self._admission = admission
@@ -205,7 +221,7 @@ class BridgeHandler(grpc.GenericRpcHandler):
             behaviour = self._stream(method, handler.unary_stream, on_loop)
             factory = grpc.unary_stream_rpc_method_handler
         else:
-            behaviour = self._unary(method, handler.unary_unary, on_loop)
+            behaviour = self._unary(method, handler.unary_unary, on_loop, method in self._loop_first)
             factory = grpc.unary_unary_rpc_method_handler
         deserializer = self._admission.deserializer(method, handler.request_deserializer)
         return factory(behaviour, request_deserializer=deserializer, response_serializer=handler.response_serializer)
@@ -240,14 +256,23 @@ class BridgeHandler(grpc.GenericRpcHandler):
         finally:
             self._paused_refusals -= 1
 
-    def _unary(self, method: str, behaviour: Callable[..., Any], on_loop: bool) -> Callable[..., Any]:
+    def _unary(self, method: str, behaviour: Callable[..., Any], on_loop: bool,
+               loop_first: bool = False) -> Callable[..., Any]:
         async def serve(request: Any, context: grpc.aio.ServicerContext) -> Any:
             release = await self._admit(method, request, context, streaming=False)
-            bridged = BridgedContext(context, self._loop, on_loop=False)
+            bridged = BridgedContext(context, self._loop, on_loop=False, runs_on_loop=on_loop or loop_first)
             try:
-                if on_loop:
-                    return behaviour(request, bridged)
+                if on_loop or loop_first:
+                    try:
+                        return behaviour(request, bridged)
+                    except OffTheLoop:
+                        if on_loop:
+                            raise
+                    bridged = BridgedContext(context, self._loop, on_loop=False)
                 return await self._loop.run_in_executor(self._pool, behaviour, request, bridged)
+            except OffTheLoop as error:
+                await _failed(context, bridged, RuntimeError(f"{method} may not leave the event loop here"))
+                raise AssertionError("grpc's context.abort returned") from error
             except _Aborted as aborted:
                 await context.abort(aborted.code, aborted.details)
             except Exception as error:  # noqa: BLE001 - answered without internals, logged

@@ -60,7 +60,7 @@ from prometheus_client import (
     start_http_server,
 )
 
-from paiju.common.aio_bridge import WAITING
+from paiju.common.aio_bridge import WAITING, OffTheLoop
 
 RPC_BUCKETS: tuple[float, ...] = (
     0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
@@ -271,11 +271,14 @@ class _Timing:
     def wrap_unary(self, behaviour: Callable[..., Any]) -> Callable[..., Any]:
         def serve(request: Any, context: grpc.ServicerContext) -> Any:
             started = self._begin()
-            code = grpc.StatusCode.UNKNOWN
+            code: grpc.StatusCode | None = grpc.StatusCode.UNKNOWN
             try:
                 response = behaviour(request, context)
                 code = _code_of(context, default=grpc.StatusCode.OK)
                 return response
+            except OffTheLoop:
+                code = None  # not an answer: the call runs again in a thread, and is counted there
+                raise
             except BaseException:
                 code = _code_of(context, default=grpc.StatusCode.UNKNOWN)
                 raise
@@ -311,9 +314,11 @@ class _Timing:
         self.metrics.rpc_in_flight.labels(self.service, self.method).inc()
         return self.clock()
 
-    def _end(self, started: float, code: grpc.StatusCode) -> None:
+    def _end(self, started: float, code: grpc.StatusCode | None) -> None:
         elapsed = max(self.clock() - started, 0.0)
         self.metrics.rpc_in_flight.labels(self.service, self.method).dec()
+        if code is None:
+            return
         self.metrics.rpc_duration.labels(self.service, self.method, self.kind, code.name).observe(
             elapsed
         )

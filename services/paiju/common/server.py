@@ -58,6 +58,9 @@ class ServiceBinding:
     inline: frozenset[str] = frozenset()
     """Methods (short names, e.g. ``"Act"``) that never wait long (Redis only, no SQL, no other
     service): the event-loop server runs them on its loop; every other method runs in a thread."""
+    loop_first: frozenset[str] = frozenset()
+    """Methods that usually need Redis only: the event-loop server runs them on its loop, and
+    again in a thread when they raise :class:`~paiju.common.aio_bridge.OffTheLoop` there."""
 
 
 @dataclass(slots=True)
@@ -124,8 +127,8 @@ def start_server(
     """Build, bind and start a server for ``bindings``; ``port=0`` picks a free port.
 
     With ``event_loop`` (the default) the calls are served from one asyncio loop
-    (:mod:`paiju.common.aio_bridge`): a binding's ``inline`` methods run on the loop, the others
-    in a pool of ``max_workers`` threads. Without, grpc's thread-pool server serves them, each
+    (:mod:`paiju.common.aio_bridge`): a binding's ``inline`` methods run on the loop (and its
+    ``loop_first`` ones, until they find they must wait), the others in a pool of ``max_workers`` threads. Without, grpc's thread-pool server serves them, each
     streaming call holding one of the ``max_workers`` threads while it is open.
 
     ``share_port`` lets other processes of this user listen on the same port (SO_REUSEPORT), the
@@ -157,9 +160,10 @@ def start_server(
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, collector)  # type: ignore[arg-type]
         inline = {f"/{b.name}/{method}" for b in bindings for method in b.inline}
         inline.add(f"/{HEALTH_SERVICE_NAME}/Check")
+        loop_first = frozenset(f"/{b.name}/{method}" for b in bindings for method in b.loop_first)
         server.server.add_generic_rpc_handlers((
             BridgeHandler(collector.handlers, interceptors, frozenset(inline), server.pool, server.loop,
-                          Admission(limits, signer), on_refused=METRICS.refused),
+                          Admission(limits, signer), on_refused=METRICS.refused, loop_first=loop_first),
         ))
         reflection.enable_server_reflection((*names, HEALTH_SERVICE_NAME, reflection.SERVICE_NAME), server.server)
     else:
