@@ -32,6 +32,7 @@ from paiju.table.tables import Tables, Timers, WalletPort
 from paiju.table.wallet_port import DirectWallet, RemoteWallet
 from paiju.wallet import Wallet
 from paiju.wallet.celery_app import DEFAULT_HOLD_SWEEP_SECONDS, WorkerOptions
+from paiju.wallet.coins_board import AvailableCoinsBoard
 from paiju.wallet.leaderboard import Leaderboard
 from paiju.wallet.relay import Settler, relay_outbox
 from paiju.wallet.service import open_wallet
@@ -95,7 +96,7 @@ class Platform:
             "wallet": lambda: wallet_bindings(self.settings, self.wallet, self.leaderboard),  # type: ignore[arg-type]
             "lobby": lambda: [
                 ServiceBinding("paiju.v1.Lobby", LobbyService(self.lobby, self.hub), lobby_pb2_grpc.add_LobbyServicer_to_server,
-                               LobbyService.NON_BLOCKING)
+                               LobbyService.NON_BLOCKING, LobbyService.LOOP_FIRST)
             ],
             "table": lambda: [
                 ServiceBinding("paiju.v1.Table", TableService(self.tables, self.presence, self.draining, self.hub),
@@ -245,6 +246,8 @@ def build(
     else:
         port = RemoteWallet(authorized_channel(settings.wallet_target, ServiceTokenSource(signer, "table")))
     store = TableStore(client, prefix=options.redis_prefix)
+    if wallet is not None:
+        wallet.on_available = AvailableCoinsBoard(client, options.redis_prefix).publish
     timers = Timers(
         turn_ms=settings.turn_seconds * 1000,
         ready_kick_ms=settings.ready_kick_seconds * 1000,

@@ -16,7 +16,7 @@ from paiju.lobby.rooms import NO_FREE_SEAT, Lobby, RoomEntry, room_of_commit
 from paiju.proto.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
 from paiju.table.fanout import StreamHub
 from paiju.table.record import IDLE, PLAYING, WAITING, TableRecord
-from paiju.table.tables import TableNotFound
+from paiju.table.tables import LedgerNeeded, TableNotFound
 
 ROOM_STATES = {
     IDLE: common_pb2.ROOM_STATE_IDLE,
@@ -63,6 +63,10 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
     NON_BLOCKING = frozenset({"ListTiers", "ListRooms", "WatchRooms"})
     """Methods that read Redis only (Sit, Stand, Ready and QuickMatch may ask the ledger), so an
     event loop may run them itself: a room list then waits on the loop, holding no thread."""
+    LOOP_FIRST = frozenset({"Ready"})
+    """Methods that usually need Redis only: a press of start is answered on the loop from the
+    ledger's board of coins, and goes to a thread only when the ledger must be asked (the board
+    does not let the player through, or the press starts the hand and holds its coins)."""
 
     def __init__(self, lobby: Lobby, hub: StreamHub | None = None) -> None:
         self.lobby = lobby
@@ -175,7 +179,13 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
 
     def Ready(self, request, context):  # type: ignore[no-untyped-def]
         caller = current_caller()
-        outcome = self._seat_change(context, lambda: self.lobby.tables.ready(request.room_id, caller.account_id))
+        ask_ledger = not getattr(context, "runs_on_loop", False)
+        try:
+            outcome = self._seat_change(
+                context, lambda: self.lobby.tables.ready(request.room_id, caller.account_id, ask_ledger)
+            )
+        except LedgerNeeded:
+            raise aio_bridge.OffTheLoop from None
         started = next((e for e in outcome.events if e.type == "hand_seats"), None)
         # The room as this change committed it: no second read of the table.
         room = (room_message(outcome.version, outcome.record) if outcome.record is not None

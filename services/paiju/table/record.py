@@ -301,11 +301,15 @@ class TableRecord:
         require(self.seats[seat] is None, f"seat {seat} is taken", "seat_taken")
         return seat
 
+    def can_afford(self, coins: int) -> bool:
+        """Whether ``coins`` reach the tier's minimum (what :meth:`verify_coins` checks)."""
+        return coins >= self.spec.tier(self.tier).min_coins
+
     def verify_coins(self, coins: int, doing: str) -> None:
         """Raise IllegalAction (``not_enough_coins``) if ``coins`` are below the tier's minimum."""
         tier = self.spec.tier(self.tier)
         require(
-            coins >= tier.min_coins,
+            self.can_afford(coins),
             f"this {tier.title} room needs {tier.min_coins:,} coins to {doing}; you hold {coins:,}",
             "not_enough_coins",
         )

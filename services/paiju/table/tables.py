@@ -37,6 +37,7 @@ from paiju.table.store import (
     TableExists,
     TableStore,
 )
+from paiju.wallet.coins_board import AvailableCoinsBoard
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,11 @@ class WalletPort(Protocol):
         ...
 
     def release(self, hand_id: str) -> None: ...
+
+
+class LedgerNeeded(Exception):
+    """A change made without the ledger (``ask_ledger=False``) found that only the ledger can
+    answer it. Nothing was changed: make it again where the ledger may be asked."""
 
 
 class TableNotFound(LookupError):
@@ -206,6 +212,9 @@ class Tables:
         self.seeds = seeds
         self.randbelow = randbelow
         self.directory = SeatDirectory(store.client, store.prefix)
+        self.coins = AvailableCoinsBoard(store.client, store.prefix)
+        """The ledger's last word on players' available coins: a press answered on the event
+        loop trusts it to let a player through, never to refuse one."""
         self._turns = TableTurns()
         self.settlement_listeners: list[Callable[[str], None]] = []
         """Called with the table's id after a hand's settlement is queued (the in-process relay
@@ -440,21 +449,32 @@ class Tables:
 
         return self._retrying(table_id, change)  # type: ignore[return-value]
 
-    def ready(self, table_id: str, account: str) -> Outcome:
+    def ready(self, table_id: str, account: str, ask_ledger: bool = True) -> Outcome:
         """Press start; the hand starts when every seated player has (and enough are seated).
 
         A player whose coins fell below the tier's minimum is refused (``not_enough_coins``);
         while the last hand's settlement is on its way their coins are not known yet, and the
         hand's holds decide: a start stands up the players whose available coins fell below the
-        minimum, and when the caller is one, it is told so after the change."""
-        coins = None if self._settling(table_id) else self.wallet.available(account)
+        minimum, and when the caller is one, it is told so after the change.
+
+        With ``ask_ledger`` off (a caller that must not wait on SQL: the event loop), the press
+        takes the player's coins from the ledger's board (:mod:`paiju.wallet.coins_board`)
+        and raises :class:`LedgerNeeded`, having changed nothing, when only the ledger can
+        answer: the board does not know the player or says too few, or the press starts the
+        hand (whose holds the ledger places)."""
+        settling = self._settling(table_id)
+        coins = None if settling or not ask_ledger else self.wallet.available(account)
 
         def change(version: int, record: TableRecord) -> Outcome:
             seat = record.seat_of(account)
             starts = record.ready(account, coins)
             events = [Event("ready", {"seat": seat})]
             if starts and not self._settling(table_id, before_a_start=True):
+                if not ask_ledger:
+                    raise LedgerNeeded("this press starts the hand: its holds are placed in the ledger")
                 return self._start_hand(table_id, version, record, events)
+            if not ask_ledger and not settling:
+                self._verify_on_the_board(record, account)
             plan = DeadlinePlan()
             self._seating_changed(table_id, record, plan)  # a start waits for the last settlement
             return self._commit(table_id, version, record, events, plan)
@@ -464,6 +484,15 @@ class Tables:
             raise IllegalAction("your available coins fell below this room's minimum: you were stood up",
                                 "not_enough_coins")
         return outcome
+
+    def _verify_on_the_board(self, record: TableRecord, account: str) -> None:
+        """Raise :class:`LedgerNeeded` unless the board says ``account`` may play here. Only
+        the ledger refuses a press: the board may be behind a grant."""
+        available = self.coins.available(account)
+        if available is None:
+            raise LedgerNeeded("the board does not know this player's coins")
+        if not record.can_afford(available):
+            raise LedgerNeeded("the board says too few coins: the ledger decides")
 
     def start_if_ready(self, table_id: str) -> Outcome | None:
         """Start the hand now if everyone is ready and the last settlement has landed (the

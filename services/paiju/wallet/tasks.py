@@ -33,6 +33,7 @@ from paiju.wallet.celery_app import (
     WorkerOptions,
     app,
 )
+from paiju.wallet.coins_board import AvailableCoinsBoard
 from paiju.wallet.leaderboard import Leaderboard
 from paiju.wallet.relay import SettlementOrder, Settler, relay_outbox
 from paiju.wallet.store import Wallet
@@ -74,6 +75,7 @@ class WorkerResources:
         if settings.redis_url is None:
             return cls(wallet)
         client = open_redis(settings.redis_url, cluster=settings.redis_cluster)
+        wallet.on_available = AvailableCoinsBoard(client, options.redis_prefix).publish
         return cls(
             wallet,
             Leaderboard(client, options.leaderboard_prefix),
