@@ -61,6 +61,7 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/14"
 OWN_MOVES_ON_STREAM = "PAIJU_BENCH_OWN_MOVES_ON_STREAM"
 """Set by ``--own-moves-on-stream`` for the load-generator processes."""
 PEER_REDIS_URL = "redis://127.0.0.1:6379/15"
+DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
 PEER_SOURCE = Path(__file__).resolve().parents[1].parent / "shared" / "peers" / "colyseus"
 TOKEN_TTL_SECONDS = 24 * 3600
 BOT_KINDS = ("sensible", "sensible", "random")  # as platform.py and the peer's bots
@@ -283,7 +284,8 @@ def run_paiju(args: argparse.Namespace) -> dict[str, Any]:
 
     run_id = secrets.token_hex(4)
     prefix = f"bench-{run_id}"
-    with ledger(None, run_id) as database_url:
+    postgres = (args.postgres or DEFAULT_POSTGRES_URL) if args.postgres is not None else None
+    with ledger(postgres, run_id) as database_url:
         seats = args.tables * args.seats
         environment = {
             "REDIS_URL": with_connections(args.redis_url, seats * 2 + 128),
@@ -444,6 +446,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server-processes", type=int, default=1, help="server processes on one port (default 1)")
     parser.add_argument("--redis-url", default=os.environ.get("PAIJU_BENCH_REDIS_URL", DEFAULT_REDIS_URL),
                         help=f"real Redis for Paiju (default {DEFAULT_REDIS_URL})")
+    parser.add_argument("--postgres", nargs="?", const="", default=None, metavar="URL",
+                        help=f"ledger on PostgreSQL as in production, in a schema of this run (default URL "
+                             f"{DEFAULT_POSTGRES_URL}); without it, a SQLite file of this run")
     parser.add_argument("--peer", default=None, metavar="DIR|auto",
                         help="also run the Colyseus peer, interleaved: a prepared copy, or 'auto' to prepare one")
     parser.add_argument("--peer-redis-url", default=PEER_REDIS_URL, help=f"Redis for the peer (default {PEER_REDIS_URL})")
@@ -458,7 +463,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--tables, --loadgen-processes and --rounds must be at least 1, --seconds above 0")
     peer = prepared_peer(args.peer) if args.peer else None
     print(f"table-path bench: {args.tables} tables x {args.seats} seats · {args.server_processes} server process(es), "
-          f"{args.loadgen_processes} load generator(s) · think {args.think_ms:g} ms · {args.seconds:g} s per run · "
+          f"{args.loadgen_processes} load generator(s) · ledger on {'PostgreSQL' if args.postgres is not None else 'SQLite'}"
+          f" · think {args.think_ms:g} ms · {args.seconds:g} s per run · "
           f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}", flush=True)
     results: list[dict[str, Any]] = []
     for round_ in range(args.rounds if peer else 1):
