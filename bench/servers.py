@@ -20,6 +20,11 @@ REDIS_TRIPS_FROM = "redis round trips from "
 """The key under which a server process reports the Redis round trips it has made, beside its RPCs."""
 
 
+ACT_SERVED_WITHIN = {"0.01": "Act served within 10 ms", "0.025": "Act served within 25 ms"}
+"""Acts whose servicer returned within a bound (the server's own histogram, from a call's start on
+the event loop to its answer): what of the players' tail is the server's own."""
+
+
 def count_redis_round_trips() -> list[int]:
     """From now on, count every request this process sends to Redis (a command, a pipeline or a
     transaction: one write each, one round trip each); the one-element list holds the count.
@@ -81,6 +86,10 @@ def rpc_counts() -> dict[str, float]:
             if sample.name == "paiju_rpc_duration_seconds_count":
                 method = sample.labels.get("method", "?")
                 counts[method] = counts.get(method, 0.0) + sample.value
+            elif (sample.name == "paiju_rpc_duration_seconds_bucket" and sample.labels.get("method") == "Act"
+                  and sample.labels.get("le") in ACT_SERVED_WITHIN):
+                key = ACT_SERVED_WITHIN[sample.labels["le"]]
+                counts[key] = counts.get(key, 0.0) + sample.value
     return counts
 
 

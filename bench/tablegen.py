@@ -55,7 +55,13 @@ import grpc
 from paiju.client.bots import BOTS
 from paiju.proto.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 from runs import cpu_seconds, drop_prefix, ledger, percentile, redis_cpu_seconds, with_connections
-from servers import REDIS_ROUND_TRIPS, REDIS_TRIPS_FROM, REPORT_SECONDS, start_servers
+from servers import (
+    ACT_SERVED_WITHIN,
+    REDIS_ROUND_TRIPS,
+    REDIS_TRIPS_FROM,
+    REPORT_SECONDS,
+    start_servers,
+)
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/14"
 OWN_MOVES_ON_STREAM = "PAIJU_BENCH_OWN_MOVES_ON_STREAM"
@@ -365,6 +371,8 @@ def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generato
         "redis_commands_per_action": sum(commands.values()) / per_action,
         "top_commands": sorted(((name, count / per_action) for name, count in commands.items() if count),
                                key=lambda item: -item[1])[:6],
+        "acts_served_over": {bound: 1 - rpcs.pop(key, 0.0) / max(rpcs.get("Act", 0.0), 1.0)
+                             for bound, key in (("10 ms", ACT_SERVED_WITHIN["0.01"]), ("25 ms", ACT_SERVED_WITHIN["0.025"]))},
         "rpcs_per_action": {name: count / per_action for name, count in rpcs.items() if count},
         "stream_messages_per_action": window.messages / per_action,
         "server_cores": server_cpu / elapsed, "loadgen_cores": generator_cpu / elapsed,
@@ -427,6 +435,10 @@ def show(result: dict[str, Any]) -> None:
               + " · RPCs/action: " + ", ".join(f"{m} {n:.2f}" for m, n in sorted(result["rpcs_per_action"].items(),
                                                                                   key=lambda item: -item[1]))
               + f" · stream messages/action {result['stream_messages_per_action']:.1f}")
+        if result.get("acts_served_over"):
+            print("           Acts the servicer took over "
+                  + ", ".join(f"{bound}: {share:.2%}" for bound, share in result["acts_served_over"].items())
+                  + " (the server's own metrics: the rest of the players' tail is outside the servicer)")
         for site, trips in result.get("round_trips_by_site", []):
             print(f"           {trips:5.2f} round trips/action from {site}")
     if result.get("stale") or result.get("refused") or result.get("errors"):
