@@ -25,6 +25,10 @@ class BotStats:
     refused: list[str] = field(default_factory=list)
 
 
+SINCE_SITTING = object()
+"""``play_bot``'s default: the hands that end after the bot sat down count."""
+
+
 def play_bot(
     client: PaijuClient,
     game: str,
@@ -36,11 +40,16 @@ def play_bot(
     room_id: str | None = None,
     stats: BotStats | None = None,
     press_start_when: Callable[[dict], bool] | None = None,
+    counted_after: str | None | object = SINCE_SITTING,
 ) -> BotStats:
     """Sit (quick match unless ``room_id``), then press start and play until ``hands`` hands
     have ended at the table, the bot is stood up, or ``stop`` is set. With
     ``press_start_when``, the bot presses start only once that holds of the table's view (a bot
-    keeping a person company waits for the person to press start)."""
+    keeping a person company waits for the person to press start).
+
+    The hands that count are those that end after the one that had last ended when the bot sat,
+    or, with ``counted_after``, after that hand id (``None``: every hand of the table). Bots
+    that share one such id count the same hands, however late each of them comes."""
     stop = stop or threading.Event()
     rng = rng or random.Random()
     if room_id is None:
@@ -55,7 +64,7 @@ def play_bot(
     target = stats.hands + hands
     waiter = TableWaiter(client, room_id)
     view = client.view(room_id)
-    last_hand_id = _finished_hand(view)  # hands before we sat do not count
+    last_hand_id = _finished_hand(view) if counted_after is SINCE_SITTING else counted_after
     try:
         while not stop.is_set() and stats.hands < target:
             if view is None:
