@@ -137,7 +137,8 @@ class Platform:
                 owner: Any = LocalTables(self.tables)
             else:
                 tokens = ServiceTokenSource(self.signer, "watchdog")
-                owner = RemoteTables(authorized_channel(self.settings.table_target, tokens))
+                owner = RemoteTables(authorized_channel(self.settings.table_target, tokens),
+                                     timeout=self.settings.call_timeout_seconds)
             self.watchdog = Replica(self.store, self.presence, owner, lease_ms=self.settings.watchdog_lease_ms).start()
         if relay and self.wallet is not None:
             self._start_relay()
@@ -244,7 +245,8 @@ def build(
     if wallet is not None:
         port: WalletPort = DirectWallet(wallet)
     else:
-        port = RemoteWallet(authorized_channel(settings.wallet_target, ServiceTokenSource(signer, "table")))
+        port = RemoteWallet(authorized_channel(settings.wallet_target, ServiceTokenSource(signer, "table")),
+                            timeout=settings.call_timeout_seconds)
     store = TableStore(client, prefix=options.redis_prefix)
     if wallet is not None:
         wallet.on_available = AvailableCoinsBoard(client, options.redis_prefix).publish

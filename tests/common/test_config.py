@@ -19,6 +19,7 @@ def test_with_nothing_set_the_services_run_embedded_with_the_documented_defaults
         20,
     )
     assert settings.starting_grant == 20_000
+    assert settings.call_timeout_seconds == 5
 
 
 def test_an_unset_secret_is_random_per_process() -> None:
@@ -36,8 +37,10 @@ def test_explicit_values_are_read() -> None:
             "PAIJU_TURN_SECONDS": "15",
             "PAIJU_STARTING_GRANT": "50_000",
             "PAIJU_WALLET_TARGET": "wallet:50052",
+            "PAIJU_CALL_TIMEOUT_SECONDS": "12",
         }
     )
+    assert settings.call_timeout_seconds == 12
     assert settings.redis_url == "redis://127.0.0.1:6379/3" and not settings.uses_embedded_redis
     assert not settings.uses_embedded_database
     assert settings.secret == b"sixteen bytes or more" and not settings.secret_is_ephemeral
@@ -55,6 +58,7 @@ def test_empty_variables_count_as_unset() -> None:
     [
         ("PAIJU_TURN_SECONDS", "twenty", "whole number"),
         ("PAIJU_TURN_SECONDS", "0", "at least 1"),
+        ("PAIJU_CALL_TIMEOUT_SECONDS", "0", "at least 1"),
         ("PAIJU_STARTING_GRANT", "-1", "at least 0"),
         ("PAIJU_PORT", "70000", "0..65535"),
         ("PAIJU_SECRET", "short", "16 bytes"),
@@ -71,3 +75,14 @@ def test_the_secret_never_shows_in_a_repr() -> None:
         {"PAIJU_SECRET": "hunter2hunter2hunter2", "DATABASE_URL": "postgresql://u:pw@db/x"}
     )
     assert "hunter2" not in repr(settings) and "pw@" not in repr(settings)
+
+
+def test_a_service_deployed_apart_waits_for_the_wallet_as_long_as_the_settings_say() -> None:
+    from paiju.platform import build
+
+    platform = build(Settings.from_env({"PAIJU_CALL_TIMEOUT_SECONDS": "12"}), rooms_per_tier=1,
+                     services=("lobby", "table"))
+    try:
+        assert platform.tables.wallet._timeout == 12  # type: ignore[attr-defined]
+    finally:
+        platform.close()

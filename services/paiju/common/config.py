@@ -27,6 +27,7 @@ variable                       default                      meaning
 ``PAIJU_LOBBY_TARGET``         ``127.0.0.1:50053``          where the other services reach the lobby
 ``PAIJU_TABLE_TARGET``         ``127.0.0.1:50054``          where the other services reach the table
 ``PAIJU_WATCHDOG_TARGET``      ``127.0.0.1:50055``          where the other services reach the watchdog
+``PAIJU_CALL_TIMEOUT_SECONDS`` ``5``                        how long a service waits for another (the wallet's holds, the table's deadlines) before giving up
 ``PAIJU_GRPC_SERVER``          ``loop``                     ``loop``: calls served from one asyncio loop (slow ones in threads); ``threads``: grpc's thread-pool server
 ``PAIJU_GRPC_WORKERS``         ``64``                       threads per server (for ``threads``, each stream holds one)
 ``PAIJU_TURN_SECONDS``         ``20``                       turn timer
@@ -107,6 +108,8 @@ class Settings:
     lobby_target: str
     table_target: str
     watchdog_target: str
+    call_timeout_seconds: float
+    """How long one service waits for another's answer (services deployed apart)."""
     grpc_server: str
     """``loop`` (an asyncio server; see :mod:`paiju.common.aio_bridge`) or ``threads``."""
     grpc_workers: int
@@ -114,9 +117,9 @@ class Settings:
     reconnect_seconds: int
     ready_kick_seconds: int
     watchdog_lease_ms: int
+    """How long a watchdog's claim on a due deadline lasts before another replica may fire it."""
     shutdown_grace_seconds: int
     """On SIGTERM, how long calls in flight may take to finish before the server stops."""
-    """How long a watchdog's claim on a due deadline lasts before another replica may fire it."""
     starting_grant: int
     max_request_bytes: int
     max_action_bytes: int
@@ -184,6 +187,7 @@ class Settings:
             lobby_target=env.text("PAIJU_LOBBY_TARGET") or "127.0.0.1:50053",
             table_target=env.text("PAIJU_TABLE_TARGET") or "127.0.0.1:50054",
             watchdog_target=env.text("PAIJU_WATCHDOG_TARGET") or "127.0.0.1:50055",
+            call_timeout_seconds=env.integer("PAIJU_CALL_TIMEOUT_SECONDS", 5, minimum=1),
             grpc_server=env.choice("PAIJU_GRPC_SERVER", ("loop", "threads"), "loop"),
             grpc_workers=env.integer("PAIJU_GRPC_WORKERS", 64, minimum=1),
             turn_seconds=env.integer("PAIJU_TURN_SECONDS", 20, minimum=1),
