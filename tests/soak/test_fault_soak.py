@@ -144,7 +144,6 @@ class Player:
                 client.login(self.name, PASSWORD)
                 play_bot(client, self.game, self.tier, self.bot, hands=goal - self.stats.hands, stop=stop, rng=rng,
                          room_id=self.room, stats=self.stats, counted_after=counted_after)
-                counted_after = SINCE_SITTING
                 if not stop.is_set() and self.stats.hands < goal:
                     # play_bot ends early only when the seat is gone.
                     self.seat_losses.append(f"{self.name} stood up at {self.room}")
