@@ -95,19 +95,25 @@ def rpc_counts() -> dict[str, float]:
     return counts
 
 
+TABLE_SIDE = ("table", "lobby", "watchdog")
+"""What a server process serves when the ledger has a process of its own (``--ledger-process``)."""
+
+
 def server_process(environment: dict[str, str], rooms_per_tier: int, port: int, share_port: bool,
-                   started: Any, stop: Any, counts: Any) -> None:
-    """One server process: the whole platform on ``port`` (shared with the other server processes
-    of the run when ``share_port``) until ``stop``; it reports ``(pid, port)`` once serving, then
-    ``(pid, RPC counts and Redis round trips)`` every REPORT_SECONDS and once more when stopping."""
+                   started: Any, stop: Any, counts: Any, services: tuple[str, ...] | None = None) -> None:
+    """One server process: ``services`` (by default the whole platform) on ``port`` (shared with
+    the other server processes of the run when ``share_port``) until ``stop``; it reports
+    ``(pid, port)`` once serving, then ``(pid, RPC counts and Redis round trips)`` every
+    REPORT_SECONDS and once more when stopping."""
     from paiju.common.config import Settings
     from paiju.common.server import start_from_settings
-    from paiju.platform import build
+    from paiju.platform import SERVICES, build
     from paiju.wallet.celery_app import WorkerOptions
 
     round_trips = count_redis_round_trips()
     settings = Settings.from_env(environment)
-    platform = build(settings, rooms_per_tier=rooms_per_tier, options=WorkerOptions.from_env(environment))
+    platform = build(settings, rooms_per_tier=rooms_per_tier, options=WorkerOptions.from_env(environment),
+                     services=services or SERVICES)
     server = start_from_settings(settings, platform.bindings(), port=port, share_port=share_port)
     platform.start_background(relay=True)
     started.put((os.getpid(), server.port))
@@ -128,6 +134,9 @@ class ServerProcesses:
     port: int
     counts_queue: Any
     counts: dict[int, dict[str, float]] = field(default_factory=dict)
+    ledger: Any = None
+    """The ledger's own process (the wallet service and the settlement relay, as the wallet
+    pods and the Celery worker are in production), when the run gave it one."""
 
     @property
     def pids(self) -> list[int]:
@@ -150,18 +159,32 @@ class ServerProcesses:
 
 
 def start_servers(context: Any, environment: dict[str, str], args: argparse.Namespace, stop: Any) -> ServerProcesses:
-    """``--server-processes`` servers on one port: the first picks it, the others share it."""
+    """``--server-processes`` servers on one port: the first picks it, the others share it. With
+    ``--ledger-process``, the ledger first, in a process of its own that the servers call."""
     started, counts = context.Queue(), context.Queue()
+    ledger, services = None, None
+    if getattr(args, "ledger_process", False):
+        ledger = context.Process(target=server_process, daemon=True,
+                                 args=(environment, args.tables, 0, False, started, stop, counts, ("wallet",)))
+        ledger_port = _started(ledger, started)
+        environment = {**environment, "PAIJU_WALLET_TARGET": f"127.0.0.1:{ledger_port}"}
+        services = TABLE_SIDE
     share = args.server_processes > 1
     processes: list[Any] = []
     port = 0
     for _ in range(args.server_processes):
         process = context.Process(target=server_process, daemon=True,
-                                  args=(environment, args.tables, port, share, started, stop, counts))
-        process.start()
+                                  args=(environment, args.tables, port, share, started, stop, counts, services))
         processes.append(process)
-        try:
-            _, port = started.get(timeout=120)
-        except queue.Empty:
-            raise RuntimeError("a server process did not start within 120 s") from None
-    return ServerProcesses(processes, port, counts)
+        port = _started(process, started)
+    return ServerProcesses(processes, port, counts, ledger=ledger)
+
+
+def _started(process: Any, started: Any) -> int:
+    """Start ``process``; the port it serves on, once it does."""
+    process.start()
+    try:
+        _, port = started.get(timeout=120)
+    except queue.Empty:
+        raise RuntimeError("a server process did not start within 120 s") from None
+    return int(port)

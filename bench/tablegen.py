@@ -318,7 +318,7 @@ def run_paiju(args: argparse.Namespace) -> dict[str, Any]:
             return _measure(args, platform.redis, servers, generators, reports, seats)
         finally:
             _stop(stop, generators)
-            _stop(server_stop, servers.processes)
+            _stop(server_stop, servers.processes + ([servers.ledger] if servers.ledger else []))
             platform.close()
             drop_prefix(platform.redis, prefix)
 
@@ -338,8 +338,10 @@ def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generato
         if time.monotonic() - began > args.warmup + 300:
             raise RuntimeError(f"the tables did not start playing: {warmup.errors[:3]}")
     server_pids, generator_pids = servers.pids, [process.pid for process in generators]
+    ledger_pids = [servers.ledger.pid] if servers.ledger else []
     before = (sum(map(cpu_seconds, server_pids)), sum(map(cpu_seconds, generator_pids)),
-              redis_cpu_seconds(redis_client), command_calls(redis_client), servers.rpc_counts())
+              redis_cpu_seconds(redis_client), command_calls(redis_client), servers.rpc_counts(),
+              sum(map(cpu_seconds, ledger_pids)))
     window = Window()
     start = time.monotonic()
     while (elapsed := time.monotonic() - start) < args.seconds:
@@ -349,6 +351,7 @@ def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generato
     elapsed = time.monotonic() - start
     server_cpu = sum(map(cpu_seconds, server_pids)) - before[0]
     generator_cpu = sum(map(cpu_seconds, generator_pids)) - before[1]
+    ledger_cpu = sum(map(cpu_seconds, ledger_pids)) - before[5]
     redis_cpu = redis_cpu_seconds(redis_client) - before[2]
     calls_after = command_calls(redis_client)
     commands = {name: count - before[3].get(name, 0) for name, count in calls_after.items()}
@@ -363,6 +366,7 @@ def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generato
         "stale": window.stale, "refused": window.refused, "errors": window.errors[:3],
         "server_cpu_us_per_action": server_cpu / per_action * 1e6,
         "loadgen_cpu_us_per_action": generator_cpu / per_action * 1e6,
+        "ledger_cpu_us_per_action": ledger_cpu / per_action * 1e6 if ledger_pids else None,
         "redis_cpu_us_per_action": redis_cpu / per_action * 1e6,
         "redis_round_trips_per_action": rpcs.pop(REDIS_ROUND_TRIPS, 0.0) / per_action,
         "round_trips_by_site": sorted(((name.removeprefix(REDIS_TRIPS_FROM), rpcs.pop(name) / per_action)
@@ -429,7 +433,9 @@ def show(result: dict[str, Any]) -> None:
           + (f" · {result['redis_round_trips_per_action']:.1f} round trips" if "redis_round_trips_per_action" in result
              else "")
           + (f" · load generator {result['loadgen_cpu_us_per_action']:,.0f} µs/action" if "loadgen_cpu_us_per_action"
-             in result else f" · bots {result.get('bots_cores', 0):.2f} cores"))
+             in result else f" · bots {result.get('bots_cores', 0):.2f} cores")
+          + (f" · ledger process {result['ledger_cpu_us_per_action']:,.0f} µs/action"
+             if result.get("ledger_cpu_us_per_action") is not None else ""))
     if name == "paiju":
         print("           commands/action: " + ", ".join(f"{c} {n:.1f}" for c, n in result["top_commands"])
               + " · RPCs/action: " + ", ".join(f"{m} {n:.2f}" for m, n in sorted(result["rpcs_per_action"].items(),
@@ -456,6 +462,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="mean thought before each move (default 0: flat out); a fixed offered load")
     parser.add_argument("--loadgen-processes", type=int, default=1, help="load-generator processes (default 1)")
     parser.add_argument("--server-processes", type=int, default=1, help="server processes on one port (default 1)")
+    parser.add_argument("--ledger-process", action="store_true",
+                        help="the ledger (wallet service, settlement relay) in a process of its own, as production "
+                             "deploys it; its CPU is reported apart from the servers'")
     parser.add_argument("--redis-url", default=os.environ.get("PAIJU_BENCH_REDIS_URL", DEFAULT_REDIS_URL),
                         help=f"real Redis for Paiju (default {DEFAULT_REDIS_URL})")
     parser.add_argument("--postgres", nargs="?", const="", default=None, metavar="URL",
@@ -476,6 +485,7 @@ def main(argv: list[str] | None = None) -> int:
     peer = prepared_peer(args.peer) if args.peer else None
     print(f"table-path bench: {args.tables} tables x {args.seats} seats · {args.server_processes} server process(es), "
           f"{args.loadgen_processes} load generator(s) · ledger on {'PostgreSQL' if args.postgres is not None else 'SQLite'}"
+          f"{', in a process of its own' if args.ledger_process else ''}"
           f" · think {args.think_ms:g} ms · {args.seconds:g} s per run · "
           f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}", flush=True)
     results: list[dict[str, Any]] = []
