@@ -10,6 +10,7 @@ import argparse
 import os
 import queue
 import sys
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,8 +70,39 @@ def _asking_site() -> str:
     return " < ".join(names) or "?"
 
 
-def _reported(round_trips: list[int]) -> dict[str, float]:
-    return {**rpc_counts(), REDIS_ROUND_TRIPS: float(round_trips[0]),
+GC_FULL_COLLECTIONS = "gc full collections"
+GC_PAUSE_SECONDS = "gc pause seconds"
+GC_LONGEST_PAUSE = "gc longest pause seconds since start"
+"""Not a count: the bench shows it as it is, not as a difference over the run."""
+GC_KEYS = (GC_FULL_COLLECTIONS, GC_PAUSE_SECONDS, GC_LONGEST_PAUSE)
+
+
+def time_garbage_collections() -> dict[str, float]:
+    """From now on, time this process's garbage collections; the dict holds the totals so far.
+
+    A collection holds the interpreter, so each is a pause of every thread, the event loop's
+    included: full collections (the oldest generation) walk every tracked object."""
+    import gc
+
+    totals = {GC_FULL_COLLECTIONS: 0.0, GC_PAUSE_SECONDS: 0.0, GC_LONGEST_PAUSE: 0.0}
+    began = [0.0]
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            began[0] = time.perf_counter()
+            return
+        pause = time.perf_counter() - began[0]
+        totals[GC_PAUSE_SECONDS] += pause
+        totals[GC_LONGEST_PAUSE] = max(totals[GC_LONGEST_PAUSE], pause)
+        if info["generation"] == 2:
+            totals[GC_FULL_COLLECTIONS] += 1
+
+    gc.callbacks.append(timed)
+    return totals
+
+
+def _reported(round_trips: list[int], collections: dict[str, float]) -> dict[str, float]:
+    return {**rpc_counts(), **collections, REDIS_ROUND_TRIPS: float(round_trips[0]),
             **{REDIS_TRIPS_FROM + site: float(count) for site, count in TRIPS_BY_SITE.items()}}
 
 
@@ -111,6 +143,7 @@ def server_process(environment: dict[str, str], rooms_per_tier: int, port: int, 
     from paiju.wallet.celery_app import WorkerOptions
 
     round_trips = count_redis_round_trips()
+    collections = time_garbage_collections()
     settings = Settings.from_env(environment)
     platform = build(settings, rooms_per_tier=rooms_per_tier, options=WorkerOptions.from_env(environment),
                      services=services or SERVICES)
@@ -119,8 +152,8 @@ def server_process(environment: dict[str, str], rooms_per_tier: int, port: int, 
     started.put((os.getpid(), server.port))
     try:
         while not stop.wait(REPORT_SECONDS):
-            counts.put((os.getpid(), _reported(round_trips)))
-        counts.put((os.getpid(), _reported(round_trips)))
+            counts.put((os.getpid(), _reported(round_trips, collections)))
+        counts.put((os.getpid(), _reported(round_trips, collections)))
     finally:
         server.stop(grace=1.0)
         platform.close()
@@ -154,7 +187,8 @@ class ServerProcesses:
         total: dict[str, float] = {}
         for counts in self.counts.values():
             for method, count in counts.items():
-                total[method] = total.get(method, 0.0) + count
+                combined = max if method == GC_LONGEST_PAUSE else sum
+                total[method] = combined((total.get(method, 0.0), count))
         return total
 
 

@@ -57,6 +57,9 @@ from paiju.proto.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 from runs import cpu_seconds, drop_prefix, ledger, percentile, redis_cpu_seconds, with_connections
 from servers import (
     ACT_SERVED_WITHIN,
+    GC_FULL_COLLECTIONS,
+    GC_LONGEST_PAUSE,
+    GC_PAUSE_SECONDS,
     REDIS_ROUND_TRIPS,
     REDIS_TRIPS_FROM,
     REPORT_SECONDS,
@@ -357,6 +360,7 @@ def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generato
     commands = {name: count - before[3].get(name, 0) for name, count in calls_after.items()}
     time.sleep(REPORT_SECONDS * 2)  # the servers' next report
     rpcs = {name: count - before[4].get(name, 0.0) for name, count in servers.rpc_counts().items()}
+    rpcs[GC_LONGEST_PAUSE] = servers.rpc_counts().get(GC_LONGEST_PAUSE, 0.0)
     print("\r".ljust(81), end="\r")
     per_action = max(window.actions, 1)
     return {
@@ -377,6 +381,9 @@ def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generato
                                key=lambda item: -item[1])[:6],
         "acts_served_over": {bound: 1 - rpcs.pop(key, 0.0) / max(rpcs.get("Act", 0.0), 1.0)
                              for bound, key in (("10 ms", ACT_SERVED_WITHIN["0.01"]), ("25 ms", ACT_SERVED_WITHIN["0.025"]))},
+        "garbage_collection": {"full collections": rpcs.pop(GC_FULL_COLLECTIONS, 0.0),
+                               "ms of pauses per second": rpcs.pop(GC_PAUSE_SECONDS, 0.0) * 1000 / elapsed,
+                               "longest pause since start, ms": rpcs.pop(GC_LONGEST_PAUSE, 0.0) * 1000},
         "rpcs_per_action": {name: count / per_action for name, count in rpcs.items() if count},
         "stream_messages_per_action": window.messages / per_action,
         "server_cores": server_cpu / elapsed, "loadgen_cores": generator_cpu / elapsed,
@@ -445,6 +452,9 @@ def show(result: dict[str, Any]) -> None:
             print("           Acts the servicer took over "
                   + ", ".join(f"{bound}: {share:.2%}" for bound, share in result["acts_served_over"].items())
                   + " (the server's own metrics: the rest of the players' tail is outside the servicer)")
+        if result.get("garbage_collection"):
+            print("           the servers' garbage collections: "
+                  + ", ".join(f"{label} {value:,.1f}" for label, value in result["garbage_collection"].items()))
         for site, trips in result.get("round_trips_by_site", []):
             print(f"           {trips:5.2f} round trips/action from {site}")
     if result.get("stale") or result.get("refused") or result.get("errors"):
