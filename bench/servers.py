@@ -137,6 +137,7 @@ def server_process(environment: dict[str, str], rooms_per_tier: int, port: int, 
     the other server processes of the run when ``share_port``) until ``stop``; it reports
     ``(pid, port)`` once serving, then ``(pid, RPC counts and Redis round trips)`` every
     REPORT_SECONDS and once more when stopping."""
+    from paiju.common.collector import settle_after_start_up
     from paiju.common.config import Settings
     from paiju.common.server import start_from_settings
     from paiju.platform import SERVICES, build
@@ -149,6 +150,7 @@ def server_process(environment: dict[str, str], rooms_per_tier: int, port: int, 
                      services=services or SERVICES)
     server = start_from_settings(settings, platform.bindings(), port=port, share_port=share_port)
     platform.start_background(relay=True)
+    settle_after_start_up()  # as ``paiju serve`` does
     started.put((os.getpid(), server.port))
     try:
         while not stop.wait(REPORT_SECONDS):

@@ -23,6 +23,7 @@ import grpc
 from paiju.client.bots import BOTS
 from paiju.client.play import BotStats, play_bot
 from paiju.client.sdk import PaijuClient, PaijuError
+from paiju.common.collector import settle_after_start_up
 from paiju.common.config import Settings
 from paiju.common.metrics import MetricsServerError, start_metrics_server
 from paiju.common.server import start_from_settings
@@ -49,6 +50,7 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
     port = service_port(settings, services)
     server = start_from_settings(settings, platform.bindings(services), port=port, share_port=share_port)
     platform.start_background(relay=relay)
+    settle_after_start_up()
     try:
         metrics = start_metrics_server(settings.metrics_port, settings.bind_host)
     except MetricsServerError as error:
