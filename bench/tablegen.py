@@ -223,7 +223,13 @@ async def _generate(address: str, plans: list[SeatPlan], think_seconds: float, s
 
 
 def load_generator(address: str, plans: list[SeatPlan], think_seconds: float, stop: Any, reports: Any) -> None:
-    """A load-generator process: play ``plans`` until ``stop``, reporting every REPORT_SECONDS."""
+    """A load-generator process: play ``plans`` until ``stop``, reporting every REPORT_SECONDS.
+
+    Its garbage collector is set as the servers' is: with a thousand streams, its own full
+    collections paused it 100 ms and more, time its players counted as the server's."""
+    from paiju.common.collector import settle_after_start_up
+
+    settle_after_start_up()
     asyncio.run(_generate(address, plans, think_seconds, stop, reports))
 
 
