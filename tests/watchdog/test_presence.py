@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import redis
 
-from paiju.watchdog.presence import QUIET_AFTER_MS, PresenceBoard, StreamPresence
+from paiju.watchdog.presence import BEATS_PER_SCRIPT, QUIET_AFTER_MS, PresenceBoard, StreamPresence
 from tests.watchdog.test_watchdog import observe_for, seat_players
 
 BEAT_MS = 2_000
@@ -123,3 +123,14 @@ def test_a_beat_between_the_sweep_and_the_disconnection_still_marks_the_player_b
     assert not connected(tables, player)
     beats.beat([("t1", player, "s")], clock.now + BEAT_MS)
     assert connected(tables, player)
+
+
+def test_a_hub_with_more_streams_than_one_beat_script_takes_beats_every_one(client):
+    board = PresenceBoard(client, prefix="many-beats")
+    streams = [(f"t{n % 7}", str(1_000 + n), f"stream-{n}") for n in range(2 * BEATS_PER_SCRIPT + 31)]
+    board.beat(*streams[5][:2], now_ms=500, stream=streams[5][2])  # one already present
+    back = board.beat_many(streams, now_ms=1_000)
+    assert len(back) == len(streams) - 1  # every other player was missing: all are told of
+    assert (streams[5][0], streams[5][1]) not in back
+    assert all(board.last_beat(table_id, account) == 1_000 for table_id, account, _ in streams)
+    assert all(board.streams(table_id, account) == 1 for table_id, account, _ in streams)
