@@ -172,6 +172,8 @@ class ServerProcesses:
     ledger: Any = None
     """The ledger's own process (the wallet service and the settlement relay, as the wallet
     pods and the Celery worker are in production), when the run gave it one."""
+    ledger_stop: Any = None
+    """Stops the ledger, set once the servers have stopped (they call it until then)."""
 
     @property
     def pids(self) -> list[int]:
@@ -198,10 +200,10 @@ def start_servers(context: Any, environment: dict[str, str], args: argparse.Name
     """``--server-processes`` servers on one port: the first picks it, the others share it. With
     ``--ledger-process``, the ledger first, in a process of its own that the servers call."""
     started, counts = context.Queue(), context.Queue()
-    ledger, services = None, None
+    ledger, ledger_stop, services = None, context.Event(), None
     if getattr(args, "ledger_process", False):
         ledger = context.Process(target=server_process, daemon=True,
-                                 args=(environment, args.tables, 0, False, started, stop, counts, ("wallet",)))
+                                 args=(environment, args.tables, 0, False, started, ledger_stop, counts, ("wallet",)))
         ledger_port = _started(ledger, started)
         environment = {**environment, "PAIJU_WALLET_TARGET": f"127.0.0.1:{ledger_port}"}
         services = TABLE_SIDE
@@ -213,7 +215,7 @@ def start_servers(context: Any, environment: dict[str, str], args: argparse.Name
                                   args=(environment, args.tables, port, share, started, stop, counts, services))
         processes.append(process)
         port = _started(process, started)
-    return ServerProcesses(processes, port, counts, ledger=ledger)
+    return ServerProcesses(processes, port, counts, ledger=ledger, ledger_stop=ledger_stop)
 
 
 def _started(process: Any, started: Any) -> int:

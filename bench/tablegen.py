@@ -327,7 +327,9 @@ def run_paiju(args: argparse.Namespace) -> dict[str, Any]:
             return _measure(args, platform.redis, servers, generators, reports, seats)
         finally:
             _stop(stop, generators)
-            _stop(server_stop, servers.processes + ([servers.ledger] if servers.ledger else []))
+            _stop(server_stop, servers.processes)
+            if servers.ledger:
+                _stop(servers.ledger_stop, [servers.ledger])
             platform.close()
             drop_prefix(platform.redis, prefix)
 
