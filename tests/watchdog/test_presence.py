@@ -3,6 +3,8 @@ streams close, whatever Redis or the watchdog went through (fakeredis and the re
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 import redis
 
@@ -126,7 +128,16 @@ def test_a_beat_between_the_sweep_and_the_disconnection_still_marks_the_player_b
 
 
 def test_a_hub_with_more_streams_than_one_beat_script_takes_beats_every_one(client):
-    board = PresenceBoard(client, prefix="many-beats")
+    prefix = f"many-beats-{uuid.uuid4().hex[:8]}"
+    board = PresenceBoard(client, prefix=prefix)
+    try:
+        _beat_more_than_one_script(board)
+    finally:
+        for key in client.scan_iter(f"{prefix}:*"):
+            client.delete(key)
+
+
+def _beat_more_than_one_script(board: PresenceBoard) -> None:
     streams = [(f"t{n % 7}", str(1_000 + n), f"stream-{n}") for n in range(2 * BEATS_PER_SCRIPT + 31)]
     board.beat(*streams[5][:2], now_ms=500, stream=streams[5][2])  # one already present
     back = board.beat_many(streams, now_ms=1_000)

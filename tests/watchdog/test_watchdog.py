@@ -3,8 +3,10 @@ window and escapes; and several replicas sharing the deadlines, each fired exact
 
 from __future__ import annotations
 
+import logging
 import threading
 
+import grpc
 import pytest
 
 from paiju.games.chaodipi import Phase as ChaodipiPhase
@@ -317,3 +319,36 @@ def test_stake_multiples_do_not_hold_the_declaring_window_open(world):
         if clock.now < opened + 5_000:  # the declare_window
             assert chaodipi_of(tables).phase is ChaodipiPhase.DECLARING
     assert chaodipi_of(tables).phase is ChaodipiPhase.BURYING, "a stake multiple held the declaring window open"
+
+
+class _Unreachable(grpc.RpcError):
+    def code(self) -> grpc.StatusCode:
+        return grpc.StatusCode.UNAVAILABLE
+
+
+class _FailingOwner(LocalTables):
+    def __init__(self, tables, error: Exception) -> None:
+        super().__init__(tables)
+        self.error = error
+
+    def expire(self, table_id, name, stamp):  # type: ignore[no-untyped-def]
+        raise self.error
+
+
+@pytest.mark.parametrize(("error", "level", "traceback"), [(_Unreachable(), logging.WARNING, False),
+                                                            (KeyError("seat"), logging.ERROR, True)])
+def test_a_deadline_that_waits_for_a_service_out_of_reach_is_one_line_of_log_and_a_bug_a_traceback(
+    world, caplog, error, level, traceback
+):
+    tables, board, _, clock, wallet = world
+    seat_players(tables, wallet, 3)
+    clock.now += 20_000
+    replica = Replica(tables.store, board, _FailingOwner(tables, error), clock_ms=clock)
+    with caplog.at_level(logging.WARNING, logger="paiju.watchdog.firing"):
+        report = replica.run_once()
+    assert report.failed == 1 and report.fired == 0
+    (record,) = [r for r in caplog.records if r.name == "paiju.watchdog.firing"]
+    assert record.levelno == level
+    assert (record.exc_info is not None) is traceback
+    clock.now += 20_000  # the lease ran out: the deadline falls due again
+    assert Replica(tables.store, board, LocalTables(tables), clock_ms=clock).run_once().fired == 1

@@ -66,6 +66,16 @@ def answer_for(error: BaseException) -> Answer:
     return INTERNAL
 
 
+def is_outage(error: BaseException) -> bool:
+    """Whether ``error`` says a backend or another service is out of reach (a later try may
+    succeed), not that our own code failed.
+
+    >>> is_outage(redis.exceptions.ConnectionError("Connection refused")), is_outage(KeyError("seat"))
+    (True, False)
+    """
+    return answer_for(error) is UNAVAILABLE
+
+
 def _already_answered(context: grpc.ServicerContext) -> bool:
     """Whether the servicer set a status before raising (``abort`` raises to end the call)."""
     code = context.code()

@@ -11,6 +11,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from paiju.common.failures import is_outage
 from paiju.common.metrics import METRICS
 from paiju.table.store import TableStore
 from paiju.watchdog.presence import PresenceBoard
@@ -48,7 +49,11 @@ def fire_due(store: TableStore, owner: TableOwner, now_ms: int, lease_ms: int = 
         try:
             applied = owner.expire(due.table_id, due.name, due.version_set_for)
         except Exception as error:  # the lease brings it back; one table must not stop the rest
-            log.exception("deadline %s of table %s failed; it falls due again", due.name, due.table_id)
+            if is_outage(error):  # an outage is one line per deadline, not a traceback each
+                log.warning("deadline %s of table %s waits for a backend out of reach (%s); it falls due again",
+                            due.name, due.table_id, type(error).__name__)
+            else:
+                log.exception("deadline %s of table %s failed; it falls due again", due.name, due.table_id)
             report.failed += 1
             report.errors.append(f"{due.table_id}/{due.name}: {error}")
             continue
