@@ -26,7 +26,8 @@ import gc
 
 YOUNG_COLLECTION_AFTER = 10_000
 """New tracked objects (allocations less deallocations) between young collections."""
-MIDDLE_COLLECTIONS_PER_YOUNG = 10
+YOUNG_COLLECTIONS_PER_MIDDLE = 10
+"""CPython's default: a middle collection after every 10 young ones."""
 FULL_COLLECTION_AFTER = 100
 """Middle collections between full ones; CPython also waits until the objects that survived
 into the oldest generation since the last full collection are a quarter of those there then."""
@@ -45,4 +46,4 @@ def settle_after_start_up() -> None:
     """
     gc.collect()
     gc.freeze()
-    gc.set_threshold(YOUNG_COLLECTION_AFTER, MIDDLE_COLLECTIONS_PER_YOUNG, FULL_COLLECTION_AFTER)
+    gc.set_threshold(YOUNG_COLLECTION_AFTER, YOUNG_COLLECTIONS_PER_MIDDLE, FULL_COLLECTION_AFTER)
