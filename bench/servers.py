@@ -200,8 +200,9 @@ def start_servers(context: Any, environment: dict[str, str], args: argparse.Name
     """``--server-processes`` servers on one port: the first picks it, the others share it. With
     ``--ledger-process``, the ledger first, in a process of its own that the servers call."""
     started, counts = context.Queue(), context.Queue()
-    ledger, ledger_stop, services = None, context.Event(), None
+    ledger, ledger_stop, services = None, None, None
     if getattr(args, "ledger_process", False):
+        ledger_stop = context.Event()
         ledger = context.Process(target=server_process, daemon=True,
                                  args=(environment, args.tables, 0, False, started, ledger_stop, counts, ("wallet",)))
         ledger_port = _started(ledger, started)

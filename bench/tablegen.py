@@ -367,8 +367,9 @@ def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generato
     calls_after = command_calls(redis_client)
     commands = {name: count - before[3].get(name, 0) for name, count in calls_after.items()}
     time.sleep(REPORT_SECONDS * 2)  # the servers' next report
-    rpcs = {name: count - before[4].get(name, 0.0) for name, count in servers.rpc_counts().items()}
-    rpcs[GC_LONGEST_PAUSE] = servers.rpc_counts().get(GC_LONGEST_PAUSE, 0.0)
+    after = servers.rpc_counts()
+    rpcs = {name: count - before[4].get(name, 0.0) for name, count in after.items()}
+    rpcs[GC_LONGEST_PAUSE] = after.get(GC_LONGEST_PAUSE, 0.0)
     print("\r".ljust(81), end="\r")
     per_action = max(window.actions, 1)
     return {
