@@ -16,9 +16,11 @@ from typing import Any
 
 REPORT_SECONDS = 0.5
 REDIS_ROUND_TRIPS = "redis round trips"
+"""The key under which a server process reports the Redis round trips it has made, beside its RPCs."""
 REDIS_TRIPS_FROM = "redis round trips from "
 """Prefix of a round-trip count by the platform function that asked (``PAIJU_BENCH_TRIPS_BY_SITE=1``)."""
-"""The key under which a server process reports the Redis round trips it has made, beside its RPCs."""
+DEADLINES_CLAIMED = "deadlines claimed: "
+"""Prefix of a count of due deadlines this process claimed, by timer (turn, start, …): each is a look at the table, whether it moves it or finds it moved on."""
 
 
 ACT_SERVED_WITHIN = {"0.01": "Act served within 10 ms", "0.025": "Act served within 25 ms"}
@@ -124,6 +126,10 @@ def rpc_counts() -> dict[str, float]:
                   and sample.labels.get("le") in ACT_SERVED_WITHIN):
                 key = ACT_SERVED_WITHIN[sample.labels["le"]]
                 counts[key] = counts.get(key, 0.0) + sample.value
+    for metric in METRICS.deadline_lag.collect():
+        for sample in metric.samples:
+            if sample.name == "paiju_deadline_lag_seconds_count":
+                counts[DEADLINES_CLAIMED + sample.labels.get("timer", "?")] = sample.value
     return counts
 
 

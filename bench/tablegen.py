@@ -57,6 +57,7 @@ from paiju.proto.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 from runs import cpu_seconds, drop_prefix, ledger, percentile, redis_cpu_seconds, with_connections
 from servers import (
     ACT_SERVED_WITHIN,
+    DEADLINES_CLAIMED,
     GC_FULL_COLLECTIONS,
     GC_LONGEST_PAUSE,
     GC_PAUSE_SECONDS,
@@ -385,6 +386,8 @@ def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generato
         "round_trips_by_site": sorted(((name.removeprefix(REDIS_TRIPS_FROM), rpcs.pop(name) / per_action)
                                        for name in [n for n in rpcs if n.startswith(REDIS_TRIPS_FROM)]),
                                       key=lambda item: -item[1])[:10],
+        "deadlines_per_action": {name.removeprefix(DEADLINES_CLAIMED): rpcs.pop(name) / per_action
+                                 for name in [n for n in rpcs if n.startswith(DEADLINES_CLAIMED)]},
         "redis_commands_per_action": sum(commands.values()) / per_action,
         "top_commands": sorted(((name, count / per_action) for name, count in commands.items() if count),
                                key=lambda item: -item[1])[:6],
@@ -457,6 +460,9 @@ def show(result: dict[str, Any]) -> None:
               + " · RPCs/action: " + ", ".join(f"{m} {n:.2f}" for m, n in sorted(result["rpcs_per_action"].items(),
                                                                                   key=lambda item: -item[1]))
               + f" · stream messages/action {result['stream_messages_per_action']:.1f}")
+        if result.get("deadlines_per_action"):
+            print("           deadlines claimed/action: " + ", ".join(
+                f"{timer} {n:.3f}" for timer, n in sorted(result["deadlines_per_action"].items(), key=lambda item: -item[1])))
         if result.get("acts_served_over"):
             print("           Acts the servicer took over "
                   + ", ".join(f"{bound}: {share:.2%}" for bound, share in result["acts_served_over"].items())
