@@ -44,6 +44,7 @@ from servers import (
     ACT_SERVED_WITHIN,
     DEADLINES_CLAIMED,
     GC_KEYS,
+    LOOP_KEYS,
     REDIS_ROUND_TRIPS,
     REPORT_SECONDS,
     ServerProcesses,
@@ -370,7 +371,8 @@ def _measure(args: argparse.Namespace, platform: Any, servers: ServerProcesses, 
     time.sleep(REPORT_SECONDS * 2)  # the servers' next report of their RPC counts
     rpcs = {method: count - rpcs_before.get(method, 0.0) for method, count in servers.rpc_counts().items()}
     round_trips = rpcs.pop(REDIS_ROUND_TRIPS, 0.0)
-    for not_a_call in (*GC_KEYS, *ACT_SERVED_WITHIN.values(), *[n for n in rpcs if n.startswith(DEADLINES_CLAIMED)]):
+    for not_a_call in (*GC_KEYS, *LOOP_KEYS, *ACT_SERVED_WITHIN.values(),
+                       *[n for n in rpcs if n.startswith(DEADLINES_CLAIMED)]):
         rpcs.pop(not_a_call, None)
     print()
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Self
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -53,6 +54,54 @@ def percentile(samples: list[float], fraction: float) -> float:
     ordered = sorted(samples)
     rank = max(1, -(-len(ordered) * fraction // 1))
     return ordered[int(rank) - 1]
+
+
+class RunQueue:
+    """The machine's runnable threads, sampled every ``every`` seconds on a thread of its own
+    while started: how often the work on the machine wanted more cores than it has.
+
+    A player's call that lands while every core is taken waits for one, wherever it is in the
+    path; the event loop's own lateness cannot tell that apart from its own work."""
+
+    def __init__(self, every: float = 0.1) -> None:
+        self.every = every
+        self.samples: list[int] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, name="run-queue", daemon=True)
+
+    def __enter__(self) -> Self:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _sample(self) -> None:
+        while not self._stop.wait(self.every):
+            running = procs_running()
+            if running is not None:
+                self.samples.append(running - 1)  # not this sampler itself
+
+    def summary(self) -> dict[str, float]:
+        """Runnable threads at the median sample, the 99th percentile and the most; empty when
+        the machine does not say (not Linux)."""
+        if not self.samples:
+            return {}
+        return {"p50": percentile(self.samples, 0.5), "p99": percentile(self.samples, 0.99),
+                "most": float(max(self.samples))}
+
+
+def procs_running() -> int | None:
+    """Threads runnable on the machine now, this one included (Linux ``/proc/stat``)."""
+    try:
+        with open("/proc/stat") as stat:
+            for line in stat:
+                if line.startswith("procs_running "):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
 
 
 @contextmanager

@@ -78,6 +78,14 @@ GC_LONGEST_PAUSE = "gc longest pause seconds since start"
 """Not a count: the bench shows it as it is, not as a difference over the run."""
 GC_KEYS = (GC_FULL_COLLECTIONS, GC_PAUSE_SECONDS, GC_LONGEST_PAUSE)
 
+LOOP_LATENESS = "PAIJU_BENCH_LOOP_LATENESS"
+"""Set to 1 in a server process's environment to time its event loop's lateness."""
+LOOP_LATE_OVER = {0.01: "loop late over 10 ms", 0.025: "loop late over 25 ms"}
+LOOP_LONGEST_LATE = "loop longest lateness seconds since start"
+"""Not a count: the bench shows it as it is, not as a difference over the run."""
+LOOP_KEYS = (*LOOP_LATE_OVER.values(), LOOP_LONGEST_LATE)
+LOOP_PROBE_SECONDS = 0.005
+
 
 def time_garbage_collections() -> dict[str, float]:
     """From now on, time this process's garbage collections; the dict holds the totals so far.
@@ -103,8 +111,31 @@ def time_garbage_collections() -> dict[str, float]:
     return totals
 
 
-def _reported(round_trips: list[int], collections: dict[str, float]) -> dict[str, float]:
-    return {**rpc_counts(), **collections, REDIS_ROUND_TRIPS: float(round_trips[0]),
+def time_loop_lateness(loop: Any) -> dict[str, float]:
+    """From now on, wake on ``loop`` every LOOP_PROBE_SECONDS and count how late each wake-up
+    came; the dict holds the counts so far. A late wake-up is time the loop could not take
+    anything: a garbage collection, another thread holding the interpreter, a synchronous call
+    on the loop, or the machine's cores all taken."""
+    import asyncio
+
+    totals = {**dict.fromkeys(LOOP_LATE_OVER.values(), 0.0), LOOP_LONGEST_LATE: 0.0}
+
+    async def probe() -> None:
+        while True:
+            asked = loop.time()
+            await asyncio.sleep(LOOP_PROBE_SECONDS)
+            late = loop.time() - asked - LOOP_PROBE_SECONDS
+            for bound, key in LOOP_LATE_OVER.items():
+                if late > bound:
+                    totals[key] += 1
+            totals[LOOP_LONGEST_LATE] = max(totals[LOOP_LONGEST_LATE], late)
+
+    asyncio.run_coroutine_threadsafe(probe(), loop)
+    return totals
+
+
+def _reported(round_trips: list[int], collections: dict[str, float], lateness: dict[str, float]) -> dict[str, float]:
+    return {**rpc_counts(), **collections, **lateness, REDIS_ROUND_TRIPS: float(round_trips[0]),
             **{REDIS_TRIPS_FROM + site: float(count) for site, count in TRIPS_BY_SITE.items()}}
 
 
@@ -157,11 +188,13 @@ def server_process(environment: dict[str, str], rooms_per_tier: int, port: int, 
     server = start_from_settings(settings, platform.bindings(), port=port, share_port=share_port)
     platform.start_background(relay=True)
     settle_after_start_up()  # as ``paiju serve`` does
+    loop = getattr(server.server, "loop", None)
+    lateness = time_loop_lateness(loop) if environment.get(LOOP_LATENESS) == "1" and loop is not None else {}
     started.put((os.getpid(), server.port))
     try:
         while not stop.wait(REPORT_SECONDS):
-            counts.put((os.getpid(), _reported(round_trips, collections)))
-        counts.put((os.getpid(), _reported(round_trips, collections)))
+            counts.put((os.getpid(), _reported(round_trips, collections, lateness)))
+        counts.put((os.getpid(), _reported(round_trips, collections, lateness)))
     finally:
         server.stop(grace=1.0)
         platform.close()
@@ -197,7 +230,7 @@ class ServerProcesses:
         total: dict[str, float] = {}
         for counts in self.counts.values():
             for method, count in counts.items():
-                combined = max if method == GC_LONGEST_PAUSE else sum
+                combined = max if method in (GC_LONGEST_PAUSE, LOOP_LONGEST_LATE) else sum
                 total[method] = combined((total.get(method, 0.0), count))
         return total
 

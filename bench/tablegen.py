@@ -54,13 +54,24 @@ import grpc
 
 from paiju.client.bots import BOTS
 from paiju.proto.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
-from runs import cpu_seconds, drop_prefix, ledger, percentile, redis_cpu_seconds, with_connections
+from runs import (
+    RunQueue,
+    cpu_seconds,
+    drop_prefix,
+    ledger,
+    percentile,
+    redis_cpu_seconds,
+    with_connections,
+)
 from servers import (
     ACT_SERVED_WITHIN,
     DEADLINES_CLAIMED,
     GC_FULL_COLLECTIONS,
     GC_LONGEST_PAUSE,
     GC_PAUSE_SECONDS,
+    LOOP_LATE_OVER,
+    LOOP_LATENESS,
+    LOOP_LONGEST_LATE,
     REDIS_ROUND_TRIPS,
     REDIS_TRIPS_FROM,
     REPORT_SECONDS,
@@ -310,6 +321,7 @@ def run_paiju(args: argparse.Namespace) -> dict[str, Any]:
             "PAIJU_SECRET": secrets.token_hex(32),
             "PAIJU_STARTING_GRANT": str(10**9),  # nobody goes broke within a run
             "PAIJU_GRPC_WORKERS": str(seats * 2 + 32),
+            LOOP_LATENESS: "1" if args.loop_lateness else "0",
         }
         settings = Settings.from_env(environment)
         platform = build(settings, rooms_per_tier=args.tables, options=WorkerOptions.from_env(environment))
@@ -356,10 +368,11 @@ def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generato
               sum(map(cpu_seconds, ledger_pids)))
     window = Window()
     start = time.monotonic()
-    while (elapsed := time.monotonic() - start) < args.seconds:
-        _drain(reports, window, min(1.0, args.seconds - elapsed))
-        print(f"\r  paiju measuring {elapsed:4.0f}/{args.seconds:.0f} s · {window.actions:,} actions".ljust(80),
-              end="", flush=True)
+    with RunQueue() as run_queue:
+        while (elapsed := time.monotonic() - start) < args.seconds:
+            _drain(reports, window, min(1.0, args.seconds - elapsed))
+            print(f"\r  paiju measuring {elapsed:4.0f}/{args.seconds:.0f} s · {window.actions:,} actions".ljust(80),
+                  end="", flush=True)
     elapsed = time.monotonic() - start
     server_cpu = sum(map(cpu_seconds, server_pids)) - before[0]
     generator_cpu = sum(map(cpu_seconds, generator_pids)) - before[1]
@@ -371,6 +384,7 @@ def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generato
     after = servers.rpc_counts()
     rpcs = {name: count - before[4].get(name, 0.0) for name, count in after.items()}
     rpcs[GC_LONGEST_PAUSE] = after.get(GC_LONGEST_PAUSE, 0.0)
+    rpcs[LOOP_LONGEST_LATE] = after.get(LOOP_LONGEST_LATE, 0.0)
     print("\r".ljust(81), end="\r")
     per_action = max(window.actions, 1)
     return {
@@ -396,6 +410,10 @@ def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generato
         "garbage_collection": {"full collections": rpcs.pop(GC_FULL_COLLECTIONS, 0.0),
                                "ms of pauses per second": rpcs.pop(GC_PAUSE_SECONDS, 0.0) * 1000 / elapsed,
                                "longest pause since start, ms": rpcs.pop(GC_LONGEST_PAUSE, 0.0) * 1000},
+        "loop_lateness": {**{f"over {bound * 1000:.0f} ms, per minute": rpcs.pop(key, 0.0) * 60 / elapsed
+                             for bound, key in LOOP_LATE_OVER.items()},
+                          "longest since start, ms": rpcs.pop(LOOP_LONGEST_LATE, 0.0) * 1000} if args.loop_lateness else {},
+        "runnable_threads": run_queue.summary(), "cores": os.cpu_count(),
         "rpcs_per_action": {name: count / per_action for name, count in rpcs.items() if count},
         "stream_messages_per_action": window.messages / per_action,
         "server_cores": server_cpu / elapsed, "loadgen_cores": generator_cpu / elapsed,
@@ -470,6 +488,13 @@ def show(result: dict[str, Any]) -> None:
         if result.get("garbage_collection"):
             print("           the servers' garbage collections: "
                   + ", ".join(f"{label} {value:,.1f}" for label, value in result["garbage_collection"].items()))
+        if result.get("loop_lateness"):
+            print("           the servers' event loop late: "
+                  + ", ".join(f"{label} {value:,.1f}" for label, value in result["loop_lateness"].items()))
+        if result.get("runnable_threads"):
+            print(f"           runnable threads on the machine ({result['cores']} cores): "
+                  + ", ".join(f"{label} {value:.0f}" for label, value in result["runnable_threads"].items())
+                  + " (a call waits for a core whenever they outnumber the cores)")
         for site, trips in result.get("round_trips_by_site", []):
             print(f"           {trips:5.2f} round trips/action from {site}")
     if result.get("stale") or result.get("refused") or result.get("errors"):
@@ -499,6 +524,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also run the Colyseus peer, interleaved: a prepared copy, or 'auto' to prepare one")
     parser.add_argument("--peer-redis-url", default=PEER_REDIS_URL, help=f"Redis for the peer (default {PEER_REDIS_URL})")
     parser.add_argument("--rounds", type=int, default=1, help="A B rounds with --peer (default 1)")
+    parser.add_argument("--loop-lateness", action="store_true",
+                        help="time how late each server's event loop wakes (every 5 ms): the pauses in the Act tail")
     parser.add_argument("--own-moves-on-stream", action="store_true",
                         help="players' streams bring their own moves too, as for a client that does not take them "
                              "from Act's reply (leave_out_own_acts off)")
