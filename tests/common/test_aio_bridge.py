@@ -195,3 +195,34 @@ def test_calls_through_the_interceptors_leave_no_reference_cycles_of_ours(served
         gc.garbage.clear()
     assert control_seen, "the collector reported no garbage: this test would see no cycle of ours either"
     assert ours == []
+
+
+def test_a_stream_woken_before_it_waits_goes_on_at_once_and_a_wait_ends_at_the_next_wake() -> None:
+    """The wait of a stream on the loop is a bare future (fewer objects for every collection to
+    walk than an ``asyncio.Event``'s wait): no wake may be lost, from the loop or a thread."""
+    import asyncio
+
+    from paiju.common.aio_bridge import BridgedContext
+
+    async def scenario() -> list[str]:
+        loop = asyncio.get_running_loop()
+        bridged = BridgedContext(types.SimpleNamespace(), loop, on_loop=True)  # type: ignore[arg-type]
+        seen = []
+        bridged.wake()  # before any wait: the next one ends at once
+        seen.append("at once" if bridged._until_woken() is None else "waits")
+        waiting = bridged._until_woken()
+        seen.append("at once" if waiting is None else "waits")
+        threading.Thread(target=bridged.wake).start()  # from another thread, through the loop
+        await asyncio.wait_for(waiting, PATIENCE_SECONDS)
+        seen.append("woken")
+        bridged.wake()
+        bridged.wake()  # extra wakes are harmless: one wait ends at once, the next waits
+        seen.append("at once" if bridged._until_woken() is None else "waits")
+        later = bridged._until_woken()
+        seen.append("at once" if later is None else "waits")
+        bridged.wake_later(0.001)
+        await asyncio.wait_for(later, PATIENCE_SECONDS)
+        seen.append("woken later")
+        return seen
+
+    assert asyncio.run(scenario()) == ["at once", "waits", "woken", "at once", "waits", "woken later"]

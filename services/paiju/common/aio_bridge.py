@@ -88,7 +88,10 @@ class BridgedContext:
         method raises :class:`OffTheLoop` instead)."""
         self._code: grpc.StatusCode | None = None
         self._details = ""
-        self._woken = asyncio.Event() if on_loop else None
+        self._waits_on_loop = on_loop
+        self._woken_meanwhile = False
+        """A wake came while the stream was not waiting: its next wait ends at once."""
+        self._waiter: asyncio.Future[None] | None = None
         self._ended = False
         """Set when the call's coroutine ends: a cancelled call never reports ``done()``."""
 
@@ -135,28 +138,42 @@ class BridgedContext:
     def waits_on_loop(self) -> bool:
         """True when the stream runs on the event loop: it must yield :data:`WAITING` instead
         of blocking, and have :meth:`wake` called when it has something to send."""
-        return self._woken is not None
+        return self._waits_on_loop
 
     def wake(self) -> None:
         """Resume a stream waiting on the loop (thread-safe; extra wakes are harmless)."""
-        if self._woken is None:
+        if not self._waits_on_loop:
             return
         if _running_loop() is self._loop:
             # A commit made on the loop wakes its table's streams: set at once, rather than
             # through the loop's wake-up pipe (a system call and another turn of the loop each).
-            self._woken.set()
+            self._set_woken()
         else:
-            self._loop.call_soon_threadsafe(self._woken.set)
+            self._loop.call_soon_threadsafe(self._set_woken)
 
     def wake_later(self, seconds: float) -> None:
         """Resume a stream waiting on the loop after ``seconds`` (called from the loop)."""
-        if self._woken is not None:
-            self._loop.call_later(seconds, self._woken.set)
+        if self._waits_on_loop:
+            self._loop.call_later(seconds, self._set_woken)
 
-    async def _until_woken(self) -> None:
-        assert self._woken is not None
-        await self._woken.wait()
-        self._woken.clear()
+    def _set_woken(self) -> None:
+        waiter, self._waiter = self._waiter, None
+        if waiter is None:
+            self._woken_meanwhile = True
+        elif not waiter.done():  # a cancelled call cancelled it
+            waiter.set_result(None)
+
+    def _until_woken(self) -> asyncio.Future[None] | None:
+        """What the stream awaits until its next wake, or None when one came meanwhile.
+
+        A bare future, not an ``asyncio.Event``: a parked stream's wait is what lives until
+        its table's next commit, and every garbage collection until then walks it; an event's
+        wait is two coroutines more."""
+        if self._woken_meanwhile:
+            self._woken_meanwhile = False
+            return None
+        self._waiter = self._loop.create_future()
+        return self._waiter
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
@@ -295,7 +312,9 @@ class BridgeHandler(grpc.GenericRpcHandler):
                     if response is _END:
                         return
                     if response is WAITING:
-                        await bridged._until_woken()
+                        woken = bridged._until_woken()
+                        if woken is not None:
+                            await woken
                         continue
                     await context.write(response)
             except _Aborted as aborted:
