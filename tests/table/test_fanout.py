@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import queue
 import threading
+from typing import Any, Self
 
 import pytest
 
@@ -350,6 +351,67 @@ def test_a_watcher_leaving_out_its_own_moves_is_not_woken_by_one_and_takes_it_be
         assert isinstance(left_out, fanout.LeftOut) and left_out.last_event_id == own.last_event_id
         assert (event.payload, state) == (b"theirs", "their move")
     finally:
+        hub.stop()
+
+
+class _HookedLock:
+    """The hub's lock, calling ``hook`` (once) as the test's thread next lets go of it, and
+    counting how often the hub's own thread has let go of it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.hook: Any = None
+        self.released_by_the_hub = 0
+        self._test_thread = threading.current_thread()
+
+    def __enter__(self) -> Self:
+        self._lock.acquire()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._lock.release()
+        if threading.current_thread() is not self._test_thread:
+            self.released_by_the_hub += 1
+        elif self.hook is not None:
+            hook, self.hook = self.hook, None
+            hook()
+
+
+def test_bug_a_read_handed_out_between_a_commits_end_and_its_delivery_sent_the_player_their_own_move(
+    backend: Backend,
+) -> None:
+    """Found by CI: ``committed`` ended the commit under the lock, let go of it, then delivered
+    under it again. A read of the hub's that saw the commit and took the lock in between handed
+    the move out as anyone's: the mover, who leaves out their own moves, got it on their stream
+    (and a wake-up). Here the hub's read is held until that moment, then let go."""
+    store = backend.store()
+    store.create("t1", b"s")
+    gated = Gated(store)
+    hub = StreamHub(gated)
+    lock = _HookedLock()
+    hub._lock = lock  # type: ignore[assignment]
+    woken: list[str] = []
+    mover = hub.subscribe("t1", "a", read_state=lambda table_id: None,
+                          state_of_commit=lambda table_id, commit: commit, leave_out_own_moves=True)
+    mover.notify = lambda: woken.append("a")
+    try:
+        assert gated.waiting.wait(WAIT_SECONDS)  # the hub's first read, from before the commit
+        hub.committing("t1")
+        own = store.commit_receipt("t1", 1, b"s", events=[(None, "bet", b"mine")])
+
+        def let_the_read_in() -> None:
+            before = lock.released_by_the_hub
+            gated.go_on.set()
+            wait_until("the hub's hand-out of its read", lambda: lock.released_by_the_hub > before)
+
+        lock.hook = let_the_read_in
+        hub.committed("t1", own, "my move", actor="a")
+        assert lock.hook is None  # the read was let in
+        assert woken == []
+        (left_out,) = mover.take_all()
+        assert isinstance(left_out, fanout.LeftOut) and left_out.last_event_id == own.last_event_id
+    finally:
+        gated.go_on.set()
         hub.stop()
 
 

@@ -208,14 +208,16 @@ class StreamHub:
     def committed(self, table_id: str, receipt: CommitReceipt | None, commit: Any, actor: str | None = None) -> None:
         """The commit announced by :meth:`committing` is done (``receipt`` None: it failed):
         :meth:`deliver` it, or have the table read at the next pass."""
+        # One hold of the lock: a read the hub finished meanwhile must not hand the commit out
+        # between the end of "committing" and its delivery, as the player's own move to a
+        # stream that leaves it out (found by CI).
         with self._lock:
             left = self._committing.get(table_id, 1) - 1
             if left:
                 self._committing[table_id] = left
             else:
                 self._committing.pop(table_id, None)
-        delivered = receipt is not None and self.deliver(table_id, receipt, commit, actor)
-        with self._lock:
+            delivered = receipt is not None and self._deliver_held(table_id, receipt, commit, actor)
             if not delivered and receipt is not None and receipt.events and actor is not None \
                     and table_id in self._cursors:
                 self._own_moves_unsent.setdefault(table_id, []).append(
@@ -233,34 +235,38 @@ class StreamHub:
         Only when the hub had read the table up to the commit's first event; otherwise (it is
         behind, e.g. another process committed meanwhile) the commit is left to be read in
         order, and False says so. True also when nobody here watches the table."""
+        with self._lock:
+            return self._deliver_held(table_id, receipt, commit, actor)
+
+    def _deliver_held(self, table_id: str, receipt: CommitReceipt, commit: Any, actor: str | None) -> bool:
+        """:meth:`deliver`, the lock held."""
         if not receipt.events:
             return True
-        with self._lock:
-            watchers = self._watchers.get(table_id)
-            if not watchers:
-                return True
-            if self._cursors[table_id] != receipt.previous_event_id:
-                return False
-            wanting = [s for s in watchers if s.read_state is not None]
-            if any(s.state_of_commit is None for s in wanting):
-                return False
-            self._cursors[table_id] = receipt.last_event_id
-            states: dict[Callable[[str, Any], Any], Any] = {}
-            for subscription in watchers:
-                if actor is not None and subscription.own_moves_of == actor:
-                    # Nothing to send: the watcher takes it with whatever wakes it next, in order.
-                    subscription.events.put(LeftOut(receipt.last_event_id, commit))
-                    continue
-                for event in receipt.events:
-                    subscription.events.put(event)
-                if subscription.read_state is None:
-                    if subscription.notify is not None:
-                        subscription.notify()
-                    continue
-                make = subscription.state_of_commit
-                if make not in states:
-                    states[make] = make(table_id, commit)  # type: ignore[index,misc]
-                subscription.put(states[make])  # type: ignore[index]
+        watchers = self._watchers.get(table_id)
+        if not watchers:
+            return True
+        if self._cursors[table_id] != receipt.previous_event_id:
+            return False
+        wanting = [s for s in watchers if s.read_state is not None]
+        if any(s.state_of_commit is None for s in wanting):
+            return False
+        self._cursors[table_id] = receipt.last_event_id
+        states: dict[Callable[[str, Any], Any], Any] = {}
+        for subscription in watchers:
+            if actor is not None and subscription.own_moves_of == actor:
+                # Nothing to send: the watcher takes it with whatever wakes it next, in order.
+                subscription.events.put(LeftOut(receipt.last_event_id, commit))
+                continue
+            for event in receipt.events:
+                subscription.events.put(event)
+            if subscription.read_state is None:
+                if subscription.notify is not None:
+                    subscription.notify()
+                continue
+            make = subscription.state_of_commit
+            if make not in states:
+                states[make] = make(table_id, commit)  # type: ignore[index,misc]
+            subscription.put(states[make])  # type: ignore[index]
         return True
 
     def _run(self) -> None:
