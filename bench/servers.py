@@ -20,7 +20,8 @@ REDIS_ROUND_TRIPS = "redis round trips"
 REDIS_TRIPS_FROM = "redis round trips from "
 """Prefix of a round-trip count by the platform function that asked (``PAIJU_BENCH_TRIPS_BY_SITE=1``)."""
 DEADLINES_CLAIMED = "deadlines claimed: "
-"""Prefix of a count of due deadlines this process claimed, by timer (turn, start, …): each is a look at the table, whether it moves it or finds it moved on."""
+"""Prefix of a count of due deadlines this process claimed, by timer (turn, start, …): each is
+a look at the table, whether it moves it or finds it moved on."""
 
 
 ACT_SERVED_WITHIN = {"0.01": "Act served within 10 ms", "0.025": "Act served within 25 ms"}
@@ -84,6 +85,8 @@ LOOP_LATE_OVER = {0.01: "loop late over 10 ms", 0.025: "loop late over 25 ms"}
 LOOP_LONGEST_LATE = "loop longest lateness seconds since start"
 """Not a count: the bench shows it as it is, not as a difference over the run."""
 LOOP_KEYS = (*LOOP_LATE_OVER.values(), LOOP_LONGEST_LATE)
+HIGHEST_SINCE_START = (GC_LONGEST_PAUSE, LOOP_LONGEST_LATE)
+"""The reported figures that are not counts: the most of any process, taken as they are."""
 LOOP_PROBE_SECONDS = 0.005
 
 
@@ -230,7 +233,7 @@ class ServerProcesses:
         total: dict[str, float] = {}
         for counts in self.counts.values():
             for method, count in counts.items():
-                combined = max if method in (GC_LONGEST_PAUSE, LOOP_LONGEST_LATE) else sum
+                combined = max if method in HIGHEST_SINCE_START else sum
                 total[method] = combined((total.get(method, 0.0), count))
         return total
 

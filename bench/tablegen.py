@@ -69,6 +69,7 @@ from servers import (
     GC_FULL_COLLECTIONS,
     GC_LONGEST_PAUSE,
     GC_PAUSE_SECONDS,
+    HIGHEST_SINCE_START,
     LOOP_LATE_OVER,
     LOOP_LATENESS,
     LOOP_LONGEST_LATE,
@@ -383,8 +384,7 @@ def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generato
     time.sleep(REPORT_SECONDS * 2)  # the servers' next report
     after = servers.rpc_counts()
     rpcs = {name: count - before[4].get(name, 0.0) for name, count in after.items()}
-    rpcs[GC_LONGEST_PAUSE] = after.get(GC_LONGEST_PAUSE, 0.0)
-    rpcs[LOOP_LONGEST_LATE] = after.get(LOOP_LONGEST_LATE, 0.0)
+    rpcs.update({key: after.get(key, 0.0) for key in HIGHEST_SINCE_START})
     print("\r".ljust(81), end="\r")
     per_action = max(window.actions, 1)
     return {
