@@ -77,6 +77,7 @@ from servers import (
     REDIS_TRIPS_FROM,
     REPORT_SECONDS,
     start_servers,
+    time_loop_lateness,
 )
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/14"
@@ -117,11 +118,14 @@ class LoadReport:
     errors: list[str] = field(default_factory=list)
     messages: int = 0
     """Stream messages the seats received."""
+    loop_lateness: dict[str, float] = field(default_factory=dict)
+    """The process's event loop lateness since it started (``servers.time_loop_lateness``), when
+    timed: a reply that came while the loop was late was timed late by as much."""
 
     def take(self) -> LoadReport:
         """This report, and a fresh one in its place (``seated`` carries over)."""
         taken = LoadReport(self.pid, self.actions, self.stale, self.refused, self.readies, self.hands,
-                           self.seated, self.act_seconds, self.errors, self.messages)
+                           self.seated, self.act_seconds, self.errors, self.messages, dict(self.loop_lateness))
         self.actions = self.stale = self.refused = self.readies = self.hands = self.messages = 0
         self.act_seconds, self.errors = [], []
         return taken
@@ -212,8 +216,11 @@ class Seat:
         return None
 
 
-async def _generate(address: str, plans: list[SeatPlan], think_seconds: float, stop: Any, reports: Any) -> None:
+async def _generate(address: str, plans: list[SeatPlan], think_seconds: float, stop: Any, reports: Any,
+                    time_lateness: bool = False) -> None:
     counters = LoadReport(os.getpid())
+    if time_lateness:
+        counters.loop_lateness = time_loop_lateness(asyncio.get_running_loop())
     stopping = asyncio.Event()
     channels: dict[str, Any] = {}
     for plan in plans:
@@ -235,7 +242,8 @@ async def _generate(address: str, plans: list[SeatPlan], think_seconds: float, s
         await channel.close()
 
 
-def load_generator(address: str, plans: list[SeatPlan], think_seconds: float, stop: Any, reports: Any) -> None:
+def load_generator(address: str, plans: list[SeatPlan], think_seconds: float, stop: Any, reports: Any,
+                   time_lateness: bool = False) -> None:
     """A load-generator process: play ``plans`` until ``stop``, reporting every REPORT_SECONDS.
 
     Its garbage collector is set as the servers' is: with a thousand streams, its own full
@@ -243,7 +251,7 @@ def load_generator(address: str, plans: list[SeatPlan], think_seconds: float, st
     from paiju.common.collector import settle_after_start_up
 
     settle_after_start_up()
-    asyncio.run(_generate(address, plans, think_seconds, stop, reports))
+    asyncio.run(_generate(address, plans, think_seconds, stop, reports, time_lateness))
 
 
 # --- one run of each side -----------------------------------------------------------------
@@ -261,6 +269,8 @@ class Window:
     act_seconds: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     seated: dict[int, int] = field(default_factory=dict)
+    loop_lateness: dict[int, dict[str, float]] = field(default_factory=dict)
+    """Each load generator's last lateness figures (since its start)."""
 
     def add(self, report: LoadReport) -> None:
         self.actions += report.actions
@@ -271,6 +281,8 @@ class Window:
         self.act_seconds += report.act_seconds
         self.errors += report.errors
         self.seated[report.pid] = report.seated
+        if report.loop_lateness:
+            self.loop_lateness[report.pid] = report.loop_lateness
 
 
 def _drain(reports: Any, window: Window, seconds: float) -> None:
@@ -333,7 +345,7 @@ def run_paiju(args: argparse.Namespace) -> dict[str, Any]:
         address = f"127.0.0.1:{servers.port}"
         shares = [plans[i::args.loadgen_processes] for i in range(args.loadgen_processes)]
         generators = [context.Process(target=load_generator, daemon=True,
-                                      args=(address, share, args.think_ms / 1000, stop, reports))
+                                      args=(address, share, args.think_ms / 1000, stop, reports, args.loop_lateness))
                       for share in shares if share]
         try:
             for process in generators:
@@ -346,6 +358,23 @@ def run_paiju(args: argparse.Namespace) -> dict[str, Any]:
                 _stop(servers.ledger_stop, [servers.ledger])
             platform.close()
             drop_prefix(platform.redis, prefix)
+
+
+def _lateness(counts: dict[str, float], elapsed: float) -> dict[str, float]:
+    """Lateness figures (``servers.time_loop_lateness``'s) as shown: counts per minute over the
+    run, the longest lateness as it is."""
+    return {**{f"over {bound * 1000:.0f} ms, per minute": counts.pop(key, 0.0) * 60 / elapsed
+               for bound, key in LOOP_LATE_OVER.items()},
+            "longest since start, ms": counts.pop(LOOP_LONGEST_LATE, 0.0) * 1000}
+
+
+def _loadgen_lateness(warmup: Window, window: Window, elapsed: float) -> dict[str, float]:
+    """The load generators' loop lateness over the measured window, all of them together."""
+    counts = {key: sum(late.get(key, 0.0) - warmup.loop_lateness.get(pid, {}).get(key, 0.0)
+                       for pid, late in window.loop_lateness.items()) for key in LOOP_LATE_OVER.values()}
+    counts[LOOP_LONGEST_LATE] = max((late.get(LOOP_LONGEST_LATE, 0.0) for late in window.loop_lateness.values()),
+                                    default=0.0)
+    return _lateness(counts, elapsed)
 
 
 def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generators: list[Any], reports: Any,
@@ -410,9 +439,8 @@ def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generato
         "garbage_collection": {"full collections": rpcs.pop(GC_FULL_COLLECTIONS, 0.0),
                                "ms of pauses per second": rpcs.pop(GC_PAUSE_SECONDS, 0.0) * 1000 / elapsed,
                                "longest pause since start, ms": rpcs.pop(GC_LONGEST_PAUSE, 0.0) * 1000},
-        "loop_lateness": {**{f"over {bound * 1000:.0f} ms, per minute": rpcs.pop(key, 0.0) * 60 / elapsed
-                             for bound, key in LOOP_LATE_OVER.items()},
-                          "longest since start, ms": rpcs.pop(LOOP_LONGEST_LATE, 0.0) * 1000} if args.loop_lateness else {},
+        "loop_lateness": _lateness(rpcs, elapsed) if args.loop_lateness else {},
+        "loadgen_loop_lateness": _loadgen_lateness(warmup, window, elapsed) if args.loop_lateness else {},
         "runnable_threads": run_queue.summary(), "cores": os.cpu_count(),
         "rpcs_per_action": {name: count / per_action for name, count in rpcs.items() if count},
         "stream_messages_per_action": window.messages / per_action,
@@ -488,9 +516,10 @@ def show(result: dict[str, Any]) -> None:
         if result.get("garbage_collection"):
             print("           the servers' garbage collections: "
                   + ", ".join(f"{label} {value:,.1f}" for label, value in result["garbage_collection"].items()))
-        if result.get("loop_lateness"):
-            print("           the servers' event loop late: "
-                  + ", ".join(f"{label} {value:,.1f}" for label, value in result["loop_lateness"].items()))
+        for key, whose in (("loop_lateness", "the servers'"), ("loadgen_loop_lateness", "the load generators'")):
+            if result.get(key):
+                print(f"           {whose} event loop late: "
+                      + ", ".join(f"{label} {value:,.1f}" for label, value in result[key].items()))
         if result.get("runnable_threads"):
             print(f"           runnable threads on the machine ({result['cores']} cores): "
                   + ", ".join(f"{label} {value:.0f}" for label, value in result["runnable_threads"].items())
@@ -525,7 +554,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--peer-redis-url", default=PEER_REDIS_URL, help=f"Redis for the peer (default {PEER_REDIS_URL})")
     parser.add_argument("--rounds", type=int, default=1, help="A B rounds with --peer (default 1)")
     parser.add_argument("--loop-lateness", action="store_true",
-                        help="time how late each server's event loop wakes (every 5 ms): the pauses in the Act tail")
+                        help="time how late the event loops of the servers and the load generators wake (every 5 ms): "
+                             "the pauses in the Act tail, on either side")
     parser.add_argument("--own-moves-on-stream", action="store_true",
                         help="players' streams bring their own moves too, as for a client that does not take them "
                              "from Act's reply (leave_out_own_acts off)")
