@@ -5,13 +5,17 @@ a client in another process measure the CPU, server side and client side, of:
 
 - a unary call (the shape of ``Act`` and ``Ready``) with a 200-byte request and reply;
 - one message of a server stream (the shape of what ``Watch`` sends), 50 per call;
+- a request and its reply on a stream both ways, held open (the shape an ``Act`` would have on a
+  player's one stream for everything, as a WebSocket game server's room connection carries it):
+  what a unary call costs beyond the bytes it moves;
 - a Redis round trip from redis-py: a GET of a 4 KB value and an EVALSHA of a trivial script
   (redis-py and the Redis server together).
 
 With these, an action's lowest possible cost is a sum the platform cannot go below however its
 own code is written; the last lines print it for 炸金花 with 3 players (per action: 1 Act, 0.5
-Ready, ~4 stream messages, ~3 Redis round trips) against the budget the issue's target implies
-(2 cores / 1,000 actions/s = 2 ms of CPU per action, bots and Redis included).
+Ready, ~4 stream messages, ~3 Redis round trips), what it would be with the calls as requests on a
+stream both ways, and the budget the issue's target implies (2 cores / 1,000 actions/s = 2 ms of
+CPU per action, bots and Redis included).
 
 Run: ``.venv/bin/python bench/grpc_floor.py`` (about 30 s).
 """
@@ -53,8 +57,13 @@ async def _serve(started: Any) -> None:
         for _ in range(STREAM_MESSAGES):
             yield request
 
+    async def both_ways(requests: Any, context: Any) -> None:
+        while (request := await context.read()) is not grpc.aio.EOF:
+            await context.write(request)
+
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("floor.Echo", {
         "Unary": grpc.unary_unary_rpc_method_handler(unary),
+        "BothWays": grpc.stream_stream_rpc_method_handler(both_ways),
         "Stream": grpc.unary_stream_rpc_method_handler(stream),
     }),))
     port = server.add_insecure_port("127.0.0.1:0")
@@ -82,7 +91,18 @@ def client_main(port: int, kind: str, calls: int, spent: Any) -> None:
                         async for _ in stream(PAYLOAD):
                             pass
 
-            await asyncio.gather(*(one_caller() for _ in range(CONCURRENCY)))
+            both_ways = channel.stream_stream("/floor.Echo/BothWays")
+
+            async def one_stream_caller() -> None:
+                call = both_ways()
+                for _ in range(calls // CONCURRENCY):
+                    await call.write(PAYLOAD)
+                    await call.read()
+                await call.done_writing()
+                await call.code()  # the server's status: the call has ended
+
+            caller = one_stream_caller if kind == "both ways" else one_caller
+            await asyncio.gather(*(caller() for _ in range(CONCURRENCY)))
 
     cpu_before, wall_before = time.process_time(), time.monotonic()
     asyncio.run(run())
@@ -140,6 +160,9 @@ def main() -> int:
     stream_server, stream_client, _ = measure_grpc(context, server.pid, port, "stream", stream_calls)
     message_server, message_client = stream_server / STREAM_MESSAGES, stream_client / STREAM_MESSAGES
     print(f"stream message : server {message_server:6.0f} µs CPU · client {message_client:6.0f} µs")
+    both_server, both_client, both_rate = measure_grpc(context, server.pid, port, "both ways", args.calls)
+    print(f"request and reply on an open stream both ways: server {both_server:6.0f} µs CPU · client {both_client:6.0f} µs"
+          f" · {both_rate:,.0f}/s ({unary_server / both_server:.1f}x cheaper than a unary call on the server)")
     server.kill()
     try:
         get_us, evalsha_us = measure_redis(args.redis_url, args.calls // 4)
@@ -154,6 +177,9 @@ def main() -> int:
                    + 2 * get_us + evalsha_us)
     print(f"floor per action (1.5 unary calls, 4 stream messages, 3 Redis round trips, both ends): "
           f"{per_action:,.0f} µs of CPU, before any game, auth, view or ledger work")
+    on_streams = (1.5 * (both_server + both_client) + 4 * (message_server + message_client)
+                  + 2 * get_us + evalsha_us)
+    print(f"the same with Act and Ready as requests on the player's open stream: {on_streams:,.0f} µs of CPU")
     print(f"budget per action at the target (2 cores, 1,000 actions/s, bots and Redis included): "
           f"{TARGET_CPU_PER_ACTION_US:,.0f} µs · floor / budget = {per_action / TARGET_CPU_PER_ACTION_US:.0%}")
     return 0
