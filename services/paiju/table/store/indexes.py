@@ -1,7 +1,9 @@
 """The global indexes: which tables have deadlines, which have pending outbox entries.
 
-Under Redis Cluster a table's Lua script may only touch keys of its own slot, so these two
-sorted sets are updated *after* each commit, from the table's own keys (the truth):
+On a single Redis the scripts that change a table's deadlines or outbox (commit, claim,
+acknowledgement) write its entries themselves, exact, in the same step. Under Redis Cluster a
+table's Lua script may only touch keys of its own slot, so these two sorted sets are updated
+*after* each change, from what the script answered or from the table's own keys (the truth):
 
 * ``sync(table_id)`` reads the table's truth in one transaction, writes the index entries it
   implies, then reads the truth again and repeats if it changed meanwhile. Whichever sync writes
@@ -72,24 +74,22 @@ class GlobalIndexes:
             pipe.zadd(self.keys.outbox, {table_id: entry.outbox_pending})
         pipe.execute()
 
-    def note(self, table_id: str, entry: IndexEntry, pipe: Any = None) -> None:
-        """With a commit: the earliest deadline it set and the outbox entries it added (in
-        ``pipe`` when given, to go with the commit, else in a round trip of its own).
+    def note(self, table_id: str, entry: IndexEntry) -> None:
+        """After a commit under Redis Cluster: the earliest deadline and the pending outbox
+        entries the table had once it committed, in one round trip.
 
-        The deadline index only ever moves earlier here (ZADD LT) and nothing is removed, so
-        it may run ahead of the truth but never behind it: a table listed too early is put
-        right by ``sync`` when its listing finds nothing due, and a deadline is never late.
-        A deadline the commit did not set was noted by the commit that set it.
+        Other commits may have landed since, so the deadline index only ever moves earlier here
+        (ZADD LT) and nothing is removed: it may run ahead of the truth but never behind it. A
+        table listed too early is put right by ``sync`` when its listing finds nothing due, and a
+        deadline is never late.
         """
-        own = pipe is None
-        if own:
-            pipe = self._client.pipeline(transaction=False)
+        pipe = self._client.pipeline(transaction=False)
         if entry.earliest_deadline_ms is not None:
             pipe.zadd(self.keys.deadlines, {table_id: entry.earliest_deadline_ms}, lt=True)
         if entry.outbox_pending:
             # Only listed here; the count (the listing's order) is the sync's to keep exact.
             pipe.zadd(self.keys.outbox, {table_id: entry.outbox_pending}, nx=True)
-        if own and pipe:
+        if pipe:
             pipe.execute()
 
     def sync(self, table_id: str) -> IndexEntry:

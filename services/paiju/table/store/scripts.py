@@ -16,6 +16,9 @@ from redis.commands.core import Script
 SCRIPT_NAMES = ("create", "commit", "claim_deadline", "ack_outbox", "delete", "drop_events")
 READING_TABLE_STATE = ("create", "commit", "drop_events")
 """The scripts that read or write the state key: ``lua/table_state.lua`` is prepended to them."""
+KEEPING_INDEXES = ("commit", "claim_deadline", "ack_outbox")
+"""The scripts that keep the global indexes on a single Redis: ``lua/index_entries.lua`` is
+prepended to them."""
 
 
 def _lua(name: str) -> str:
@@ -24,13 +27,13 @@ def _lua(name: str) -> str:
 
 @cache
 def script_source(name: str) -> str:
-    """The text of ``lua/<name>.lua``, with the state key's functions where it needs them
-    (read once per process)."""
+    """The text of ``lua/<name>.lua``, after the shared functions it needs (the state key's,
+    the indexes'); read once per process."""
     if name not in SCRIPT_NAMES:
         raise ValueError(f"no table-store script named {name!r}")
-    if name in READING_TABLE_STATE:
-        return _lua("table_state") + "\n" + _lua(name)
-    return _lua(name)
+    preludes = [_lua(prelude) for prelude, users in (("table_state", READING_TABLE_STATE),
+                                                       ("index_entries", KEEPING_INDEXES)) if name in users]
+    return "\n".join([*preludes, _lua(name)])
 
 
 @dataclass(frozen=True, slots=True)

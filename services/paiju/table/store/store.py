@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from redis.cluster import RedisCluster
-from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import ResponseError
 
 from .errors import DuplicateOutboxKey, EventsTrimmed, StaleVersion, TableExists, UnknownTable
 from .indexes import GlobalIndexes, IndexEntry
@@ -305,22 +305,14 @@ class TableStore:
             self.commits_channel,
             table_id,
         ]
-        # The indexes only ever move earlier on a commit (see GlobalIndexes.note), so what this
-        # commit sets can be noted beside it, before its answer.
-        entry = IndexEntry(
-            min((int(due) for _, due, _ in deadlines_set), default=None), len(outbox_args) // 3
-        )
-        reply = self._run_commit(table_id, keys, args, entry)
+        reply = self._run_commit(table_id, keys, args)
         status = reply[0]
         if status == b"stale":
-            # The early index entry this left is put right when its listing finds nothing due.
             current = Snapshot(version=int(reply[1]), state=reply[3], last_event_id=_text(reply[2]))
             self._remember(table_id, current)
             raise StaleVersion(table_id, expected_version, current.version)
         if status != b"ok":
             self.forget(table_id)
-            if self._indexes_reachable_from_scripts and (entry.earliest_deadline_ms is not None or entry.outbox_pending):
-                self.indexes.sync(table_id)
             if status == b"missing":
                 raise UnknownTable(table_id)
             raise DuplicateOutboxKey(table_id, _text(reply[1]))
@@ -340,22 +332,14 @@ class TableStore:
             deadlines=tuple(_deadlines(dict(zip(deadlines[::2], deadlines[1::2], strict=True)))),
         )
 
-    def _run_commit(self, table_id: str, keys: TableKeys, args: list[Any], entry: IndexEntry) -> Any:
-        if not self._indexes_reachable_from_scripts:
-            reply = self._scripts.commit(keys=keys.all(), args=args)
-            if reply[0] == b"ok":
-                self.indexes.note(table_id, entry)
-            return reply
-        pipe = self._client.pipeline(transaction=False)
-        table_keys = keys.all()
-        pipe.evalsha(self._scripts.commit.sha, len(table_keys), *table_keys, *args)
-        self.indexes.note(table_id, entry, pipe)
-        reply = pipe.execute(raise_on_error=False)[0]
-        if isinstance(reply, NoScriptError):
-            # Redis lost its scripts (a restart): run it the long way, which loads it again.
-            reply = self._scripts.commit(keys=table_keys, args=args)
-        elif isinstance(reply, Exception):
-            raise reply
+    def _run_commit(self, table_id: str, keys: TableKeys, args: list[Any]) -> Any:
+        if self._indexes_reachable_from_scripts:  # one Redis: the script keeps the indexes exact
+            index = self.indexes.keys
+            return self._scripts.commit(keys=[*keys.all(), index.deadlines, index.outbox], args=args)
+        reply = self._scripts.commit(keys=keys.all(), args=args)
+        if reply[0] == b"ok":
+            # A cluster: the indexes live in other slots. The reply says what they must hold.
+            self.indexes.note(table_id, IndexEntry(None if reply[3] is None else int(reply[3]), int(reply[4])))
         return reply
 
     def delete(self, table_id: str) -> bool:
@@ -586,10 +570,12 @@ class TableStore:
             leased = encode_deadline(
                 now_ms + check_int(lease_ms, "lease_ms", minimum=1), version_set_for
             )
-        claimed = self._scripts.claim_deadline(
-            keys=[keys.deadlines], args=[name, str(version_set_for), now_ms, leased]
-        )
-        if claimed:
+        script_keys, args = [keys.deadlines], [name, str(version_set_for), now_ms, leased]
+        if self._indexes_reachable_from_scripts:  # one Redis: the script keeps the index too
+            script_keys.append(self.indexes.keys.deadlines)
+            args.append(table_id)
+        claimed = self._scripts.claim_deadline(keys=script_keys, args=args)
+        if claimed and not self._indexes_reachable_from_scripts:
             self.indexes.sync(table_id)
         return bool(claimed)
 

@@ -16,11 +16,7 @@ local left = redis.call('HLEN', outbox_key)
 
 -- The index in the same step as the outbox, so no commit's note can fall between them.
 if index_key then
-  if left == 0 then
-    redis.call('ZREM', index_key, table_id)
-  else
-    redis.call('ZADD', index_key, left, table_id)
-  end
+  set_index_entry(index_key, table_id, left > 0 and left)
 end
 
 -- A deleted table keeps its outbox only until the last settlement is delivered.

@@ -1,5 +1,7 @@
 -- Commit one action: compare-and-set of the table state, all or nothing.
--- KEYS: state, events, deadlines, outbox, outbox-acked (all with the table's hash tag)
+-- KEYS: state, events, deadlines, outbox, outbox-acked (all with the table's hash tag), and on a
+--       single Redis (not a cluster, where they live in other slots) the global deadline and
+--       outbox indexes
 -- ARGV: expected version, new state bytes, how many events the stream keeps at least, how
 --       many it may hold before it is trimmed down to that,
 --       event count, then per event: visibility, type, payload, hand number,
@@ -12,8 +14,8 @@
 --        outbox entries, the last event id before this commit, the number of deadline hash
 --        fields, those fields (name, stored value, ...), then the id of each event written}, {'stale', current version}, {'missing'}, or {'duplicate', outbox key}
 
-local state_key, events_key, deadlines_key, outbox_key, acked_key =
-  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local state_key, events_key, deadlines_key, outbox_key, acked_key, deadline_index_key, outbox_index_key =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
 
 -- A commit never brings a table into being: only create() does, so a deleted table stays
 -- deleted even if a late writer still holds its old version.
@@ -150,18 +152,20 @@ if #events > 0 then
   redis.call('PUBLISH', notice_channel, table_id .. '\n' .. last_id)
 end
 
--- What the global indexes must say after this commit, read here where it is exact, so the
--- caller can note it in one round trip instead of reading the table's keys again.
-local earliest = false
+-- What the global indexes must say after this commit, read here where it is exact: written
+-- here when they are at hand, so they never run ahead of the table (no listing finds a table
+-- with nothing due and has to put its entry right); else the caller notes them.
 local deadlines = redis.call('HGETALL', deadlines_key)
-for i = 2, #deadlines, 2 do
-  local due = tonumber(string.match(deadlines[i], '^(%d+):'))
-  if due and (not earliest or due < earliest) then earliest = due end
+local earliest = earliest_due(deadlines)
+local pending = redis.call('HLEN', outbox_key)
+if deadline_index_key then
+  set_index_entry(deadline_index_key, table_id, earliest)
+  set_index_entry(outbox_index_key, table_id, pending > 0 and pending)
 end
 -- The ids let the committing process hand its events to its own watchers without reading
 -- them back; the id before them tells it whether its watchers had seen everything up to here.
 -- The deadlines spare it a read for the timers a view shows.
-local reply = {'ok', version, last_id, earliest, redis.call('HLEN', outbox_key), previous_id, #deadlines}
+local reply = {'ok', version, last_id, earliest, pending, previous_id, #deadlines}
 for _, field in ipairs(deadlines) do reply[#reply + 1] = field end
 for _, id in ipairs(event_ids) do reply[#reply + 1] = id end
 return reply
