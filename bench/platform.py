@@ -348,12 +348,12 @@ def _measure(args: argparse.Namespace, platform: Any, servers: ServerProcesses, 
 
     server_pids, bot_pids = servers.pids, [p.pid for p in bots]
     redis_client = platform.redis
+    rpcs_before = servers.counts_reported_after(time.monotonic())
     hands_before = hands_played(platform, rooms)
     server_cpu_before = sum(map(cpu_seconds, server_pids))
     bots_cpu_before = sum(map(cpu_seconds, bot_pids))
     redis_cpu_before = redis_cpu_seconds(redis_client)
     redis_commands_before = int(redis_client.info("stats")["total_commands_processed"])
-    rpcs_before = servers.rpc_counts()
     start = time.monotonic()
     while (elapsed := time.monotonic() - start) < args.seconds:
         before, samples_before = window.actions, len(window.act_seconds)
@@ -368,8 +368,8 @@ def _measure(args: argparse.Namespace, platform: Any, servers: ServerProcesses, 
     hands = hands_played(platform, rooms) - hands_before
     redis_cpu = redis_cpu_seconds(redis_client) - redis_cpu_before
     redis_commands = int(redis_client.info("stats")["total_commands_processed"]) - redis_commands_before
-    time.sleep(REPORT_SECONDS * 2)  # the servers' next report of their RPC counts
-    rpcs = {method: count - rpcs_before.get(method, 0.0) for method, count in servers.rpc_counts().items()}
+    rpcs = {method: count - rpcs_before.get(method, 0.0)
+            for method, count in servers.counts_reported_after(start + elapsed).items()}
     round_trips = rpcs.pop(REDIS_ROUND_TRIPS, 0.0)
     for not_a_call in (*GC_KEYS, *LOOP_KEYS, *ACT_SERVED_WITHIN.values(),
                        *[n for n in rpcs if n.startswith(DEADLINES_CLAIMED)]):

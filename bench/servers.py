@@ -196,8 +196,8 @@ def server_process(environment: dict[str, str], rooms_per_tier: int, port: int, 
     started.put((os.getpid(), server.port))
     try:
         while not stop.wait(REPORT_SECONDS):
-            counts.put((os.getpid(), _reported(round_trips, collections, lateness)))
-        counts.put((os.getpid(), _reported(round_trips, collections, lateness)))
+            counts.put((os.getpid(), time.monotonic(), _reported(round_trips, collections, lateness)))
+        counts.put((os.getpid(), time.monotonic(), _reported(round_trips, collections, lateness)))
     finally:
         server.stop(grace=1.0)
         platform.close()
@@ -211,6 +211,8 @@ class ServerProcesses:
     port: int
     counts_queue: Any
     counts: dict[int, dict[str, float]] = field(default_factory=dict)
+    reported_at: dict[int, float] = field(default_factory=dict)
+    """When each process made its last report (``time.monotonic()``, one clock for the machine)."""
     ledger: Any = None
     """The ledger's own process (the wallet service and the settlement relay, as the wallet
     pods and the Celery worker are in production), when the run gave it one."""
@@ -226,16 +228,31 @@ class ServerProcesses:
         trips they made (under ``REDIS_ROUND_TRIPS``)."""
         while True:
             try:
-                pid, counts = self.counts_queue.get_nowait()
+                pid, reported_at, counts = self.counts_queue.get_nowait()
             except queue.Empty:
                 break
-            self.counts[pid] = counts
+            self.counts[pid], self.reported_at[pid] = counts, reported_at
         total: dict[str, float] = {}
         for counts in self.counts.values():
             for method, count in counts.items():
                 combined = max if method in HIGHEST_SINCE_START else sum
                 total[method] = combined((total.get(method, 0.0), count))
         return total
+
+
+    def counts_reported_after(self, moment: float, timeout: float = 60.0) -> dict[str, float]:
+        """:meth:`rpc_counts` once every process (the ledger's too) has reported after
+        ``moment`` (``time.monotonic()``). A busy server's report can come seconds late; counts
+        taken from an older one would cover only part of a window."""
+        reporting = [*self.pids, *([self.ledger.pid] if self.ledger else [])]
+        give_up_at = time.monotonic() + timeout
+        while True:
+            total = self.rpc_counts()
+            if all(self.reported_at.get(pid, -1.0) >= moment for pid in reporting):
+                return total
+            if time.monotonic() > give_up_at:
+                raise RuntimeError(f"the server processes sent no report within {timeout:.0f} s")
+            time.sleep(REPORT_SECONDS / 10)
 
 
 def start_servers(context: Any, environment: dict[str, str], args: argparse.Namespace, stop: Any) -> ServerProcesses:

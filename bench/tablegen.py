@@ -393,8 +393,9 @@ def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generato
             raise RuntimeError(f"the tables did not start playing: {warmup.errors[:3]}")
     server_pids, generator_pids = servers.pids, [process.pid for process in generators]
     ledger_pids = [servers.ledger.pid] if servers.ledger else []
+    rpcs_before = servers.counts_reported_after(time.monotonic())
     before = (sum(map(cpu_seconds, server_pids)), sum(map(cpu_seconds, generator_pids)),
-              redis_cpu_seconds(redis_client), command_calls(redis_client), servers.rpc_counts(),
+              redis_cpu_seconds(redis_client), command_calls(redis_client), rpcs_before,
               sum(map(cpu_seconds, ledger_pids)))
     window = Window()
     start = time.monotonic()
@@ -410,8 +411,7 @@ def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generato
     redis_cpu = redis_cpu_seconds(redis_client) - before[2]
     calls_after = command_calls(redis_client)
     commands = {name: count - before[3].get(name, 0) for name, count in calls_after.items()}
-    time.sleep(REPORT_SECONDS * 2)  # the servers' next report
-    after = servers.rpc_counts()
+    after = servers.counts_reported_after(start + elapsed)
     rpcs = {name: count - before[4].get(name, 0.0) for name, count in after.items()}
     rpcs.update({key: after.get(key, 0.0) for key in HIGHEST_SINCE_START})
     print("\r".ljust(81), end="\r")
