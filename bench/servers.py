@@ -88,6 +88,8 @@ LOOP_KEYS = (*LOOP_LATE_OVER.values(), LOOP_LONGEST_LATE)
 HIGHEST_SINCE_START = (GC_LONGEST_PAUSE, LOOP_LONGEST_LATE)
 """The reported figures that are not counts: the most of any process, taken as they are."""
 LOOP_PROBE_SECONDS = 0.005
+MOVE_METHODS = ("Act", "Play.move")
+"""How the servers' metrics name a player's move: an Act call, or a move on a Play stream."""
 
 
 def time_garbage_collections() -> dict[str, float]:
@@ -156,7 +158,7 @@ def rpc_counts() -> dict[str, float]:
             if sample.name == "paiju_rpc_duration_seconds_count":
                 method = sample.labels.get("method", "?")
                 counts[method] = counts.get(method, 0.0) + sample.value
-            elif (sample.name == "paiju_rpc_duration_seconds_bucket" and sample.labels.get("method") == "Act"
+            elif (sample.name == "paiju_rpc_duration_seconds_bucket" and sample.labels.get("method") in MOVE_METHODS
                   and sample.labels.get("le") in ACT_SERVED_WITHIN):
                 key = ACT_SERVED_WITHIN[sample.labels["le"]]
                 counts[key] = counts.get(key, 0.0) + sample.value

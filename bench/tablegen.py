@@ -73,6 +73,7 @@ from servers import (
     LOOP_LATE_OVER,
     LOOP_LATENESS,
     LOOP_LONGEST_LATE,
+    MOVE_METHODS,
     REDIS_ROUND_TRIPS,
     REDIS_TRIPS_FROM,
     REPORT_SECONDS,
@@ -83,6 +84,8 @@ from servers import (
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/14"
 OWN_MOVES_ON_STREAM = "PAIJU_BENCH_OWN_MOVES_ON_STREAM"
 """Set by ``--own-moves-on-stream`` for the load-generator processes."""
+ACT_CALLS = "PAIJU_BENCH_ACT_CALLS"
+"""Set by ``--act-calls`` for the load-generator processes: Watch and Act instead of Play."""
 PEER_REDIS_URL = "redis://127.0.0.1:6379/15"
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
 PEER_SOURCE = Path(__file__).resolve().parents[1].parent / "shared" / "peers" / "colyseus"
@@ -132,7 +135,9 @@ class LoadReport:
 
 
 class Seat:
-    """One player: sits, follows its view on a Watch stream, readies between hands, acts on its turn."""
+    """One player: sits, follows its view on a Play stream (moves as its requests, answered on it)
+    or, with ``--act-calls``, on a Watch stream with an Act call per move; readies between hands
+    and acts on its turn."""
 
     def __init__(self, channel: Any, plan: SeatPlan, counters: LoadReport, think_seconds: float) -> None:
         self.plan = plan
@@ -146,6 +151,11 @@ class Seat:
         self.known_version = -1
         self.ready = False
         self.hand_seen: str | None = None
+        self.moves_on_stream = os.environ.get(ACT_CALLS) != "1" and os.environ.get(OWN_MOVES_ON_STREAM) != "1"
+        self.playing: Any = None
+        """The Play call, when moves go on the stream."""
+        self.move_sent_at = 0.0
+        self.moves_sent = 0
 
     async def play(self, stopping: asyncio.Event) -> None:
         try:
@@ -160,11 +170,19 @@ class Seat:
         request = table_pb2.WatchRequest(table_id=self.plan.table_id, follow_view=True,
                                          leave_out_own_acts=os.environ.get(OWN_MOVES_ON_STREAM) != "1")
         while not stopping.is_set():
-            stream = self.table.Watch(request, metadata=self.metadata)
+            if self.moves_on_stream:
+                stream = self.playing = self.table.Play(metadata=self.metadata)
+                await stream.write(table_pb2.PlayRequest(open=request))
+            else:
+                stream = self.table.Watch(request, metadata=self.metadata)
             try:
-                async for update in stream:
+                async for message in stream:
                     self.counters.messages += 1
-                    view = update.snapshot if update.HasField("snapshot") else None
+                    if self.moves_on_stream and message.HasField("answer"):
+                        view = self.answered(message.answer)
+                    else:
+                        update = message.update if self.moves_on_stream else message
+                        view = update.snapshot if update.HasField("snapshot") else None
                     while view is not None and view.version >= self.known_version and not stopping.is_set():
                         self.known_version = view.version
                         view = await self.step(view)
@@ -175,6 +193,18 @@ class Seat:
                 await asyncio.sleep(0.5)
             finally:
                 stream.cancel()
+
+    def answered(self, answer: Any) -> Any:
+        """A move's answer on the Play stream, counted as an Act's reply; the view to go on from."""
+        self.counters.act_seconds.append(time.perf_counter() - self.move_sent_at)
+        if answer.HasField("accepted"):
+            self.counters.actions += 1
+            return answer.accepted.view
+        if answer.refused.code == grpc.StatusCode.ABORTED.value[0]:
+            self.counters.stale += 1
+        else:
+            self.counters.refused += 1
+        return None
 
     async def step(self, view: Any) -> Any:
         """Do what ``view`` calls for; the next view to act on (an Act's reply), or None."""
@@ -191,6 +221,13 @@ class Seat:
                 return None
             if self.think_seconds:
                 await asyncio.sleep(self.think_seconds * self.rng.uniform(0.5, 1.5))
+            if self.moves_on_stream:
+                # The answer comes on the stream: ``answered`` takes it up from there.
+                self.moves_sent += 1
+                self.move_sent_at = time.perf_counter()
+                await self.playing.write(table_pb2.PlayRequest(move=table_pb2.PlayMove(
+                    move_id=self.moves_sent, expected_version=view.version, action=action)))
+                return None
             request = table_pb2.ActRequest(table_id=self.plan.table_id, expected_version=view.version, action=action)
             started = time.perf_counter()
             try:
@@ -434,7 +471,7 @@ def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generato
         "redis_commands_per_action": sum(commands.values()) / per_action,
         "top_commands": sorted(((name, count / per_action) for name, count in commands.items() if count),
                                key=lambda item: -item[1])[:6],
-        "acts_served_over": {bound: 1 - rpcs.pop(key, 0.0) / max(rpcs.get("Act", 0.0), 1.0)
+        "acts_served_over": {bound: 1 - rpcs.pop(key, 0.0) / max(sum(rpcs.get(m, 0.0) for m in MOVE_METHODS), 1.0)
                              for bound, key in (("10 ms", ACT_SERVED_WITHIN["0.01"]), ("25 ms", ACT_SERVED_WITHIN["0.025"]))},
         "garbage_collection": {"full collections": rpcs.pop(GC_FULL_COLLECTIONS, 0.0),
                                "ms of pauses per second": rpcs.pop(GC_PAUSE_SECONDS, 0.0) * 1000 / elapsed,
@@ -556,12 +593,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--loop-lateness", action="store_true",
                         help="time how late the event loops of the servers and the load generators wake (every 5 ms): "
                              "the pauses in the Act tail, on either side")
+    parser.add_argument("--act-calls", action="store_true",
+                        help="players call Act for each move and follow a Watch stream, as browsers do, instead of "
+                             "moving on their Play stream")
     parser.add_argument("--own-moves-on-stream", action="store_true",
                         help="players' streams bring their own moves too, as for a client that does not take them "
                              "from Act's reply (leave_out_own_acts off)")
     args = parser.parse_args(argv)
     if args.own_moves_on_stream:
-        os.environ[OWN_MOVES_ON_STREAM] = "1"
+        os.environ[OWN_MOVES_ON_STREAM] = "1"  # Play leaves own moves out: this implies --act-calls
+    if args.act_calls:
+        os.environ[ACT_CALLS] = "1"
     if args.tables < 1 or args.seconds <= 0 or args.loadgen_processes < 1 or args.rounds < 1:
         parser.error("--tables, --loadgen-processes and --rounds must be at least 1, --seconds above 0")
     peer = prepared_peer(args.peer) if args.peer else None

@@ -17,6 +17,9 @@ thread of a ``grpc.aio`` server:
 * a stream whose servicer can wait without blocking (``Table.Watch``) lives on the loop: when it
   has nothing to send it yields :data:`WAITING`, and the loop resumes it once its
   :meth:`BridgedContext.wake` is called (from any thread);
+* a stream both ways (``Table.Play``) lives on the loop the same way; its servicer gets the
+  request that opened it and, at each step, the requests that came since
+  (:class:`StreamRequests`), each of which wakes it;
 * before any of that, on the loop, the call passes the server's limits
   (:class:`~paiju.common.limits.Admission`): a request too large, a player over their rate or
   streams, a login flood is refused at once and never waits for a thread (its answer is
@@ -32,6 +35,7 @@ import asyncio
 import functools
 import logging
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent import futures
 from typing import Any
@@ -183,6 +187,32 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
+class StreamRequests:
+    """The requests of a stream both ways, as its servicer on the event loop takes them: the one
+    that opened the stream, then at each step those that came since, never waiting for one."""
+
+    def __init__(self, first: Any) -> None:
+        self.first = first
+        self._came: deque[tuple[Any, Refused | None]] = deque()
+        self.closed = False
+        """The client closed its sending side (or the call ended): no request comes any more."""
+
+    def take(self) -> list[tuple[Any, Refused | None]]:
+        """The requests that came since the last take, oldest first, each with the server's
+        limits' refusal of it (``None``: admitted). A refused request was not served: the
+        servicer answers it with the refusal, or ends the stream with it."""
+        taken = list(self._came)
+        self._came.clear()
+        return taken
+
+    def has_come(self) -> bool:
+        """Whether a request came since the last take."""
+        return bool(self._came)
+
+    def _came_in(self, request: Any, refusal: Refused | None) -> None:
+        self._came.append((request, refusal))
+
+
 class _Steps:
     """A synchronous response iterator advanced one step at a time (on the loop, or in worker
     threads) and closed only between steps: a generator cannot be closed while a thread runs it."""
@@ -235,10 +265,13 @@ class BridgeHandler(grpc.GenericRpcHandler):
         handler = self._intercepted(handler_call_details)
         if handler is None:
             return None
-        if handler.request_streaming:
-            raise NotImplementedError(f"{method}: client streams are not bridged")  # none in paiju.v1
         on_loop = method in self._inline
-        if handler.response_streaming:
+        if handler.request_streaming:
+            if not (handler.response_streaming and on_loop):
+                raise NotImplementedError(f"{method}: only streams both ways that live on the loop are bridged")
+            behaviour = self._both_ways(method, handler.stream_stream)
+            factory = grpc.stream_stream_rpc_method_handler
+        elif handler.response_streaming:
             behaviour = self._stream(method, handler.unary_stream, on_loop)
             factory = grpc.unary_stream_rpc_method_handler
         else:
@@ -300,41 +333,84 @@ class BridgeHandler(grpc.GenericRpcHandler):
         async def serve(request: Any, context: grpc.aio.ServicerContext) -> None:
             release = await self._admit(method, request, context, streaming=True)
             bridged = BridgedContext(context, self._loop, on_loop=on_loop)
-            responses = _Steps(iter(behaviour(request, bridged)))
-            step: futures.Future[Any] | None = None
             try:
-                while True:
-                    if on_loop:
-                        response = responses.step()
-                    else:
-                        step = self._pool.submit(responses.step)
-                        response = await asyncio.wrap_future(step)
-                    if response is _END:
-                        return
-                    if response is WAITING:
-                        woken = bridged._until_woken()
-                        if woken is not None:
-                            await woken
-                        continue
-                    await context.write(response)
-            except _Aborted as aborted:
-                await context.abort(aborted.code, aborted.details)
-            except Exception as error:  # noqa: BLE001 - answered without internals, logged
-                await _failed(context, bridged, error)
+                await self._send(_Steps(iter(behaviour(request, bridged))), bridged, context)
             finally:
-                # Cancelled or ended: run the servicer's cleanup (its ``finally``) as it would
-                # run under the thread-pool server; off the loop if it ran off the loop, once the
-                # step in flight (if any) returned, so that no second thread waits for it.
-                bridged._ended = True
                 release()
-                if on_loop:
-                    responses.close()
-                elif step is None or step.done():
-                    self._pool.submit(responses.close)
-                else:
-                    step.add_done_callback(lambda _: self._pool.submit(responses.close))
 
         return serve
+
+    def _both_ways(self, method: str, behaviour: Callable[..., Any]) -> Callable[..., Any]:
+        async def serve(_requests: Any, context: grpc.aio.ServicerContext) -> None:
+            first = await context.read()
+            if first is grpc.aio.EOF:
+                return  # closed before it opened: nothing was asked
+            release = await self._admit(method, first, context, streaming=True)
+            bridged = BridgedContext(context, self._loop, on_loop=True)
+            requests = StreamRequests(first)
+            reading = self._loop.create_task(self._read_requests(method, context, requests, bridged))
+            try:
+                await self._send(_Steps(iter(behaviour(requests, bridged))), bridged, context)
+            finally:
+                reading.cancel()
+                release()
+
+        return serve
+
+    async def _read_requests(self, method: str, context: grpc.aio.ServicerContext, requests: StreamRequests,
+                             bridged: BridgedContext) -> None:
+        """Hand each later request of a stream both ways to its servicer, admitted as a call of
+        its own (a request too large, or a player over their rate, comes with its refusal)."""
+        try:
+            while (request := await context.read()) is not grpc.aio.EOF:
+                refusal = None
+                try:
+                    self._admission.admit_call(method, request, context, streaming=False)
+                except Refused as refused:
+                    self._on_refused(method, refused.error_code)
+                    refusal = refused
+                requests._came_in(request, refusal)
+                bridged.wake()
+        except Exception as error:  # noqa: BLE001 - grpc's own (usage, abort) when the call ended
+            log.debug("%s: reading requests ended: %r", method, error)
+        finally:
+            requests.closed = True
+            bridged.wake()
+
+    async def _send(self, responses: _Steps, bridged: BridgedContext, context: grpc.aio.ServicerContext) -> None:
+        """Step a stream's servicer and write what it yields until it ends, fails or is cancelled."""
+        on_loop = bridged.waits_on_loop
+        step: futures.Future[Any] | None = None
+        try:
+            while True:
+                if on_loop:
+                    response = responses.step()
+                else:
+                    step = self._pool.submit(responses.step)
+                    response = await asyncio.wrap_future(step)
+                if response is _END:
+                    return
+                if response is WAITING:
+                    woken = bridged._until_woken()
+                    if woken is not None:
+                        await woken
+                    continue
+                await context.write(response)
+        except _Aborted as aborted:
+            await context.abort(aborted.code, aborted.details)
+        except Exception as error:  # noqa: BLE001 - answered without internals, logged
+            await _failed(context, bridged, error)
+        finally:
+            # Cancelled or ended: run the servicer's cleanup (its ``finally``) as it would run
+            # under the thread-pool server; off the loop if it ran off the loop, once the step in
+            # flight (if any) returned, so that no second thread waits for it.
+            bridged._ended = True
+            if on_loop:
+                responses.close()
+            elif step is None or step.done():
+                self._pool.submit(responses.close)
+            else:
+                step.add_done_callback(lambda _: self._pool.submit(responses.close))
 
 
 def _chained(

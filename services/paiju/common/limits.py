@@ -64,6 +64,8 @@ class CallContext(Protocol):
 
 
 ACT_METHOD = "/paiju.v1.Table/Act"
+PLAY_METHOD = "/paiju.v1.Table/Play"
+"""Its requests are moves (after the one that opens the stream): as short as ``Act``'s."""
 PASSWORD_METHODS = PUBLIC_METHODS
 """Login and Register: the calls that hash a password."""
 MOST_PAUSED_REFUSALS = 1_000
@@ -116,7 +118,7 @@ class Limits:
 
     def request_bytes(self, method: str) -> int:
         """The largest request ``method`` takes, serialized."""
-        return self.max_action_bytes if method == ACT_METHOD else self.max_request_bytes
+        return self.max_action_bytes if method in (ACT_METHOD, PLAY_METHOD) else self.max_request_bytes
 
     @property
     def largest_request(self) -> int:

@@ -6,7 +6,7 @@ import queue
 import secrets
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import grpc
@@ -21,6 +21,7 @@ from paiju.proto.v1 import common_pb2, table_pb2, table_pb2_grpc
 from paiju.table.fanout import EVENTS_LOST, LeftOut, StreamHub
 from paiju.table.fanout import after as is_after
 from paiju.table.hand_ids import HandIds
+from paiju.table.play import play
 from paiju.table.record import TableRecord
 from paiju.table.store import EventsTrimmed, Snapshot, StaleVersion
 from paiju.table.store.keys import check_table_id
@@ -123,7 +124,7 @@ def event_message(event: Any, hand_id: str = "") -> table_pb2.Event:
 
 
 class TableService(table_pb2_grpc.TableServicer):
-    NON_BLOCKING = frozenset({"GetView", "Act", "CheckAction", "Watch"})
+    NON_BLOCKING = frozenset({"GetView", "Act", "CheckAction", "Watch", "Play"})
     """Methods that touch Redis only, never the ledger or another service (a hand's start and
     its holds come from Lobby.Ready and the deadlines), so an event loop may run them itself.
     CheckAction's rule check is bounded (``bench/check_action.py``: well under 2 ms, no
@@ -271,6 +272,17 @@ class TableService(table_pb2_grpc.TableServicer):
         """An open stream is a connected player: it beats while open, and opening it brings a
         disconnected player back within the reconnect window. The player stays connected while
         any of their streams lives, on this process or another."""
+        return self._watch(request, context)
+
+    def Play(self, requests: Any, context: grpc.ServicerContext) -> Iterator[table_pb2.PlayUpdate]:
+        """Watch and Act on one stream (:mod:`paiju.table.play`)."""
+        return play(requests, context, watch=self._watch, act=self.Act)
+
+    def _watch(
+        self, request: table_pb2.WatchRequest, context: grpc.ServicerContext, send_now: Callable[[], bool] = lambda: False,
+    ) -> Iterator[table_pb2.TableUpdate]:
+        """The Watch stream; ``send_now`` says when to send at once what it holds back for a
+        moment (a Play stream's moves wait behind it)."""
         account, _, record = self._viewer(request.table_id, context)
         stream_id = secrets.token_hex(8)
         if account is not None and self.presence is not None:
@@ -279,7 +291,7 @@ class TableService(table_pb2_grpc.TableServicer):
             self.tables.reconnect(request.table_id, account)
         try:
             seat = None if account is None else record.seat_of(account)
-            yield from self._stream(request, context, account, seat, stream_id, HandIds(record))
+            yield from self._stream(request, context, account, seat, stream_id, HandIds(record), send_now)
         finally:
             # A draining server leaves presence alone: the player is expected back elsewhere.
             if account is not None and self.presence is not None and not self.draining.is_set():
@@ -289,6 +301,7 @@ class TableService(table_pb2_grpc.TableServicer):
         self, request: table_pb2.WatchRequest, context: grpc.ServicerContext, account: str | None, seat: int | None,
         stream_id: str,
         hands: HandIds,
+        send_now: Callable[[], bool] = lambda: False,
     ) -> Iterator[table_pb2.TableUpdate]:
         table_id = request.table_id
         follow_view = request.follow_view and account is not None
@@ -332,7 +345,7 @@ class TableService(table_pb2_grpc.TableServicer):
                     if not pending:
                         if held_until is not None:
                             left = held_until - time.monotonic()
-                            if left <= 0:
+                            if left <= 0 or send_now():
                                 held_until = None
                                 if events:
                                     yield table_pb2.TableUpdate(events=events)

@@ -119,6 +119,54 @@ class TableUpdate(_message.Message):
     events: _containers.RepeatedCompositeFieldContainer[Event]
     def __init__(self, snapshot: _Optional[_Union[TableView, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ...) -> None: ...
 
+class PlayRequest(_message.Message):
+    __slots__ = ("open", "move")
+    OPEN_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    open: WatchRequest
+    move: PlayMove
+    def __init__(self, open: _Optional[_Union[WatchRequest, _Mapping]] = ..., move: _Optional[_Union[PlayMove, _Mapping]] = ...) -> None: ...
+
+class PlayMove(_message.Message):
+    __slots__ = ("move_id", "expected_version", "action")
+    MOVE_ID_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    move_id: int
+    expected_version: int
+    action: str
+    def __init__(self, move_id: _Optional[int] = ..., expected_version: _Optional[int] = ..., action: _Optional[str] = ...) -> None: ...
+
+class PlayUpdate(_message.Message):
+    __slots__ = ("update", "answer")
+    UPDATE_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_FIELD_NUMBER: _ClassVar[int]
+    update: TableUpdate
+    answer: MoveAnswer
+    def __init__(self, update: _Optional[_Union[TableUpdate, _Mapping]] = ..., answer: _Optional[_Union[MoveAnswer, _Mapping]] = ...) -> None: ...
+
+class MoveAnswer(_message.Message):
+    __slots__ = ("move_id", "accepted", "refused")
+    MOVE_ID_FIELD_NUMBER: _ClassVar[int]
+    ACCEPTED_FIELD_NUMBER: _ClassVar[int]
+    REFUSED_FIELD_NUMBER: _ClassVar[int]
+    move_id: int
+    accepted: ActResponse
+    refused: MoveRefusal
+    def __init__(self, move_id: _Optional[int] = ..., accepted: _Optional[_Union[ActResponse, _Mapping]] = ..., refused: _Optional[_Union[MoveRefusal, _Mapping]] = ...) -> None: ...
+
+class MoveRefusal(_message.Message):
+    __slots__ = ("code", "message", "error_code", "current_version")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    ERROR_CODE_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_VERSION_FIELD_NUMBER: _ClassVar[int]
+    code: int
+    message: str
+    error_code: str
+    current_version: int
+    def __init__(self, code: _Optional[int] = ..., message: _Optional[str] = ..., error_code: _Optional[str] = ..., current_version: _Optional[int] = ...) -> None: ...
+
 class MarkDisconnectedRequest(_message.Message):
     __slots__ = ("table_id", "account_id", "since")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]

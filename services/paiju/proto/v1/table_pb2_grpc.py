@@ -62,6 +62,11 @@ class TableStub:
                 request_serializer=paiju_dot_v1_dot_table__pb2.WatchRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_table__pb2.TableUpdate.FromString,
                 _registered_method=True)
+        self.Play = channel.stream_stream(
+                '/paiju.v1.Table/Play',
+                request_serializer=paiju_dot_v1_dot_table__pb2.PlayRequest.SerializeToString,
+                response_deserializer=paiju_dot_v1_dot_table__pb2.PlayUpdate.FromString,
+                _registered_method=True)
 
 
 class TableServicer:
@@ -127,6 +132,24 @@ class TableServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Play(self, request_iterator, context):
+        """Watch and Act on one stream, for native clients: the first request opens the stream as
+        `Watch` would (`open`), every later one is a move (`move`), answered on the stream in the
+        order the moves came, each with its `move_id`. A move is judged and applied exactly as `Act`
+        judges and applies it, and a refused move is answered with what `Act` would have ended with:
+        the stream goes on. The caller's own moves are left out of the stream's updates (their
+        answers carry their events and the view after them), whatever `open.leave_out_own_acts` says.
+        Closing the sending side stops the moves, not the updates. Browsers, behind gRPC-Web, which
+        has no client streams, use `Watch` and `Act`.
+        Errors ending the stream: as Watch; also INVALID_ARGUMENT when the first request is not
+        `open` or a later one is not `move`, and RESOURCE_EXHAUSTED (`paiju-error-code`
+        request_too_large) for a request larger than a move may be. A move over the caller's rate is
+        answered refused with RESOURCE_EXHAUSTED and `rate_limited`.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TableServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -149,6 +172,11 @@ def add_TableServicer_to_server(servicer, server):
                     servicer.Watch,
                     request_deserializer=paiju_dot_v1_dot_table__pb2.WatchRequest.FromString,
                     response_serializer=paiju_dot_v1_dot_table__pb2.TableUpdate.SerializeToString,
+            ),
+            'Play': grpc.stream_stream_rpc_method_handler(
+                    servicer.Play,
+                    request_deserializer=paiju_dot_v1_dot_table__pb2.PlayRequest.FromString,
+                    response_serializer=paiju_dot_v1_dot_table__pb2.PlayUpdate.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -265,6 +293,33 @@ class Table:
             '/paiju.v1.Table/Watch',
             paiju_dot_v1_dot_table__pb2.WatchRequest.SerializeToString,
             paiju_dot_v1_dot_table__pb2.TableUpdate.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Play(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/paiju.v1.Table/Play',
+            paiju_dot_v1_dot_table__pb2.PlayRequest.SerializeToString,
+            paiju_dot_v1_dot_table__pb2.PlayUpdate.FromString,
             options,
             channel_credentials,
             insecure,

@@ -21,7 +21,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file paiju/v1/table.proto.
  */
 export const file_paiju_v1_table: GenFile = /*@__PURE__*/
-  fileDesc("ChRwYWlqdS92MS90YWJsZS5wcm90bxIIcGFpanUudjEiIgoOR2V0Vmlld1JlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiWAoJVHVybkNsb2NrEgwKBHNlYXQYASABKAUSKgoGZHVlX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCglzdXNwZW5kZWQYAyABKAgi2wEKCVRhYmxlVmlldxIQCgh0YWJsZV9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEg8KB3ZlcnNpb24YAyABKAMSEQoEc2VhdBgEIAEoBUgAiAEBEg8KB2hhbmRfaWQYBSABKAkSEQoJdmlld19qc29uGAYgASgJEhUKDWxlZ2FsX2FjdGlvbnMYByADKAkSJgoEdHVybhgIIAEoCzITLnBhaWp1LnYxLlR1cm5DbG9ja0gBiAEBEhUKDWxhc3RfZXZlbnRfaWQYCSABKAlCBwoFX3NlYXRCBwoFX3R1cm4iSAoKQWN0UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIYChBleHBlY3RlZF92ZXJzaW9uGAIgASgDEg4KBmFjdGlvbhgDIAEoCSJiCgtBY3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEh8KBmV2ZW50cxgCIAMoCzIPLnBhaWp1LnYxLkV2ZW50EiEKBHZpZXcYAyABKAsyEy5wYWlqdS52MS5UYWJsZVZpZXciNgoSQ2hlY2tBY3Rpb25SZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEg4KBmFjdGlvbhgCIAEoCSI0ChNDaGVja0FjdGlvblJlc3BvbnNlEg0KBWxlZ2FsGAEgASgIEg4KBnJlYXNvbhgCIAEoCSJZCgVFdmVudBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEhQKDHBheWxvYWRfanNvbhgDIAEoCRIPCgd2ZXJzaW9uGAQgASgDEg8KB2hhbmRfaWQYBSABKAkiaQoMV2F0Y2hSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhYKDmFmdGVyX2V2ZW50X2lkGAIgASgJEhMKC2ZvbGxvd192aWV3GAMgASgIEhoKEmxlYXZlX291dF9vd25fYWN0cxgEIAEoCCJiCgtUYWJsZVVwZGF0ZRIlCghzbmFwc2hvdBgBIAEoCzITLnBhaWp1LnYxLlRhYmxlVmlldxIfCgZldmVudHMYAyADKAsyDy5wYWlqdS52MS5FdmVudEoECAIQA1IFZXZlbnQiagoXTWFya0Rpc2Nvbm5lY3RlZFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEgoKYWNjb3VudF9pZBgCIAEoCRIpCgVzaW5jZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPAoYTWFya0Rpc2Nvbm5lY3RlZFJlc3BvbnNlEg8KB2FwcGxpZWQYASABKAgSDwoHdmVyc2lvbhgCIAEoAzL7AQoFVGFibGUSOAoHR2V0VmlldxIYLnBhaWp1LnYxLkdldFZpZXdSZXF1ZXN0GhMucGFpanUudjEuVGFibGVWaWV3EjIKA0FjdBIULnBhaWp1LnYxLkFjdFJlcXVlc3QaFS5wYWlqdS52MS5BY3RSZXNwb25zZRJKCgtDaGVja0FjdGlvbhIcLnBhaWp1LnYxLkNoZWNrQWN0aW9uUmVxdWVzdBodLnBhaWp1LnYxLkNoZWNrQWN0aW9uUmVzcG9uc2USOAoFV2F0Y2gSFi5wYWlqdS52MS5XYXRjaFJlcXVlc3QaFS5wYWlqdS52MS5UYWJsZVVwZGF0ZTABMr8BCg1UYWJsZUludGVybmFsElMKDkV4cGlyZURlYWRsaW5lEh8ucGFpanUudjEuRXhwaXJlRGVhZGxpbmVSZXF1ZXN0GiAucGFpanUudjEuRXhwaXJlRGVhZGxpbmVSZXNwb25zZRJZChBNYXJrRGlzY29ubmVjdGVkEiEucGFpanUudjEuTWFya0Rpc2Nvbm5lY3RlZFJlcXVlc3QaIi5wYWlqdS52MS5NYXJrRGlzY29ubmVjdGVkUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_paiju_v1_common]);
+  fileDesc("ChRwYWlqdS92MS90YWJsZS5wcm90bxIIcGFpanUudjEiIgoOR2V0Vmlld1JlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiWAoJVHVybkNsb2NrEgwKBHNlYXQYASABKAUSKgoGZHVlX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCglzdXNwZW5kZWQYAyABKAgi2wEKCVRhYmxlVmlldxIQCgh0YWJsZV9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEg8KB3ZlcnNpb24YAyABKAMSEQoEc2VhdBgEIAEoBUgAiAEBEg8KB2hhbmRfaWQYBSABKAkSEQoJdmlld19qc29uGAYgASgJEhUKDWxlZ2FsX2FjdGlvbnMYByADKAkSJgoEdHVybhgIIAEoCzITLnBhaWp1LnYxLlR1cm5DbG9ja0gBiAEBEhUKDWxhc3RfZXZlbnRfaWQYCSABKAlCBwoFX3NlYXRCBwoFX3R1cm4iSAoKQWN0UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIYChBleHBlY3RlZF92ZXJzaW9uGAIgASgDEg4KBmFjdGlvbhgDIAEoCSJiCgtBY3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEh8KBmV2ZW50cxgCIAMoCzIPLnBhaWp1LnYxLkV2ZW50EiEKBHZpZXcYAyABKAsyEy5wYWlqdS52MS5UYWJsZVZpZXciNgoSQ2hlY2tBY3Rpb25SZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEg4KBmFjdGlvbhgCIAEoCSI0ChNDaGVja0FjdGlvblJlc3BvbnNlEg0KBWxlZ2FsGAEgASgIEg4KBnJlYXNvbhgCIAEoCSJZCgVFdmVudBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEhQKDHBheWxvYWRfanNvbhgDIAEoCRIPCgd2ZXJzaW9uGAQgASgDEg8KB2hhbmRfaWQYBSABKAkiaQoMV2F0Y2hSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhYKDmFmdGVyX2V2ZW50X2lkGAIgASgJEhMKC2ZvbGxvd192aWV3GAMgASgIEhoKEmxlYXZlX291dF9vd25fYWN0cxgEIAEoCCJiCgtUYWJsZVVwZGF0ZRIlCghzbmFwc2hvdBgBIAEoCzITLnBhaWp1LnYxLlRhYmxlVmlldxIfCgZldmVudHMYAyADKAsyDy5wYWlqdS52MS5FdmVudEoECAIQA1IFZXZlbnQiYQoLUGxheVJlcXVlc3QSJgoEb3BlbhgBIAEoCzIWLnBhaWp1LnYxLldhdGNoUmVxdWVzdEgAEiIKBG1vdmUYAiABKAsyEi5wYWlqdS52MS5QbGF5TW92ZUgAQgYKBGtpbmQiRQoIUGxheU1vdmUSDwoHbW92ZV9pZBgBIAEoBBIYChBleHBlY3RlZF92ZXJzaW9uGAIgASgDEg4KBmFjdGlvbhgDIAEoCSJlCgpQbGF5VXBkYXRlEicKBnVwZGF0ZRgBIAEoCzIVLnBhaWp1LnYxLlRhYmxlVXBkYXRlSAASJgoGYW5zd2VyGAIgASgLMhQucGFpanUudjEuTW92ZUFuc3dlckgAQgYKBGtpbmQifQoKTW92ZUFuc3dlchIPCgdtb3ZlX2lkGAEgASgEEikKCGFjY2VwdGVkGAIgASgLMhUucGFpanUudjEuQWN0UmVzcG9uc2VIABIoCgdyZWZ1c2VkGAMgASgLMhUucGFpanUudjEuTW92ZVJlZnVzYWxIAEIJCgdvdXRjb21lIlkKC01vdmVSZWZ1c2FsEgwKBGNvZGUYASABKAUSDwoHbWVzc2FnZRgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgJEhcKD2N1cnJlbnRfdmVyc2lvbhgEIAEoAyJqChdNYXJrRGlzY29ubmVjdGVkUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRISCgphY2NvdW50X2lkGAIgASgJEikKBXNpbmNlGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI8ChhNYXJrRGlzY29ubmVjdGVkUmVzcG9uc2USDwoHYXBwbGllZBgBIAEoCBIPCgd2ZXJzaW9uGAIgASgDMrQCCgVUYWJsZRI4CgdHZXRWaWV3EhgucGFpanUudjEuR2V0Vmlld1JlcXVlc3QaEy5wYWlqdS52MS5UYWJsZVZpZXcSMgoDQWN0EhQucGFpanUudjEuQWN0UmVxdWVzdBoVLnBhaWp1LnYxLkFjdFJlc3BvbnNlEkoKC0NoZWNrQWN0aW9uEhwucGFpanUudjEuQ2hlY2tBY3Rpb25SZXF1ZXN0Gh0ucGFpanUudjEuQ2hlY2tBY3Rpb25SZXNwb25zZRI4CgVXYXRjaBIWLnBhaWp1LnYxLldhdGNoUmVxdWVzdBoVLnBhaWp1LnYxLlRhYmxlVXBkYXRlMAESNwoEUGxheRIVLnBhaWp1LnYxLlBsYXlSZXF1ZXN0GhQucGFpanUudjEuUGxheVVwZGF0ZSgBMAEyvwEKDVRhYmxlSW50ZXJuYWwSUwoORXhwaXJlRGVhZGxpbmUSHy5wYWlqdS52MS5FeHBpcmVEZWFkbGluZVJlcXVlc3QaIC5wYWlqdS52MS5FeHBpcmVEZWFkbGluZVJlc3BvbnNlElkKEE1hcmtEaXNjb25uZWN0ZWQSIS5wYWlqdS52MS5NYXJrRGlzY29ubmVjdGVkUmVxdWVzdBoiLnBhaWp1LnYxLk1hcmtEaXNjb25uZWN0ZWRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_paiju_v1_common]);
 
 /**
  * Asks for the caller's view of a table.
@@ -419,6 +419,187 @@ export const TableUpdateSchema: GenMessage<TableUpdate> = /*@__PURE__*/
   messageDesc(file_paiju_v1_table, 9);
 
 /**
+ * One request of a `Play` stream: the first opens it, each later one is a move.
+ *
+ * @generated from message paiju.v1.PlayRequest
+ */
+export type PlayRequest = Message<"paiju.v1.PlayRequest"> & {
+  /**
+   * @generated from oneof paiju.v1.PlayRequest.kind
+   */
+  kind: {
+    /**
+     * Opens the stream, as a `Watch` call would be opened.
+     *
+     * @generated from field: paiju.v1.WatchRequest open = 1;
+     */
+    value: WatchRequest;
+    case: "open";
+  } | {
+    /**
+     * A move for the caller's seat at the opened table.
+     *
+     * @generated from field: paiju.v1.PlayMove move = 2;
+     */
+    value: PlayMove;
+    case: "move";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message paiju.v1.PlayRequest.
+ * Use `create(PlayRequestSchema)` to create a new message.
+ */
+export const PlayRequestSchema: GenMessage<PlayRequest> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_table, 10);
+
+/**
+ * A move on a `Play` stream: an `ActRequest` for the stream's table.
+ *
+ * @generated from message paiju.v1.PlayMove
+ */
+export type PlayMove = Message<"paiju.v1.PlayMove"> & {
+  /**
+   * The caller's own number for the move, given back with its answer.
+   *
+   * @generated from field: uint64 move_id = 1;
+   */
+  moveId: bigint;
+
+  /**
+   * As `ActRequest.expected_version`.
+   *
+   * @generated from field: int64 expected_version = 2;
+   */
+  expectedVersion: bigint;
+
+  /**
+   * As `ActRequest.action`.
+   *
+   * @generated from field: string action = 3;
+   */
+  action: string;
+};
+
+/**
+ * Describes the message paiju.v1.PlayMove.
+ * Use `create(PlayMoveSchema)` to create a new message.
+ */
+export const PlayMoveSchema: GenMessage<PlayMove> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_table, 11);
+
+/**
+ * One message of a `Play` stream: what `Watch` would send, or the answer to a move.
+ *
+ * @generated from message paiju.v1.PlayUpdate
+ */
+export type PlayUpdate = Message<"paiju.v1.PlayUpdate"> & {
+  /**
+   * @generated from oneof paiju.v1.PlayUpdate.kind
+   */
+  kind: {
+    /**
+     * @generated from field: paiju.v1.TableUpdate update = 1;
+     */
+    value: TableUpdate;
+    case: "update";
+  } | {
+    /**
+     * @generated from field: paiju.v1.MoveAnswer answer = 2;
+     */
+    value: MoveAnswer;
+    case: "answer";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message paiju.v1.PlayUpdate.
+ * Use `create(PlayUpdateSchema)` to create a new message.
+ */
+export const PlayUpdateSchema: GenMessage<PlayUpdate> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_table, 12);
+
+/**
+ * The answer to one move: accepted (what `Act` would have replied) or refused.
+ *
+ * @generated from message paiju.v1.MoveAnswer
+ */
+export type MoveAnswer = Message<"paiju.v1.MoveAnswer"> & {
+  /**
+   * The move's `move_id`.
+   *
+   * @generated from field: uint64 move_id = 1;
+   */
+  moveId: bigint;
+
+  /**
+   * @generated from oneof paiju.v1.MoveAnswer.outcome
+   */
+  outcome: {
+    /**
+     * @generated from field: paiju.v1.ActResponse accepted = 2;
+     */
+    value: ActResponse;
+    case: "accepted";
+  } | {
+    /**
+     * @generated from field: paiju.v1.MoveRefusal refused = 3;
+     */
+    value: MoveRefusal;
+    case: "refused";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message paiju.v1.MoveAnswer.
+ * Use `create(MoveAnswerSchema)` to create a new message.
+ */
+export const MoveAnswerSchema: GenMessage<MoveAnswer> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_table, 13);
+
+/**
+ * Why a move was refused: the status `Act` would have ended with.
+ *
+ * @generated from message paiju.v1.MoveRefusal
+ */
+export type MoveRefusal = Message<"paiju.v1.MoveRefusal"> & {
+  /**
+   * The gRPC status code, as a number (e.g. 9 FAILED_PRECONDITION, 10 ABORTED).
+   *
+   * @generated from field: int32 code = 1;
+   */
+  code: number;
+
+  /**
+   * The status message: the rule's reason for a refusal of the rules.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * What `Act`'s `paiju-error-code` trailer would hold (e.g. "not_your_turn", "stale_version").
+   *
+   * @generated from field: string error_code = 3;
+   */
+  errorCode: string;
+
+  /**
+   * With ABORTED: the table's version now (`Act`'s `paiju-current-version` trailer); else 0.
+   *
+   * @generated from field: int64 current_version = 4;
+   */
+  currentVersion: bigint;
+};
+
+/**
+ * Describes the message paiju.v1.MoveRefusal.
+ * Use `create(MoveRefusalSchema)` to create a new message.
+ */
+export const MoveRefusalSchema: GenMessage<MoveRefusal> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_table, 14);
+
+/**
  * Asks to mark a player disconnected.
  *
  * @generated from message paiju.v1.MarkDisconnectedRequest
@@ -451,7 +632,7 @@ export type MarkDisconnectedRequest = Message<"paiju.v1.MarkDisconnectedRequest"
  * Use `create(MarkDisconnectedRequestSchema)` to create a new message.
  */
 export const MarkDisconnectedRequestSchema: GenMessage<MarkDisconnectedRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 10);
+  messageDesc(file_paiju_v1_table, 15);
 
 /**
  * What marking a player disconnected did.
@@ -479,7 +660,7 @@ export type MarkDisconnectedResponse = Message<"paiju.v1.MarkDisconnectedRespons
  * Use `create(MarkDisconnectedResponseSchema)` to create a new message.
  */
 export const MarkDisconnectedResponseSchema: GenMessage<MarkDisconnectedResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 11);
+  messageDesc(file_paiju_v1_table, 16);
 
 /**
  * What players do during a hand. Every RPC needs a session token (UNAUTHENTICATED otherwise). A
@@ -557,6 +738,27 @@ export const Table: GenService<{
     methodKind: "server_streaming";
     input: typeof WatchRequestSchema;
     output: typeof TableUpdateSchema;
+  },
+  /**
+   * Watch and Act on one stream, for native clients: the first request opens the stream as
+   * `Watch` would (`open`), every later one is a move (`move`), answered on the stream in the
+   * order the moves came, each with its `move_id`. A move is judged and applied exactly as `Act`
+   * judges and applies it, and a refused move is answered with what `Act` would have ended with:
+   * the stream goes on. The caller's own moves are left out of the stream's updates (their
+   * answers carry their events and the view after them), whatever `open.leave_out_own_acts` says.
+   * Closing the sending side stops the moves, not the updates. Browsers, behind gRPC-Web, which
+   * has no client streams, use `Watch` and `Act`.
+   * Errors ending the stream: as Watch; also INVALID_ARGUMENT when the first request is not
+   * `open` or a later one is not `move`, and RESOURCE_EXHAUSTED (`paiju-error-code`
+   * request_too_large) for a request larger than a move may be. A move over the caller's rate is
+   * answered refused with RESOURCE_EXHAUSTED and `rate_limited`.
+   *
+   * @generated from rpc paiju.v1.Table.Play
+   */
+  play: {
+    methodKind: "bidi_streaming";
+    input: typeof PlayRequestSchema;
+    output: typeof PlayUpdateSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_paiju_v1_table, 0);
