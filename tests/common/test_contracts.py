@@ -172,7 +172,10 @@ def test_the_rpcs_asked_for_exist() -> None:
     assert {"ListRooms", "WatchRooms", "Sit", "Stand", "Ready", "QuickMatch"} <= methods(
         lobby_pb2, "Lobby"
     )
-    assert methods(table_pb2, "Table") == {"GetView", "Act", "CheckAction", "Watch"}
+    assert methods(table_pb2, "Table") == {"GetView", "Act", "CheckAction", "Watch", "Play"}
+    play = table_pb2.DESCRIPTOR.services_by_name["Table"].methods_by_name["Play"]
+    assert play.client_streaming and play.server_streaming
+    assert [f.name for f in play.input_type.fields] == ["open", "move"]
     assert {"ListDeadlines", "ReportPresence", "GetPresence"} <= methods(watchdog_pb2, "Watchdog")
     # A room is its table's record, so the table owns every deadline, the ready kick included.
     assert {"ExpireDeadline", "MarkDisconnected"} <= methods(table_pb2, "TableInternal")

@@ -417,7 +417,7 @@ def test_reflection_lists_the_services_and_serves_their_files(channel: grpc.Chan
     ]
     table_file = next(proto for proto in protos if proto.name == "paiju/v1/table.proto")
     assert table_file.package == "paiju.v1"
-    assert [method.name for method in table_file.service[0].method] == ["GetView", "Act", "CheckAction", "Watch"]
+    assert [method.name for method in table_file.service[0].method] == ["GetView", "Act", "CheckAction", "Watch", "Play"]
 
 
 def test_stopping_reports_not_serving_first() -> None:

@@ -425,6 +425,8 @@ export const TableUpdateSchema: GenMessage<TableUpdate> = /*@__PURE__*/
  */
 export type PlayRequest = Message<"paiju.v1.PlayRequest"> & {
   /**
+   * Which request this is: `open` first, `move` after.
+   *
    * @generated from oneof paiju.v1.PlayRequest.kind
    */
   kind: {
@@ -495,16 +497,22 @@ export const PlayMoveSchema: GenMessage<PlayMove> = /*@__PURE__*/
  */
 export type PlayUpdate = Message<"paiju.v1.PlayUpdate"> & {
   /**
+   * Which message this is.
+   *
    * @generated from oneof paiju.v1.PlayUpdate.kind
    */
   kind: {
     /**
+     * What a `Watch` stream would send (the caller's own moves left out).
+     *
      * @generated from field: paiju.v1.TableUpdate update = 1;
      */
     value: TableUpdate;
     case: "update";
   } | {
     /**
+     * The answer to one of the caller's moves.
+     *
      * @generated from field: paiju.v1.MoveAnswer answer = 2;
      */
     value: MoveAnswer;
@@ -533,16 +541,22 @@ export type MoveAnswer = Message<"paiju.v1.MoveAnswer"> & {
   moveId: bigint;
 
   /**
+   * Whether the move was made.
+   *
    * @generated from oneof paiju.v1.MoveAnswer.outcome
    */
   outcome: {
     /**
+     * Made: what `Act` would have replied.
+     *
      * @generated from field: paiju.v1.ActResponse accepted = 2;
      */
     value: ActResponse;
     case: "accepted";
   } | {
     /**
+     * Not made, nothing changed: why.
+     *
      * @generated from field: paiju.v1.MoveRefusal refused = 3;
      */
     value: MoveRefusal;
