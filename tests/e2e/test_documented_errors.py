@@ -167,6 +167,10 @@ CASES: list[Case] = [
     ("Table.Watch", "INVALID_ARGUMENT", "empty table_id", lambda w: first(w.seated.table.Watch(table_pb2.WatchRequest()))),
     ("Table.Watch", "NOT_FOUND", "unknown table", lambda w: first(w.seated.table.Watch(table_pb2.WatchRequest(table_id=UNKNOWN_ROOM)))),
     ("Table.Watch", "PERMISSION_DENIED", "not seated", lambda w: first(w.outsider.table.Watch(table_pb2.WatchRequest(table_id=IDLE_ROOM)))),
+    ("Table.Play", "INVALID_ARGUMENT", "opened with a move", lambda w: first(w.seated.table.Play(iter([table_pb2.PlayRequest(move=table_pb2.PlayMove(move_id=1, action="fold"))])))),
+    ("Table.Play", "INVALID_ARGUMENT", "empty table_id", lambda w: first(w.seated.table.Play(iter([table_pb2.PlayRequest(open=table_pb2.WatchRequest())])))),
+    ("Table.Play", "NOT_FOUND", "unknown table", lambda w: first(w.seated.table.Play(iter([table_pb2.PlayRequest(open=table_pb2.WatchRequest(table_id=UNKNOWN_ROOM))])))),
+    ("Table.Play", "PERMISSION_DENIED", "not seated", lambda w: first(w.outsider.table.Play(iter([table_pb2.PlayRequest(open=table_pb2.WatchRequest(table_id=IDLE_ROOM))])))),
     # --- TableInternal -----------------------------------------------------------------------
     ("TableInternal.ExpireDeadline", "INVALID_ARGUMENT", "not the table's", lambda w: w.service(table_pb2_grpc.TableInternalStub).ExpireDeadline(common_pb2.ExpireDeadlineRequest(deadline=common_pb2.Deadline(deadline_id="turn", target_id=IDLE_ROOM, owner=2)))),
     ("TableInternal.ExpireDeadline", "INVALID_ARGUMENT", "empty name", lambda w: w.service(table_pb2_grpc.TableInternalStub).ExpireDeadline(common_pb2.ExpireDeadlineRequest(deadline=common_pb2.Deadline(target_id=IDLE_ROOM)))),

@@ -11,6 +11,7 @@ import grpc
 import pytest
 
 from paiju.client.sdk import PaijuClient
+from paiju.common.errors import ERROR_CODE_KEY, trailer
 from paiju.proto.v1 import table_pb2, table_pb2_grpc
 from tests.e2e.test_platform import finish_hand, new_clients, start_hand, wait_for
 from tests.patience import PATIENCE_SECONDS
@@ -168,6 +169,24 @@ def test_a_request_after_the_first_that_is_no_move_ends_the_stream(deployment):
         stream.send(table_pb2.PlayRequest(open=table_pb2.WatchRequest(table_id=room)))
         wait_for("the stream to end", lambda: stream.ended is not None)
         assert stream.ended.code() == grpc.StatusCode.INVALID_ARGUMENT
+    finally:
+        stream.close()
+        client.stand(room)
+        client.close()
+
+
+def test_a_move_larger_than_a_move_may_be_ends_the_stream_unread(deployment):
+    room = "zhajinhua-free-02"
+    client = new_clients(deployment, 1)[0]
+    client.sit(room)
+    stream = PlayStream(client, room)
+    try:
+        wait_for("the first snapshot", lambda: bool(stream.updates()))
+        stream.move(1, 1, "raise " + "9" * 600)
+        wait_for("the stream to end", lambda: stream.ended is not None)
+        assert stream.ended.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert trailer(stream.ended, ERROR_CODE_KEY) == "request_too_large"
+        assert not stream.answers()
     finally:
         stream.close()
         client.stand(room)

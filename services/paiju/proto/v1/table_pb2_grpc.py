@@ -139,12 +139,13 @@ class TableServicer:
         judges and applies it, and a refused move is answered with what `Act` would have ended with:
         the stream goes on. The caller's own moves are left out of the stream's updates (their
         answers carry their events and the view after them), whatever `open.leave_out_own_acts` says.
-        Closing the sending side stops the moves, not the updates. Browsers, behind gRPC-Web, which
-        has no client streams, use `Watch` and `Act`.
-        Errors ending the stream: as Watch; also INVALID_ARGUMENT when the first request is not
-        `open` or a later one is not `move`, and RESOURCE_EXHAUSTED (`paiju-error-code`
-        request_too_large) for a request larger than a move may be. A move over the caller's rate is
-        answered refused with RESOURCE_EXHAUSTED and `rate_limited`.
+        Closing the sending side stops the moves, not the updates. A move over the caller's rate of
+        calls is answered refused (`rate_limited`). Browsers, behind gRPC-Web, which has no client
+        streams, use `Watch` and `Act`.
+        Errors ending the stream: INVALID_ARGUMENT (as Watch's; also when the first request is not
+        `open`, a later one is not `move`, or a request is larger than a move may be:
+        `request_too_large`), NOT_FOUND (unknown table), PERMISSION_DENIED (the caller neither sits at
+        the table nor is an operator).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
