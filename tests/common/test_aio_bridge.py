@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
 import queue
@@ -13,7 +14,7 @@ import grpc
 import pytest
 from prometheus_client import CollectorRegistry
 
-from paiju.common.aio_bridge import WAITING, OffTheLoop
+from paiju.common.aio_bridge import MOST_WAITING_REQUESTS, WAITING, OffTheLoop, StreamRequests
 from paiju.common.auth import TokenSigner
 from paiju.common.interceptor import bearer_metadata, current_caller
 from paiju.common.metrics import MetricsInterceptor, PaijuMetrics
@@ -226,3 +227,19 @@ def test_a_stream_woken_before_it_waits_goes_on_at_once_and_a_wait_ends_at_the_n
         return seen
 
     assert asyncio.run(scenario()) == ["at once", "waits", "woken", "at once", "waits", "woken later"]
+
+
+def test_a_stream_both_ways_reads_no_further_ahead_than_its_servicer_takes():
+    requests = StreamRequests("the opening request")
+    for number in range(MOST_WAITING_REQUESTS):
+        requests._came_in(number, None)
+    assert requests.has_come()
+
+    async def room_within(seconds: float) -> None:
+        await asyncio.wait_for(requests._until_room(), seconds)
+
+    with pytest.raises(TimeoutError):
+        asyncio.run(room_within(0.05))  # full: the next request stays unread
+    assert [request for request, _ in requests.take()] == list(range(MOST_WAITING_REQUESTS))
+    assert not requests.has_come()
+    asyncio.run(room_within(30))  # taken: room again

@@ -63,6 +63,9 @@ after its context's :meth:`BridgedContext.wake`. Never sent to the client."""
 
 _END = object()
 
+MOST_WAITING_REQUESTS = 64
+"""Requests of a stream both ways read but not yet taken by its servicer, at most."""
+
 
 class OffTheLoop(BaseException):
     """Raised by a ``loop_first`` servicer run on the event loop that finds it must wait
@@ -189,11 +192,17 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
 
 class StreamRequests:
     """The requests of a stream both ways, as its servicer on the event loop takes them: the one
-    that opened the stream, then at each step those that came since, never waiting for one."""
+    that opened the stream, then at each step those that came since, never waiting for one.
+
+    At most :data:`MOST_WAITING_REQUESTS` wait to be taken: until the servicer takes them, the
+    next is not read, so a client that sends faster than its requests are served is held back
+    by the transport's flow control instead of filling the server's memory."""
 
     def __init__(self, first: Any) -> None:
         self.first = first
         self._came: deque[tuple[Any, Refused | None]] = deque()
+        self._room = asyncio.Event()
+        self._room.set()
         self.closed = False
         """The client closed its sending side (or the call ended): no request comes any more."""
 
@@ -203,6 +212,7 @@ class StreamRequests:
         servicer answers it with the refusal, or ends the stream with it."""
         taken = list(self._came)
         self._came.clear()
+        self._room.set()
         return taken
 
     def has_come(self) -> bool:
@@ -211,6 +221,11 @@ class StreamRequests:
 
     def _came_in(self, request: Any, refusal: Refused | None) -> None:
         self._came.append((request, refusal))
+        if len(self._came) >= MOST_WAITING_REQUESTS:
+            self._room.clear()
+
+    async def _until_room(self) -> None:
+        await self._room.wait()
 
 
 class _Steps:
@@ -362,7 +377,11 @@ class BridgeHandler(grpc.GenericRpcHandler):
         """Hand each later request of a stream both ways to its servicer, admitted as a call of
         its own (a request too large, or a player over their rate, comes with its refusal)."""
         try:
-            while (request := await context.read()) is not grpc.aio.EOF:
+            while True:
+                await requests._until_room()
+                request = await context.read()
+                if request is grpc.aio.EOF:
+                    break
                 refusal = None
                 try:
                     self._admission.admit_call(method, request, context, streaming=False)
