@@ -4,8 +4,10 @@ The stream is a ``Watch`` whose requests after the first are moves. Each move is
 ``Table.Act`` itself, through a context that turns what would end the call into the move's
 refusal, so a move is judged, applied and refused exactly as ``Act`` would, and the stream goes
 on. Moves are answered in the order they came, each once the stream has sent what it already had
-to send: every update from before a move's commit comes before the move's answer. The caller's
-own moves never come back as updates; their answers carry their events and the view after them.
+to send (what it held back included): no update the stream had when a move came follows the
+move's answer. (A commit of another replica still on its way may be, as beside ``Act``: a client
+keeps events by id.) The caller's own moves never come back as updates; their answers carry their
+events and the view after them.
 
 Why both ways: on this project's machine a request and its reply on an open stream cost the
 server a third of what a unary call costs, and the client likewise (``bench/grpc_floor.py``), and
