@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import grpc
 import pytest
 
-from paiju.client.sdk import PaijuClient
+from paiju.client.sdk import PaijuClient, PaijuError, StaleView
 from paiju.common.errors import ERROR_CODE_KEY, trailer
 from paiju.proto.v1 import table_pb2, table_pb2_grpc
 from tests.e2e.test_platform import finish_hand, new_clients, start_hand, wait_for
@@ -228,6 +228,33 @@ def test_closing_the_sending_side_stops_the_moves_not_the_updates(deployment):
     finally:
         with contextlib.suppress(Exception):
             stream.close()
+        for client in clients:
+            client.stand(room)
+            client.close()
+
+
+def test_the_python_client_moves_on_one_stream_and_raises_refusals_as_act_does(deployment):
+    room = "zhajinhua-free-04"
+    clients = new_clients(deployment, 2)
+    view = start_hand(deployment, clients, room)
+    mover = _actor(clients, room, view)
+    try:
+        with mover.play_stream(room) as stream:
+            first = next(stream.updates())
+            assert first.view is not None and first.view["seat"] == mover.view(room)["seat"]
+            mine = mover.view(room)
+            with pytest.raises(PaijuError) as refused:
+                stream.move("compare 7", mine["version"])
+            assert refused.value.status in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION)
+            with pytest.raises(StaleView) as stale:
+                stream.move("fold", 1)
+            assert stale.value.current_version == mine["version"]
+            after = stream.move("fold", mine["version"])
+            assert after["version"] > mine["version"] and after["seat"] == mine["seat"]
+        with pytest.raises(PaijuError):
+            stream.move("fold", after["version"])  # closed
+    finally:
+        finish_hand(clients, room)
         for client in clients:
             client.stand(room)
             client.close()

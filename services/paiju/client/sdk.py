@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import grpc
 
@@ -28,6 +28,9 @@ from paiju.proto.v1 import (
     wallet_pb2,
     wallet_pb2_grpc,
 )
+
+if TYPE_CHECKING:
+    from paiju.client.session import PlaySession
 
 LOGIN_TRIES = 20
 LOGIN_RETRY_FIRST_PAUSE_S = 0.05
@@ -59,14 +62,17 @@ class StaleView(PaijuError):
 
 
 def _refusal(error: grpc.RpcError) -> PaijuError:
-    status = error.code()  # type: ignore[attr-defined]
-    reason = error.details() or ""  # type: ignore[attr-defined]
-    code = trailer(error, ERROR_CODE_KEY)
+    return refusal(error.code(), error.details() or "", trailer(error, ERROR_CODE_KEY),  # type: ignore[attr-defined]
+                   int(trailer(error, CURRENT_VERSION_KEY) or 0))
+
+
+def refusal(status: grpc.StatusCode, reason: str, error_code: str | None, current_version: int = 0) -> PaijuError:
+    """The exception for a refused call or move: StaleView, IllegalMove, or PaijuError."""
     if status == grpc.StatusCode.ABORTED:
-        return StaleView(status, reason, code, int(trailer(error, CURRENT_VERSION_KEY) or 0))
+        return StaleView(status, reason, error_code, current_version)
     if status == grpc.StatusCode.FAILED_PRECONDITION:
-        return IllegalMove(status, reason, code)
-    return PaijuError(status, reason, code)
+        return IllegalMove(status, reason, error_code)
+    return PaijuError(status, reason, error_code)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +83,14 @@ class TableUpdate:
     event_id: str | None = None
     event_type: str | None = None
     event: dict[str, Any] | None = None
+
+
+def updates_of(update: table_pb2.TableUpdate) -> Iterator[TableUpdate]:
+    """A stream message's items: its events, then its view (as of after them)."""
+    for event in update.events:
+        yield TableUpdate(event_id=event.id, event_type=event.type, event=json.loads(event.payload_json))
+    if update.HasField("snapshot"):
+        yield TableUpdate(view=json.loads(update.snapshot.view_json))
 
 
 class PaijuClient:
@@ -221,15 +235,21 @@ class PaijuClient:
         self._streams.append(stream)
         try:
             for update in stream:
-                for event in update.events:
-                    yield TableUpdate(event_id=event.id, event_type=event.type, event=json.loads(event.payload_json))
-                if update.HasField("snapshot"):  # as of after the events that came with it
-                    yield TableUpdate(view=json.loads(update.snapshot.view_json))
+                yield from updates_of(update)
         except grpc.RpcError as error:
             if error.code() != grpc.StatusCode.CANCELLED:  # type: ignore[attr-defined]
                 raise _refusal(error) from None
         finally:
             stream.cancel()
+
+    def play_stream(self, table_id: str, follow_view: bool = True) -> PlaySession:
+        """My updates and my moves on one ``Table.Play`` stream (:mod:`paiju.client.session`):
+        each move costs the server less than an ``act`` call and is answered on the stream."""
+        from paiju.client.session import PlaySession  # it builds on this module's errors
+
+        session = PlaySession(self.table.Play, table_id, follow_view)
+        self._streams.append(session)
+        return session
 
     def close(self) -> None:
         for stream in list(self._streams):

@@ -6,7 +6,8 @@ flood never queues; by grpc's thread-pool server (``PAIJU_GRPC_SERVER=threads``)
 call's thread (:mod:`paiju.common.threads_admission`), with the same refusals:
 
 * a request larger than its method allows is refused before it is parsed further (an action is
-  short: ``Table.Act`` takes at most ``max_action_bytes``; every other method ``max_request_bytes``,
+  short: ``Table.Act``, and each request of a ``Table.Play`` stream, take at most ``max_action_bytes``;
+  every other method ``max_request_bytes``,
   which is also grpc's own limit, so anything larger never reaches Python at all);
 * a player's calls draw on a token bucket (``calls_per_second``, bursts up to ``call_burst``);
 * a player has at most ``streams_per_account`` streams open (Watch and WatchRooms together);

@@ -1,0 +1,109 @@
+"""A player's ``Table.Play`` stream from Python: the table's updates and the player's moves on one
+stream, each move answered on it (``PaijuClient.play_stream``).
+
+>>> # with client.play_stream(room) as stream:
+>>> #     view = stream.move("call", view["version"])      # my view after it, or IllegalMove / StaleView
+>>> #     for update in stream.updates(): ...               # everyone else's moves, and fresh views
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from typing import Any, Self
+
+import grpc
+
+from paiju.client.sdk import PaijuError, TableUpdate, refusal, updates_of
+from paiju.proto.v1 import table_pb2
+
+_ENDED = object()
+
+
+class PlaySession:
+    """One ``Table.Play`` stream, opened on creation (a thread reads it); close it when done."""
+
+    def __init__(self, play: Callable[[Iterator[table_pb2.PlayRequest]], Any], table_id: str,
+                 follow_view: bool = True) -> None:
+        self.table_id = table_id
+        self._requests: queue.SimpleQueue[table_pb2.PlayRequest | None] = queue.SimpleQueue()
+        self._requests.put(table_pb2.PlayRequest(open=table_pb2.WatchRequest(table_id=table_id, follow_view=follow_view)))
+        self._call = play(iter(self._requests.get, None))
+        self._move_ids = itertools.count(1)
+        self._waiting: dict[int, Future[table_pb2.MoveAnswer]] = {}
+        self._lock = threading.Lock()
+        self._updates: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._ended: PaijuError | None = None
+        self._reader = threading.Thread(target=self._read, name=f"play-{table_id}", daemon=True)
+        self._reader.start()
+
+    def move(self, action: str, expected_version: int, timeout: float | None = 30.0) -> dict[str, Any]:
+        """Play ``action`` if what my seat may do has not changed since ``expected_version``; my
+        view after it. Refusals raise as ``PaijuClient.act``'s do (IllegalMove, StaleView, …)."""
+        move_id = next(self._move_ids)
+        answer: Future[table_pb2.MoveAnswer] = Future()
+        with self._lock:
+            if self._ended is not None:
+                raise self._ended
+            self._waiting[move_id] = answer
+        self._requests.put(table_pb2.PlayRequest(move=table_pb2.PlayMove(
+            move_id=move_id, expected_version=expected_version, action=action)))
+        outcome = answer.result(timeout)
+        if outcome.HasField("accepted"):
+            return json.loads(outcome.accepted.view.view_json)
+        refused = outcome.refused
+        raise refusal(_status(refused.code), refused.message, refused.error_code or None, refused.current_version)
+
+    def updates(self) -> Iterator[TableUpdate]:
+        """The stream's updates as ``PaijuClient.watch`` yields them (my own moves left out),
+        until the stream ends: raises its refusal if it ended with one."""
+        while (update := self._updates.get()) is not _ENDED:
+            yield from updates_of(update)
+        if self._ended is not None and self._ended.status != grpc.StatusCode.CANCELLED:
+            raise self._ended
+
+    def cancel(self) -> None:
+        """End the stream now (``PaijuClient.close`` does); moves waiting for an answer fail."""
+        self._requests.put(None)
+        self._call.cancel()
+
+    def close(self) -> None:
+        """End the stream and wait for its reader."""
+        self.cancel()
+        self._reader.join(timeout=10)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def _read(self) -> None:
+        ended = PaijuError(grpc.StatusCode.CANCELLED, "the stream was closed", None)
+        try:
+            for message in self._call:
+                if message.HasField("answer"):
+                    with self._lock:
+                        waiting = self._waiting.pop(message.answer.move_id, None)
+                    if waiting is not None:
+                        waiting.set_result(message.answer)
+                else:
+                    self._updates.put(message.update)
+        except grpc.RpcError as error:
+            ended = refusal(error.code(), error.details() or "", None)  # type: ignore[attr-defined]
+        finally:
+            with self._lock:
+                self._ended = ended
+                waiting_moves, self._waiting = list(self._waiting.values()), {}
+            for waiting in waiting_moves:
+                waiting.set_exception(ended)
+            self._updates.put(_ENDED)
+
+
+def _status(code: int) -> grpc.StatusCode:
+    """The ``grpc.StatusCode`` of a numeric code (UNKNOWN for one grpc does not know)."""
+    return next((status for status in grpc.StatusCode if status.value[0] == code), grpc.StatusCode.UNKNOWN)
