@@ -10,7 +10,7 @@ call's thread (:mod:`paiju.common.threads_admission`), with the same refusals:
   every other method ``max_request_bytes``,
   which is also grpc's own limit, so anything larger never reaches Python at all);
 * a player's calls draw on a token bucket (``calls_per_second``, bursts up to ``call_burst``);
-* a player has at most ``streams_per_account`` streams open (Watch and WatchRooms together);
+* a player has at most ``streams_per_account`` streams open (Watch, Play and WatchRooms together);
 * ``Login`` and ``Register`` (each an scrypt hash: tens of milliseconds of a core and 16 MiB)
   run at most ``logins_per_peer`` at a time per client address and ``logins_in_flight`` at a time
   in all, and one address makes at most ``login_rate_per_peer`` a second after a first
