@@ -165,6 +165,19 @@ def get_view(channel: grpc.Channel, metadata: tuple[tuple[str, str], ...] = ()) 
     return json.loads(reply.view_json)
 
 
+def test_bug_a_stream_both_ways_the_loop_does_not_serve_ended_unknown_with_the_servers_exception_text(
+    channel: grpc.Channel,
+) -> None:
+    """Play on a table servicer that has none, and (on the event loop) that is not bound to
+    live on the loop: UNIMPLEMENTED on either server. The event loop's bridge raised instead,
+    and grpc ended the call UNKNOWN with "Unexpected <class 'NotImplementedError'>: …"."""
+    opening = table_pb2.PlayRequest(open=table_pb2.WatchRequest(table_id="t1"))
+    metadata = bearer_metadata(token_for("42"))
+    with pytest.raises(grpc.RpcError) as refused:
+        list(table_pb2_grpc.TableStub(channel).Play(iter([opening]), metadata=metadata, timeout=TIMEOUT))
+    assert refused.value.code() == grpc.StatusCode.UNIMPLEMENTED
+
+
 def refusal(call: object) -> grpc.RpcError:
     with pytest.raises(grpc.RpcError) as raised:
         call()  # type: ignore[operator]

@@ -283,7 +283,7 @@ class BridgeHandler(grpc.GenericRpcHandler):
         on_loop = method in self._inline
         if handler.request_streaming:
             if not (handler.response_streaming and on_loop):
-                raise NotImplementedError(f"{method}: only streams both ways that live on the loop are bridged")
+                return _unbridged(method, handler)
             behaviour = self._both_ways(method, handler.stream_stream)
             factory = grpc.stream_stream_rpc_method_handler
         elif handler.response_streaming:
@@ -430,6 +430,18 @@ class BridgeHandler(grpc.GenericRpcHandler):
                 self._pool.submit(responses.close)
             else:
                 step.add_done_callback(lambda _: self._pool.submit(responses.close))
+
+
+def _unbridged(method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
+    """A client stream the bridge cannot serve (only streams both ways that live on the loop):
+    answered UNIMPLEMENTED, as grpc answers a method nobody serves."""
+
+    async def refuse(_requests: Any, context: grpc.aio.ServicerContext) -> None:
+        await context.abort(grpc.StatusCode.UNIMPLEMENTED, f"{method.rpartition('/')[2]} is not served here")
+
+    factory = grpc.stream_stream_rpc_method_handler if handler.response_streaming else grpc.stream_unary_rpc_method_handler
+    return factory(refuse, request_deserializer=handler.request_deserializer,
+                   response_serializer=handler.response_serializer)
 
 
 def _chained(
