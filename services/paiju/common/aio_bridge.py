@@ -203,8 +203,6 @@ class StreamRequests:
         self._came: deque[tuple[Any, Refused | None]] = deque()
         self._room = asyncio.Event()
         self._room.set()
-        self.closed = False
-        """The client closed its sending side (or the call ended): no request comes any more."""
 
     def take(self) -> list[tuple[Any, Refused | None]]:
         """The requests that came since the last take, oldest first, each with the server's
@@ -392,9 +390,6 @@ class BridgeHandler(grpc.GenericRpcHandler):
                 bridged.wake()
         except Exception as error:  # noqa: BLE001 - grpc's own (usage, abort) when the call ended
             log.debug("%s: reading requests ended: %r", method, error)
-        finally:
-            requests.closed = True
-            bridged.wake()
 
     async def _send(self, responses: _Steps, bridged: BridgedContext, context: grpc.aio.ServicerContext) -> None:
         """Step a stream's servicer and write what it yields until it ends, fails or is cancelled."""

@@ -59,7 +59,6 @@ class MoveContext:
     def __init__(self, stream: Any) -> None:
         self._stream = stream
         self._trailers: Sequence[tuple[str, str]] = ()
-        self.runs_on_loop = getattr(stream, "runs_on_loop", False)
 
     def abort(self, code: grpc.StatusCode, details: str) -> None:
         raise MoveRefused(code, details, self._trailers)
@@ -113,8 +112,7 @@ def answer(table_id: str, request: Any, refusal: Any, context: Any, act: Acting)
     """The answer to one request after the first: a move served by ``act``, or refused."""
     if not isinstance(request, table_pb2.PlayRequest):
         # Too large to be read (the server's limits): there is no move to answer.
-        context.set_trailing_metadata(refusal.trailing_metadata)
-        context.abort(refusal.code, refusal.reason)
+        abort(context, refusal.code, refusal.reason, error_code=refusal.error_code)
     if request.WhichOneof("kind") != "move":
         abort(context, grpc.StatusCode.INVALID_ARGUMENT, "a Play stream's requests after the first are moves",
               error_code="invalid_argument")

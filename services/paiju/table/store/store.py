@@ -129,9 +129,9 @@ class TableStore:
         self._outbox_known: dict[str, frozenset[str]] = {}
         """Each table's outbox keys as this store last saw them, at the version it remembers
         (see :meth:`outbox_keys_known`)."""
-        # On one Redis, a table's commit goes in one pipeline with its index note and an
-        # acknowledgement's script keeps the outbox index itself. A cluster keeps the global
-        # indexes in other slots (other nodes): there each is a round trip of its own.
+        # On one Redis, the scripts that commit, claim a deadline or acknowledge a settlement
+        # keep the table's global index entries themselves. A cluster keeps the global indexes
+        # in other slots (other nodes): there each is a round trip of its own.
         self._indexes_reachable_from_scripts = not isinstance(redis_client, RedisCluster)
         self.commits_channel = f"{self.prefix}:commits"
         """The Pub/Sub channel told the id of each table whose commit added events."""
