@@ -62,6 +62,14 @@ class PlayStream:
         self._reader.join(timeout=PATIENCE_SECONDS)
 
 
+def _leave(clients: list[PaijuClient], room: str) -> None:
+    """Each client stands up from ``room`` (if still seated) and closes."""
+    for client in clients:
+        with contextlib.suppress(PaijuError):
+            client.stand(room)
+        client.close()
+
+
 def _actor(clients: list[PaijuClient], room: str, view: dict) -> PaijuClient:
     seat = view["hand"]["seats"][view["hand"]["state"]["to_act"]]
     return next(c for c in clients if c.view(room)["seat"] == seat)
@@ -89,17 +97,18 @@ def test_moves_are_answered_in_order_a_refusal_leaves_the_stream_open_and_own_mo
         mine = folded.accepted
         assert mine.events and mine.view.version == mine.version > version
         assert mover.view(room)["version"] >= mine.version  # it was applied, as Act applies it
-        # The hand goes on (or the next one starts) without the mover's own move on the stream.
         finish_hand(clients, room)
-        other.view(room)
+        # Someone else's event after the move: once the stream brings it, the mover's own move
+        # would have come before it, had it been streamed.
+        other.stand(room)
+        wait_for("the other player leaving, on the stream",
+                 lambda: any(e.type == "stood" for update in stream.updates() for e in update.events))
         streamed = {event.id for update in stream.updates() for event in update.events}
         assert not {event.id for event in mine.events} & streamed
         assert stream.ended is None
     finally:
         stream.close()
-        for client in clients:
-            client.stand(room)
-            client.close()
+        _leave(clients, room)
 
 
 def test_a_move_on_a_view_whose_options_changed_is_refused_with_the_version_now(deployment):
@@ -119,9 +128,7 @@ def test_a_move_on_a_view_whose_options_changed_is_refused_with_the_version_now(
     finally:
         stream.close()
         finish_hand(clients, room)
-        for client in clients:
-            client.stand(room)
-            client.close()
+        _leave(clients, room)
 
 
 def test_moves_over_the_players_rate_are_answered_rate_limited(deployment):
@@ -228,9 +235,7 @@ def test_closing_the_sending_side_stops_the_moves_not_the_updates(deployment):
     finally:
         with contextlib.suppress(Exception):
             stream.close()
-        for client in clients:
-            client.stand(room)
-            client.close()
+        _leave(clients, room)
 
 
 def test_the_python_client_moves_on_one_stream_and_raises_refusals_as_act_does(deployment):
@@ -255,6 +260,4 @@ def test_the_python_client_moves_on_one_stream_and_raises_refusals_as_act_does(d
             stream.move("fold", after["version"])  # closed
     finally:
         finish_hand(clients, room)
-        for client in clients:
-            client.stand(room)
-            client.close()
+        _leave(clients, room)
