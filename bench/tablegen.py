@@ -177,10 +177,10 @@ class Seat:
                 stream = self.table.Watch(request, metadata=self.metadata)
             try:
                 async for message in stream:
-                    self.counters.messages += 1
                     if self.moves_on_stream and message.HasField("answer"):
                         view = self.answered(message.answer)
                     else:
+                        self.counters.messages += 1  # updates only: a move's answer is its reply
                         update = message.update if self.moves_on_stream else message
                         view = update.snapshot if update.HasField("snapshot") else None
                     while view is not None and view.version >= self.known_version and not stopping.is_set():
