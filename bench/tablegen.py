@@ -86,6 +86,8 @@ OWN_MOVES_ON_STREAM = "PAIJU_BENCH_OWN_MOVES_ON_STREAM"
 """Set by ``--own-moves-on-stream`` for the load-generator processes."""
 ACT_CALLS = "PAIJU_BENCH_ACT_CALLS"
 """Set by ``--act-calls`` for the load-generator processes: Watch and Act instead of Play."""
+READY_CALLS = "PAIJU_BENCH_READY_CALLS"
+"""Set by ``--ready-calls``: presses of start are Lobby.Ready calls, not requests on the Play stream."""
 PEER_REDIS_URL = "redis://127.0.0.1:6379/15"
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
 PEER_SOURCE = Path(__file__).resolve().parents[1].parent / "shared" / "peers" / "colyseus"
@@ -135,9 +137,9 @@ class LoadReport:
 
 
 class Seat:
-    """One player: sits, follows its view on a Play stream (moves as its requests, answered on it)
-    or, with ``--act-calls``, on a Watch stream with an Act call per move; readies between hands
-    and acts on its turn."""
+    """One player: sits, follows its view on a Play stream (moves and presses of start as its
+    requests, answered on it) or, with ``--act-calls``, on a Watch stream with an Act call per
+    move and a Lobby.Ready call per press; readies between hands and acts on its turn."""
 
     def __init__(self, channel: Any, plan: SeatPlan, counters: LoadReport, think_seconds: float) -> None:
         self.plan = plan
@@ -156,6 +158,8 @@ class Seat:
         """The Play call, when moves go on the stream."""
         self.move_sent_at = 0.0
         self.moves_sent = 0
+        self.presses: set[int] = set()
+        """The ids of the presses of start on the Play stream not answered yet."""
 
     async def play(self, stopping: asyncio.Event) -> None:
         try:
@@ -196,6 +200,11 @@ class Seat:
 
     def answered(self, answer: Any) -> Any:
         """A move's answer on the Play stream, counted as an Act's reply; the view to go on from."""
+        if answer.move_id in self.presses:
+            self.presses.discard(answer.move_id)
+            if answer.HasField("ready"):
+                self.counters.readies += 1
+            return None  # a refusal: already ready, or a hand started meanwhile
         self.counters.act_seconds.append(time.perf_counter() - self.move_sent_at)
         if answer.HasField("accepted"):
             self.counters.actions += 1
@@ -245,6 +254,11 @@ class Seat:
         if not view.hand_id and not self.ready:
             # No hand on (or the last one over) and not yet ready for the next: press start once.
             self.ready = True
+            if self.moves_on_stream and os.environ.get(READY_CALLS) != "1":
+                self.moves_sent += 1
+                self.presses.add(self.moves_sent)
+                await self.playing.write(table_pb2.PlayRequest(ready=table_pb2.PlayReady(move_id=self.moves_sent)))
+                return None
             try:
                 await self.lobby.Ready(lobby_pb2.ReadyRequest(room_id=self.plan.table_id), metadata=self.metadata)
                 self.counters.readies += 1
@@ -596,6 +610,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--act-calls", action="store_true",
                         help="players call Act for each move and follow a Watch stream, as browsers do, instead of "
                              "moving on their Play stream")
+    parser.add_argument("--ready-calls", action="store_true",
+                        help="players on Play streams press start with a Lobby.Ready call each, as before presses "
+                             "went on the stream")
     parser.add_argument("--own-moves-on-stream", action="store_true",
                         help="players' streams bring their own moves too, as for a client that does not take them "
                              "from Act's reply (leave_out_own_acts off)")
@@ -604,6 +621,8 @@ def main(argv: list[str] | None = None) -> int:
         os.environ[OWN_MOVES_ON_STREAM] = "1"  # Play leaves own moves out: this implies --act-calls
     if args.act_calls:
         os.environ[ACT_CALLS] = "1"
+    if args.ready_calls:
+        os.environ[READY_CALLS] = "1"
     if args.tables < 1 or args.seconds <= 0 or args.loadgen_processes < 1 or args.rounds < 1:
         parser.error("--tables, --loadgen-processes and --rounds must be at least 1, --seconds above 0")
     peer = prepared_peer(args.peer) if args.peer else None

@@ -99,7 +99,9 @@ class Platform:
                                LobbyService.NON_BLOCKING, LobbyService.LOOP_FIRST)
             ],
             "table": lambda: [
-                ServiceBinding("paiju.v1.Table", TableService(self.tables, self.presence, self.draining, self.hub),
+                ServiceBinding("paiju.v1.Table",
+                               TableService(self.tables, self.presence, self.draining, self.hub,
+                                            ready=LobbyService(self.lobby, self.hub).Ready),
                                table_pb2_grpc.add_TableServicer_to_server, TableService.NON_BLOCKING),
                 ServiceBinding("paiju.v1.TableInternal", TableInternalService(self.tables),
                                table_pb2_grpc.add_TableInternalServicer_to_server, TableInternalService.NON_BLOCKING),

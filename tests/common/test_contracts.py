@@ -175,7 +175,9 @@ def test_the_rpcs_asked_for_exist() -> None:
     assert methods(table_pb2, "Table") == {"GetView", "Act", "CheckAction", "Watch", "Play"}
     play = table_pb2.DESCRIPTOR.services_by_name["Table"].methods_by_name["Play"]
     assert play.client_streaming and play.server_streaming
-    assert [f.name for f in play.input_type.fields] == ["open", "move"]
+    assert [f.name for f in play.input_type.fields] == ["open", "move", "ready"]
+    answer = play.output_type.fields_by_name["answer"].message_type
+    assert [f.name for f in answer.oneofs_by_name["outcome"].fields] == ["accepted", "refused", "ready"]
     assert {"ListDeadlines", "ReportPresence", "GetPresence"} <= methods(watchdog_pb2, "Watchdog")
     # A room is its table's record, so the table owns every deadline, the ready kick included.
     assert {"ExpireDeadline", "MarkDisconnected"} <= methods(table_pb2, "TableInternal")

@@ -12,8 +12,8 @@ import pytest
 
 from paiju.client.sdk import PaijuClient, PaijuError, StaleView
 from paiju.common.errors import ERROR_CODE_KEY, trailer
-from paiju.proto.v1 import table_pb2, table_pb2_grpc
-from tests.e2e.test_platform import finish_hand, new_clients, start_hand, wait_for
+from paiju.proto.v1 import common_pb2, table_pb2, table_pb2_grpc
+from tests.e2e.test_platform import everyone_settled, finish_hand, new_clients, start_hand, wait_for
 from tests.patience import PATIENCE_SECONDS
 
 
@@ -68,6 +68,15 @@ def _leave(clients: list[PaijuClient], room: str) -> None:
         with contextlib.suppress(PaijuError):
             client.stand(room)
         client.close()
+
+
+def _seated_and_settled(deployment, room: str, count: int) -> list[PaijuClient]:
+    """``count`` new players seated at ``room``, once its last hand's settlement landed."""
+    clients = new_clients(deployment, count)
+    for client in clients:
+        client.sit(room)
+    wait_for("the last settlement of the room", everyone_settled(deployment), deployment)
+    return clients
 
 
 def _actor(clients: list[PaijuClient], room: str, view: dict) -> PaijuClient:
@@ -260,4 +269,62 @@ def test_the_python_client_moves_on_one_stream_and_raises_refusals_as_act_does(d
             stream.move("fold", after["version"])  # closed
     finally:
         finish_hand(clients, room)
+        _leave(clients, room)
+
+
+def test_presses_of_start_on_the_stream_start_the_hand_and_the_requests_after_them_wait_their_answer(deployment):
+    room = "zhajinhua-free-05"
+    clients = _seated_and_settled(deployment, room, 2)
+    first, second = clients
+    streams = [PlayStream(client, room) for client in clients]
+    try:
+        for stream in streams:
+            wait_for("the first snapshot", lambda stream=stream: bool(stream.updates()))
+        streams[0].send(table_pb2.PlayRequest(ready=table_pb2.PlayReady(move_id=1)))
+        pressed = streams[0].answer_to(1)
+        assert pressed.WhichOneof("outcome") == "ready"
+        assert not pressed.ready.hand_started
+        assert {seat.account_id: seat.ready for seat in pressed.ready.room.seats} == {
+            first.account_id: True, second.account_id: False}
+        # The last press starts the hand (its holds go to the ledger, off the event loop); the
+        # move sent right behind it is judged after it, on the hand it started.
+        streams[1].send(table_pb2.PlayRequest(ready=table_pb2.PlayReady(move_id=1)))
+        streams[1].move(2, 1, "fold")
+        started, behind = streams[1].answer_to(1), streams[1].answer_to(2)
+        assert [a.move_id for a in streams[1].answers()] == [1, 2]
+        assert started.WhichOneof("outcome") == "ready" and started.ready.hand_started
+        assert started.ready.hand_id and started.ready.room.state == common_pb2.ROOM_STATE_PLAYING
+        assert behind.refused.error_code == "stale_version"
+        assert behind.refused.current_version >= started.ready.room.version
+        # The start's events come on both streams, as anyone's.
+        for stream in streams:
+            wait_for("the hand's start on the stream", lambda stream=stream: any(
+                event.hand_id == started.ready.hand_id for update in stream.updates() for event in update.events))
+        # A press during the hand is refused as Lobby.Ready refuses it, and the stream goes on.
+        streams[0].send(table_pb2.PlayRequest(ready=table_pb2.PlayReady(move_id=2)))
+        again = streams[0].answer_to(2)
+        assert again.WhichOneof("outcome") == "refused" and again.refused.message
+        with pytest.raises(PaijuError) as by_lobby:
+            first.ready(room)
+        assert (again.refused.code, again.refused.error_code) == (by_lobby.value.status.value[0],
+                                                                  by_lobby.value.error_code or "")
+        assert all(stream.ended is None for stream in streams)
+    finally:
+        for stream in streams:
+            stream.close()
+        finish_hand(clients, room)
+        _leave(clients, room)
+
+
+def test_the_python_client_presses_start_on_its_stream(deployment):
+    room = "hunzhan-stake10-01"
+    clients = _seated_and_settled(deployment, room, 4)
+    sessions = [client.play_stream(room) for client in clients]
+    try:
+        started = [session.ready() for session in sessions]
+        assert started == [False, False, False, True]
+        assert clients[0].view(room)["hand"] is not None
+    finally:
+        for session in sessions:
+            session.close()
         _leave(clients, room)

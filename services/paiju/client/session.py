@@ -3,6 +3,7 @@ stream, each move answered on it (``PaijuClient.play_stream``).
 
 >>> # with client.play_stream(room) as stream:
 >>> #     view = stream.move("call", view["version"])      # my view after it, or IllegalMove / StaleView
+>>> #     started = stream.ready()                          # press start: True if it started the hand
 >>> #     for update in stream.updates(): ...               # everyone else's moves, and fresh views
 """
 
@@ -44,19 +45,31 @@ class PlaySession:
     def move(self, action: str, expected_version: int, timeout: float | None = 30.0) -> dict[str, Any]:
         """Play ``action`` if what my seat may do has not changed since ``expected_version``; my
         view after it. Refusals raise as ``PaijuClient.act``'s do (IllegalMove, StaleView, …)."""
+        outcome = self._asked(lambda move_id: table_pb2.PlayRequest(move=table_pb2.PlayMove(
+            move_id=move_id, expected_version=expected_version, action=action)), timeout)
+        return json.loads(outcome.accepted.view.view_json)
+
+    def ready(self, timeout: float | None = 30.0) -> bool:
+        """Press start at this table, as ``PaijuClient.ready`` does; True if this started the
+        hand (its events come on the stream). Refusals raise as ``ready``'s do."""
+        outcome = self._asked(lambda move_id: table_pb2.PlayRequest(ready=table_pb2.PlayReady(move_id=move_id)),
+                              timeout)
+        return outcome.ready.hand_started
+
+    def _asked(self, request: Callable[[int], table_pb2.PlayRequest], timeout: float | None) -> table_pb2.MoveAnswer:
+        """The answer to ``request`` (made with its move id), or the refusal it got, raised."""
         move_id = next(self._move_ids)
         answer: Future[table_pb2.MoveAnswer] = Future()
         with self._lock:
             if self._ended is not None:
                 raise self._ended
             self._waiting[move_id] = answer
-        self._requests.put(table_pb2.PlayRequest(move=table_pb2.PlayMove(
-            move_id=move_id, expected_version=expected_version, action=action)))
+        self._requests.put(request(move_id))
         outcome = answer.result(timeout)
-        if outcome.HasField("accepted"):
-            return json.loads(outcome.accepted.view.view_json)
-        refused = outcome.refused
-        raise refusal(_status(refused.code), refused.message, refused.error_code or None, refused.current_version)
+        if outcome.HasField("refused"):
+            refused = outcome.refused
+            raise refusal(_status(refused.code), refused.message, refused.error_code or None, refused.current_version)
+        return outcome
 
     def updates(self) -> Iterator[TableUpdate]:
         """The stream's updates as ``PaijuClient.watch`` yields them (my own moves left out),

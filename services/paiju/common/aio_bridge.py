@@ -19,7 +19,8 @@ thread of a ``grpc.aio`` server:
   :meth:`BridgedContext.wake` is called (from any thread);
 * a stream both ways (``Table.Play``) lives on the loop the same way; its servicer gets the
   request that opened it and, at each step, the requests that came since
-  (:class:`StreamRequests`), each of which wakes it;
+  (:class:`StreamRequests`), each of which wakes it; a step that must wait is handed to the
+  thread pool (:meth:`BridgedContext.off_the_loop`) and wakes the stream when done;
 * before any of that, on the loop, the call passes the server's limits
   (:class:`~paiju.common.limits.Admission`): a request too large, a player over their rate or
   streams, a login flood is refused at once and never waits for a thread (its answer is
@@ -32,6 +33,7 @@ calls the servicers make (``abort``, ``set_trailing_metadata``, ``is_active``, `
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import logging
 import threading
@@ -87,9 +89,10 @@ class BridgedContext:
     """The synchronous ``grpc.ServicerContext`` a servicer sees, over an aio call's context."""
 
     def __init__(self, context: grpc.aio.ServicerContext, loop: asyncio.AbstractEventLoop, on_loop: bool,
-                 runs_on_loop: bool | None = None) -> None:
+                 runs_on_loop: bool | None = None, pool: futures.Executor | None = None) -> None:
         self._context = context
         self._loop = loop
+        self._pool = pool
         self.runs_on_loop = on_loop if runs_on_loop is None else runs_on_loop
         """True while the servicer runs on the event loop: it must not block (a ``loop_first``
         method raises :class:`OffTheLoop` instead)."""
@@ -158,6 +161,16 @@ class BridgedContext:
         else:
             self._loop.call_soon_threadsafe(self._set_woken)
 
+    def off_the_loop(self, work: Callable[[], Any]) -> futures.Future[Any]:
+        """Run ``work`` in the server's thread pool, in the servicer's scope (its caller, its log
+        context), and wake the stream once it is done: how a stream served on the loop has one
+        step that must wait (SQL, another service) done without holding the loop up."""
+        if self._pool is None:
+            raise RuntimeError("this call was given no thread pool: it may not leave the event loop")
+        done = self._pool.submit(contextvars.copy_context().run, work)
+        done.add_done_callback(lambda _: self.wake())
+        return done
+
     def wake_later(self, seconds: float) -> None:
         """Resume a stream waiting on the loop after ``seconds`` (called from the loop)."""
         if self._waits_on_loop:
@@ -216,6 +229,10 @@ class StreamRequests:
     def has_come(self) -> bool:
         """Whether a request came since the last take."""
         return bool(self._came)
+
+    def waiting(self) -> tuple[Any, ...]:
+        """The requests that came since the last take, left where they are."""
+        return tuple(request for request, _ in self._came)
 
     def _came_in(self, request: Any, refusal: Refused | None) -> None:
         self._came.append((request, refusal))
@@ -359,7 +376,7 @@ class BridgeHandler(grpc.GenericRpcHandler):
             if first is grpc.aio.EOF:
                 return  # closed before it opened: nothing was asked
             release = await self._admit(method, first, context, streaming=True)
-            bridged = BridgedContext(context, self._loop, on_loop=True)
+            bridged = BridgedContext(context, self._loop, on_loop=True, pool=self._pool)
             requests = StreamRequests(first)
             reading = self._loop.create_task(self._read_requests(method, context, requests, bridged))
             try:

@@ -21,7 +21,7 @@ from paiju.proto.v1 import common_pb2, table_pb2, table_pb2_grpc
 from paiju.table.fanout import EVENTS_LOST, LeftOut, StreamHub
 from paiju.table.fanout import after as is_after
 from paiju.table.hand_ids import HandIds
-from paiju.table.play import play
+from paiju.table.play import Readying, play
 from paiju.table.record import TableRecord
 from paiju.table.store import EventsTrimmed, Snapshot, StaleVersion
 from paiju.table.store.keys import check_table_id
@@ -133,9 +133,12 @@ class TableService(table_pb2_grpc.TableServicer):
 
     def __init__(
         self, tables: Tables, presence: PresenceBoard | None = None, draining: threading.Event | None = None,
-        hub: StreamHub | None = None,
+        hub: StreamHub | None = None, ready: Readying | None = None,
     ) -> None:
+        """``ready``: how a ``Play`` stream's press of start is served (``Lobby.Ready``'s
+        servicer method; without it such presses are refused UNIMPLEMENTED)."""
         self.tables = tables
+        self.ready = ready
         self.presence = presence
         self.draining = draining or threading.Event()
         beat = None if presence is None else StreamPresence(presence, tables.reconnect).beat
@@ -276,7 +279,7 @@ class TableService(table_pb2_grpc.TableServicer):
 
     def Play(self, requests: Any, context: grpc.ServicerContext) -> Iterator[table_pb2.PlayUpdate]:
         """Watch and Act on one stream (:mod:`paiju.table.play`)."""
-        return play(requests, context, watch=self._watch, act=self.Act)
+        return play(requests, context, watch=self._watch, act=self.Act, ready=self.ready)
 
     def _watch(
         self, request: table_pb2.WatchRequest, context: grpc.ServicerContext, send_now: Callable[[], bool] = lambda: False,

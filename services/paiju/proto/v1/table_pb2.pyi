@@ -3,6 +3,7 @@ import datetime
 
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from paiju.proto.v1 import common_pb2 as _common_pb2
+from paiju.proto.v1 import lobby_pb2 as _lobby_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -120,12 +121,20 @@ class TableUpdate(_message.Message):
     def __init__(self, snapshot: _Optional[_Union[TableView, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ...) -> None: ...
 
 class PlayRequest(_message.Message):
-    __slots__ = ("open", "move")
+    __slots__ = ("open", "move", "ready")
     OPEN_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
+    READY_FIELD_NUMBER: _ClassVar[int]
     open: WatchRequest
     move: PlayMove
-    def __init__(self, open: _Optional[_Union[WatchRequest, _Mapping]] = ..., move: _Optional[_Union[PlayMove, _Mapping]] = ...) -> None: ...
+    ready: PlayReady
+    def __init__(self, open: _Optional[_Union[WatchRequest, _Mapping]] = ..., move: _Optional[_Union[PlayMove, _Mapping]] = ..., ready: _Optional[_Union[PlayReady, _Mapping]] = ...) -> None: ...
+
+class PlayReady(_message.Message):
+    __slots__ = ("move_id",)
+    MOVE_ID_FIELD_NUMBER: _ClassVar[int]
+    move_id: int
+    def __init__(self, move_id: _Optional[int] = ...) -> None: ...
 
 class PlayMove(_message.Message):
     __slots__ = ("move_id", "expected_version", "action")
@@ -146,14 +155,16 @@ class PlayUpdate(_message.Message):
     def __init__(self, update: _Optional[_Union[TableUpdate, _Mapping]] = ..., answer: _Optional[_Union[MoveAnswer, _Mapping]] = ...) -> None: ...
 
 class MoveAnswer(_message.Message):
-    __slots__ = ("move_id", "accepted", "refused")
+    __slots__ = ("move_id", "accepted", "refused", "ready")
     MOVE_ID_FIELD_NUMBER: _ClassVar[int]
     ACCEPTED_FIELD_NUMBER: _ClassVar[int]
     REFUSED_FIELD_NUMBER: _ClassVar[int]
+    READY_FIELD_NUMBER: _ClassVar[int]
     move_id: int
     accepted: ActResponse
     refused: MoveRefusal
-    def __init__(self, move_id: _Optional[int] = ..., accepted: _Optional[_Union[ActResponse, _Mapping]] = ..., refused: _Optional[_Union[MoveRefusal, _Mapping]] = ...) -> None: ...
+    ready: _lobby_pb2.ReadyResponse
+    def __init__(self, move_id: _Optional[int] = ..., accepted: _Optional[_Union[ActResponse, _Mapping]] = ..., refused: _Optional[_Union[MoveRefusal, _Mapping]] = ..., ready: _Optional[_Union[_lobby_pb2.ReadyResponse, _Mapping]] = ...) -> None: ...
 
 class MoveRefusal(_message.Message):
     __slots__ = ("code", "message", "error_code", "current_version")

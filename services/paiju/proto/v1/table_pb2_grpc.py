@@ -139,11 +139,14 @@ class TableServicer:
         judges and applies it, and a refused move is answered with what `Act` would have ended with:
         the stream goes on. The caller's own moves are left out of the stream's updates (their
         answers carry their events and the view after them), whatever `open.leave_out_own_acts` says.
+        A `ready` presses start at the stream's table, exactly as `Lobby.Ready` would, and is
+        answered in the same order, refused as `Lobby.Ready` would end (e.g. `not_enough_coins`);
+        the events of a press (and of the hand it starts) come on the stream as anyone's.
         Closing the sending side stops the moves, not the updates. A move over the caller's rate of
         calls is answered refused (`rate_limited`). Browsers, behind gRPC-Web, which has no client
         streams, use `Watch` and `Act`.
         Errors ending the stream: INVALID_ARGUMENT (as Watch's; also when the first request is not
-        `open`, a later one is not `move`, or a request is larger than a move may be:
+        `open`, a later one is neither `move` nor `ready`, or a request is larger than a move may be:
         `request_too_large`), NOT_FOUND (unknown table), PERMISSION_DENIED (the caller neither sits at
         the table nor is an operator).
         """

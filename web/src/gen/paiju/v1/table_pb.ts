@@ -15,13 +15,15 @@ import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { ExpireDeadlineRequestSchema, ExpireDeadlineResponseSchema } from "./common_pb";
 import { file_paiju_v1_common } from "./common_pb";
+import type { ReadyResponse } from "./lobby_pb";
+import { file_paiju_v1_lobby } from "./lobby_pb";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file paiju/v1/table.proto.
  */
 export const file_paiju_v1_table: GenFile = /*@__PURE__*/
-  fileDesc("ChRwYWlqdS92MS90YWJsZS5wcm90bxIIcGFpanUudjEiIgoOR2V0Vmlld1JlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiWAoJVHVybkNsb2NrEgwKBHNlYXQYASABKAUSKgoGZHVlX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCglzdXNwZW5kZWQYAyABKAgi2wEKCVRhYmxlVmlldxIQCgh0YWJsZV9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEg8KB3ZlcnNpb24YAyABKAMSEQoEc2VhdBgEIAEoBUgAiAEBEg8KB2hhbmRfaWQYBSABKAkSEQoJdmlld19qc29uGAYgASgJEhUKDWxlZ2FsX2FjdGlvbnMYByADKAkSJgoEdHVybhgIIAEoCzITLnBhaWp1LnYxLlR1cm5DbG9ja0gBiAEBEhUKDWxhc3RfZXZlbnRfaWQYCSABKAlCBwoFX3NlYXRCBwoFX3R1cm4iSAoKQWN0UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIYChBleHBlY3RlZF92ZXJzaW9uGAIgASgDEg4KBmFjdGlvbhgDIAEoCSJiCgtBY3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEh8KBmV2ZW50cxgCIAMoCzIPLnBhaWp1LnYxLkV2ZW50EiEKBHZpZXcYAyABKAsyEy5wYWlqdS52MS5UYWJsZVZpZXciNgoSQ2hlY2tBY3Rpb25SZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEg4KBmFjdGlvbhgCIAEoCSI0ChNDaGVja0FjdGlvblJlc3BvbnNlEg0KBWxlZ2FsGAEgASgIEg4KBnJlYXNvbhgCIAEoCSJZCgVFdmVudBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEhQKDHBheWxvYWRfanNvbhgDIAEoCRIPCgd2ZXJzaW9uGAQgASgDEg8KB2hhbmRfaWQYBSABKAkiaQoMV2F0Y2hSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhYKDmFmdGVyX2V2ZW50X2lkGAIgASgJEhMKC2ZvbGxvd192aWV3GAMgASgIEhoKEmxlYXZlX291dF9vd25fYWN0cxgEIAEoCCJiCgtUYWJsZVVwZGF0ZRIlCghzbmFwc2hvdBgBIAEoCzITLnBhaWp1LnYxLlRhYmxlVmlldxIfCgZldmVudHMYAyADKAsyDy5wYWlqdS52MS5FdmVudEoECAIQA1IFZXZlbnQiYQoLUGxheVJlcXVlc3QSJgoEb3BlbhgBIAEoCzIWLnBhaWp1LnYxLldhdGNoUmVxdWVzdEgAEiIKBG1vdmUYAiABKAsyEi5wYWlqdS52MS5QbGF5TW92ZUgAQgYKBGtpbmQiRQoIUGxheU1vdmUSDwoHbW92ZV9pZBgBIAEoBBIYChBleHBlY3RlZF92ZXJzaW9uGAIgASgDEg4KBmFjdGlvbhgDIAEoCSJlCgpQbGF5VXBkYXRlEicKBnVwZGF0ZRgBIAEoCzIVLnBhaWp1LnYxLlRhYmxlVXBkYXRlSAASJgoGYW5zd2VyGAIgASgLMhQucGFpanUudjEuTW92ZUFuc3dlckgAQgYKBGtpbmQifQoKTW92ZUFuc3dlchIPCgdtb3ZlX2lkGAEgASgEEikKCGFjY2VwdGVkGAIgASgLMhUucGFpanUudjEuQWN0UmVzcG9uc2VIABIoCgdyZWZ1c2VkGAMgASgLMhUucGFpanUudjEuTW92ZVJlZnVzYWxIAEIJCgdvdXRjb21lIlkKC01vdmVSZWZ1c2FsEgwKBGNvZGUYASABKAUSDwoHbWVzc2FnZRgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgJEhcKD2N1cnJlbnRfdmVyc2lvbhgEIAEoAyJqChdNYXJrRGlzY29ubmVjdGVkUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRISCgphY2NvdW50X2lkGAIgASgJEikKBXNpbmNlGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI8ChhNYXJrRGlzY29ubmVjdGVkUmVzcG9uc2USDwoHYXBwbGllZBgBIAEoCBIPCgd2ZXJzaW9uGAIgASgDMrQCCgVUYWJsZRI4CgdHZXRWaWV3EhgucGFpanUudjEuR2V0Vmlld1JlcXVlc3QaEy5wYWlqdS52MS5UYWJsZVZpZXcSMgoDQWN0EhQucGFpanUudjEuQWN0UmVxdWVzdBoVLnBhaWp1LnYxLkFjdFJlc3BvbnNlEkoKC0NoZWNrQWN0aW9uEhwucGFpanUudjEuQ2hlY2tBY3Rpb25SZXF1ZXN0Gh0ucGFpanUudjEuQ2hlY2tBY3Rpb25SZXNwb25zZRI4CgVXYXRjaBIWLnBhaWp1LnYxLldhdGNoUmVxdWVzdBoVLnBhaWp1LnYxLlRhYmxlVXBkYXRlMAESNwoEUGxheRIVLnBhaWp1LnYxLlBsYXlSZXF1ZXN0GhQucGFpanUudjEuUGxheVVwZGF0ZSgBMAEyvwEKDVRhYmxlSW50ZXJuYWwSUwoORXhwaXJlRGVhZGxpbmUSHy5wYWlqdS52MS5FeHBpcmVEZWFkbGluZVJlcXVlc3QaIC5wYWlqdS52MS5FeHBpcmVEZWFkbGluZVJlc3BvbnNlElkKEE1hcmtEaXNjb25uZWN0ZWQSIS5wYWlqdS52MS5NYXJrRGlzY29ubmVjdGVkUmVxdWVzdBoiLnBhaWp1LnYxLk1hcmtEaXNjb25uZWN0ZWRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_paiju_v1_common]);
+  fileDesc("ChRwYWlqdS92MS90YWJsZS5wcm90bxIIcGFpanUudjEiIgoOR2V0Vmlld1JlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiWAoJVHVybkNsb2NrEgwKBHNlYXQYASABKAUSKgoGZHVlX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCglzdXNwZW5kZWQYAyABKAgi2wEKCVRhYmxlVmlldxIQCgh0YWJsZV9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEg8KB3ZlcnNpb24YAyABKAMSEQoEc2VhdBgEIAEoBUgAiAEBEg8KB2hhbmRfaWQYBSABKAkSEQoJdmlld19qc29uGAYgASgJEhUKDWxlZ2FsX2FjdGlvbnMYByADKAkSJgoEdHVybhgIIAEoCzITLnBhaWp1LnYxLlR1cm5DbG9ja0gBiAEBEhUKDWxhc3RfZXZlbnRfaWQYCSABKAlCBwoFX3NlYXRCBwoFX3R1cm4iSAoKQWN0UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIYChBleHBlY3RlZF92ZXJzaW9uGAIgASgDEg4KBmFjdGlvbhgDIAEoCSJiCgtBY3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEh8KBmV2ZW50cxgCIAMoCzIPLnBhaWp1LnYxLkV2ZW50EiEKBHZpZXcYAyABKAsyEy5wYWlqdS52MS5UYWJsZVZpZXciNgoSQ2hlY2tBY3Rpb25SZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEg4KBmFjdGlvbhgCIAEoCSI0ChNDaGVja0FjdGlvblJlc3BvbnNlEg0KBWxlZ2FsGAEgASgIEg4KBnJlYXNvbhgCIAEoCSJZCgVFdmVudBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEhQKDHBheWxvYWRfanNvbhgDIAEoCRIPCgd2ZXJzaW9uGAQgASgDEg8KB2hhbmRfaWQYBSABKAkiaQoMV2F0Y2hSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhYKDmFmdGVyX2V2ZW50X2lkGAIgASgJEhMKC2ZvbGxvd192aWV3GAMgASgIEhoKEmxlYXZlX291dF9vd25fYWN0cxgEIAEoCCJiCgtUYWJsZVVwZGF0ZRIlCghzbmFwc2hvdBgBIAEoCzITLnBhaWp1LnYxLlRhYmxlVmlldxIfCgZldmVudHMYAyADKAsyDy5wYWlqdS52MS5FdmVudEoECAIQA1IFZXZlbnQihwEKC1BsYXlSZXF1ZXN0EiYKBG9wZW4YASABKAsyFi5wYWlqdS52MS5XYXRjaFJlcXVlc3RIABIiCgRtb3ZlGAIgASgLMhIucGFpanUudjEuUGxheU1vdmVIABIkCgVyZWFkeRgDIAEoCzITLnBhaWp1LnYxLlBsYXlSZWFkeUgAQgYKBGtpbmQiHAoJUGxheVJlYWR5Eg8KB21vdmVfaWQYASABKAQiRQoIUGxheU1vdmUSDwoHbW92ZV9pZBgBIAEoBBIYChBleHBlY3RlZF92ZXJzaW9uGAIgASgDEg4KBmFjdGlvbhgDIAEoCSJlCgpQbGF5VXBkYXRlEicKBnVwZGF0ZRgBIAEoCzIVLnBhaWp1LnYxLlRhYmxlVXBkYXRlSAASJgoGYW5zd2VyGAIgASgLMhQucGFpanUudjEuTW92ZUFuc3dlckgAQgYKBGtpbmQipwEKCk1vdmVBbnN3ZXISDwoHbW92ZV9pZBgBIAEoBBIpCghhY2NlcHRlZBgCIAEoCzIVLnBhaWp1LnYxLkFjdFJlc3BvbnNlSAASKAoHcmVmdXNlZBgDIAEoCzIVLnBhaWp1LnYxLk1vdmVSZWZ1c2FsSAASKAoFcmVhZHkYBCABKAsyFy5wYWlqdS52MS5SZWFkeVJlc3BvbnNlSABCCQoHb3V0Y29tZSJZCgtNb3ZlUmVmdXNhbBIMCgRjb2RlGAEgASgFEg8KB21lc3NhZ2UYAiABKAkSEgoKZXJyb3JfY29kZRgDIAEoCRIXCg9jdXJyZW50X3ZlcnNpb24YBCABKAMiagoXTWFya0Rpc2Nvbm5lY3RlZFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEgoKYWNjb3VudF9pZBgCIAEoCRIpCgVzaW5jZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPAoYTWFya0Rpc2Nvbm5lY3RlZFJlc3BvbnNlEg8KB2FwcGxpZWQYASABKAgSDwoHdmVyc2lvbhgCIAEoAzK0AgoFVGFibGUSOAoHR2V0VmlldxIYLnBhaWp1LnYxLkdldFZpZXdSZXF1ZXN0GhMucGFpanUudjEuVGFibGVWaWV3EjIKA0FjdBIULnBhaWp1LnYxLkFjdFJlcXVlc3QaFS5wYWlqdS52MS5BY3RSZXNwb25zZRJKCgtDaGVja0FjdGlvbhIcLnBhaWp1LnYxLkNoZWNrQWN0aW9uUmVxdWVzdBodLnBhaWp1LnYxLkNoZWNrQWN0aW9uUmVzcG9uc2USOAoFV2F0Y2gSFi5wYWlqdS52MS5XYXRjaFJlcXVlc3QaFS5wYWlqdS52MS5UYWJsZVVwZGF0ZTABEjcKBFBsYXkSFS5wYWlqdS52MS5QbGF5UmVxdWVzdBoULnBhaWp1LnYxLlBsYXlVcGRhdGUoATABMr8BCg1UYWJsZUludGVybmFsElMKDkV4cGlyZURlYWRsaW5lEh8ucGFpanUudjEuRXhwaXJlRGVhZGxpbmVSZXF1ZXN0GiAucGFpanUudjEuRXhwaXJlRGVhZGxpbmVSZXNwb25zZRJZChBNYXJrRGlzY29ubmVjdGVkEiEucGFpanUudjEuTWFya0Rpc2Nvbm5lY3RlZFJlcXVlc3QaIi5wYWlqdS52MS5NYXJrRGlzY29ubmVjdGVkUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_paiju_v1_common, file_paiju_v1_lobby]);
 
 /**
  * Asks for the caller's view of a table.
@@ -419,13 +421,14 @@ export const TableUpdateSchema: GenMessage<TableUpdate> = /*@__PURE__*/
   messageDesc(file_paiju_v1_table, 9);
 
 /**
- * One request of a `Play` stream: the first opens it, each later one is a move.
+ * One request of a `Play` stream: the first opens it, each later one is a move or a press of
+ * start.
  *
  * @generated from message paiju.v1.PlayRequest
  */
 export type PlayRequest = Message<"paiju.v1.PlayRequest"> & {
   /**
-   * Which request this is: `open` first, `move` after.
+   * Which request this is: `open` first, `move` or `ready` after.
    *
    * @generated from oneof paiju.v1.PlayRequest.kind
    */
@@ -445,6 +448,14 @@ export type PlayRequest = Message<"paiju.v1.PlayRequest"> & {
      */
     value: PlayMove;
     case: "move";
+  } | {
+    /**
+     * A press of start at the opened table (the room of the same id).
+     *
+     * @generated from field: paiju.v1.PlayReady ready = 3;
+     */
+    value: PlayReady;
+    case: "ready";
   } | { case: undefined; value?: undefined };
 };
 
@@ -454,6 +465,28 @@ export type PlayRequest = Message<"paiju.v1.PlayRequest"> & {
  */
 export const PlayRequestSchema: GenMessage<PlayRequest> = /*@__PURE__*/
   messageDesc(file_paiju_v1_table, 10);
+
+/**
+ * A press of start on a `Play` stream: a `Lobby.Ready` for the stream's table.
+ *
+ * @generated from message paiju.v1.PlayReady
+ */
+export type PlayReady = Message<"paiju.v1.PlayReady"> & {
+  /**
+   * The caller's own number for the press, given back with its answer (one numbering with the
+   * moves').
+   *
+   * @generated from field: uint64 move_id = 1;
+   */
+  moveId: bigint;
+};
+
+/**
+ * Describes the message paiju.v1.PlayReady.
+ * Use `create(PlayReadySchema)` to create a new message.
+ */
+export const PlayReadySchema: GenMessage<PlayReady> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_table, 11);
 
 /**
  * A move on a `Play` stream: an `ActRequest` for the stream's table.
@@ -488,7 +521,7 @@ export type PlayMove = Message<"paiju.v1.PlayMove"> & {
  * Use `create(PlayMoveSchema)` to create a new message.
  */
 export const PlayMoveSchema: GenMessage<PlayMove> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 11);
+  messageDesc(file_paiju_v1_table, 12);
 
 /**
  * One message of a `Play` stream: what `Watch` would send, or the answer to a move.
@@ -525,16 +558,17 @@ export type PlayUpdate = Message<"paiju.v1.PlayUpdate"> & {
  * Use `create(PlayUpdateSchema)` to create a new message.
  */
 export const PlayUpdateSchema: GenMessage<PlayUpdate> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 12);
+  messageDesc(file_paiju_v1_table, 13);
 
 /**
- * The answer to one move: accepted (what `Act` would have replied) or refused.
+ * The answer to one move or press of start: accepted (what `Act` or `Lobby.Ready` would have
+ * replied) or refused.
  *
  * @generated from message paiju.v1.MoveAnswer
  */
 export type MoveAnswer = Message<"paiju.v1.MoveAnswer"> & {
   /**
-   * The move's `move_id`.
+   * The move's or press's `move_id`.
    *
    * @generated from field: uint64 move_id = 1;
    */
@@ -547,7 +581,7 @@ export type MoveAnswer = Message<"paiju.v1.MoveAnswer"> & {
    */
   outcome: {
     /**
-     * Made: what `Act` would have replied.
+     * A move made: what `Act` would have replied.
      *
      * @generated from field: paiju.v1.ActResponse accepted = 2;
      */
@@ -561,6 +595,14 @@ export type MoveAnswer = Message<"paiju.v1.MoveAnswer"> & {
      */
     value: MoveRefusal;
     case: "refused";
+  } | {
+    /**
+     * A press of start taken: what `Lobby.Ready` would have replied.
+     *
+     * @generated from field: paiju.v1.ReadyResponse ready = 4;
+     */
+    value: ReadyResponse;
+    case: "ready";
   } | { case: undefined; value?: undefined };
 };
 
@@ -569,10 +611,10 @@ export type MoveAnswer = Message<"paiju.v1.MoveAnswer"> & {
  * Use `create(MoveAnswerSchema)` to create a new message.
  */
 export const MoveAnswerSchema: GenMessage<MoveAnswer> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 13);
+  messageDesc(file_paiju_v1_table, 14);
 
 /**
- * Why a move was refused: the status `Act` would have ended with.
+ * Why a move or a press was refused: the status `Act` (or `Lobby.Ready`) would have ended with.
  *
  * @generated from message paiju.v1.MoveRefusal
  */
@@ -611,7 +653,7 @@ export type MoveRefusal = Message<"paiju.v1.MoveRefusal"> & {
  * Use `create(MoveRefusalSchema)` to create a new message.
  */
 export const MoveRefusalSchema: GenMessage<MoveRefusal> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 14);
+  messageDesc(file_paiju_v1_table, 15);
 
 /**
  * Asks to mark a player disconnected.
@@ -646,7 +688,7 @@ export type MarkDisconnectedRequest = Message<"paiju.v1.MarkDisconnectedRequest"
  * Use `create(MarkDisconnectedRequestSchema)` to create a new message.
  */
 export const MarkDisconnectedRequestSchema: GenMessage<MarkDisconnectedRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 15);
+  messageDesc(file_paiju_v1_table, 16);
 
 /**
  * What marking a player disconnected did.
@@ -674,7 +716,7 @@ export type MarkDisconnectedResponse = Message<"paiju.v1.MarkDisconnectedRespons
  * Use `create(MarkDisconnectedResponseSchema)` to create a new message.
  */
 export const MarkDisconnectedResponseSchema: GenMessage<MarkDisconnectedResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 16);
+  messageDesc(file_paiju_v1_table, 17);
 
 /**
  * What players do during a hand. Every RPC needs a session token (UNAUTHENTICATED otherwise). A
@@ -760,11 +802,14 @@ export const Table: GenService<{
    * judges and applies it, and a refused move is answered with what `Act` would have ended with:
    * the stream goes on. The caller's own moves are left out of the stream's updates (their
    * answers carry their events and the view after them), whatever `open.leave_out_own_acts` says.
+   * A `ready` presses start at the stream's table, exactly as `Lobby.Ready` would, and is
+   * answered in the same order, refused as `Lobby.Ready` would end (e.g. `not_enough_coins`);
+   * the events of a press (and of the hand it starts) come on the stream as anyone's.
    * Closing the sending side stops the moves, not the updates. A move over the caller's rate of
    * calls is answered refused (`rate_limited`). Browsers, behind gRPC-Web, which has no client
    * streams, use `Watch` and `Act`.
    * Errors ending the stream: INVALID_ARGUMENT (as Watch's; also when the first request is not
-   * `open`, a later one is not `move`, or a request is larger than a move may be:
+   * `open`, a later one is neither `move` nor `ready`, or a request is larger than a move may be:
    * `request_too_large`), NOT_FOUND (unknown table), PERMISSION_DENIED (the caller neither sits at
    * the table nor is an operator).
    *
