@@ -26,6 +26,7 @@ from paiju.common.server import ServiceBinding
 from paiju.games.engine import IllegalAction
 from paiju.lobby.rooms import Lobby
 from paiju.table.fanout import StreamHub
+from paiju.table.notices import HandStarter, NoticeListener
 from paiju.table.record import TableRecord
 from paiju.table.store import TableStore
 from paiju.table.tables import Tables, Timers, WalletPort
@@ -142,7 +143,10 @@ class Platform:
                 owner = RemoteTables(authorized_channel(self.settings.table_target, tokens),
                                      timeout=self.settings.call_timeout_seconds)
             self.watchdog = Replica(self.store, self.presence, owner, lease_ms=self.settings.watchdog_lease_ms).start()
-        if relay and self.wallet is not None:
+        relays_here = relay and self.wallet is not None
+        if "table" in self.services and not relays_here:
+            self._start_hands_after_settlements()
+        if relays_here:
             self._start_relay()
             age = timedelta(seconds=self.hold_sweep_seconds)
             self._every(self.hold_sweep_seconds, "hold-sweep",
@@ -156,6 +160,9 @@ class Platform:
         settler = Settler(self.wallet, self.leaderboard)  # type: ignore[arg-type]
         queued = threading.Event()
         self.tables.settlement_listeners.append(lambda _table_id: queued.set())
+        # Hands ended by the table servers of other processes: their commits' notices.
+        NoticeListener(self.store, self.store.outbox_channel, lambda _table_id: queued.set(),
+                       "outbox-notices", self._stop).start()
 
         def loop() -> None:
             while not self._stop.is_set():
@@ -175,6 +182,19 @@ class Platform:
         thread = threading.Thread(target=loop, name="settlement-relay", daemon=True)
         thread.start()
         self._threads.append(thread)
+
+    def _start_hands_after_settlements(self) -> None:
+        """Where the relay runs elsewhere (the ledger's process, the Celery worker), start a
+        table's next hand as soon as its settlement is acknowledged, if this process plays the
+        table (it remembers its state); other tables, and a lost notice, wait for their start
+        timer."""
+        starter = HandStarter(self._start_after_settlement)
+
+        def heard(table_id: str) -> None:
+            if self.store.remembers(table_id):
+                starter.start_soon(table_id)
+
+        NoticeListener(self.store, self.store.settled_channel, heard, "settled-notices", self._stop).start()
 
     def _start_after_settlement(self, table_id: str) -> None:
         """Start the table's next hand if everyone is ready; one table's failure to start (a

@@ -8,7 +8,8 @@ import itertools
 import random
 import secrets
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import grpc
 import pytest
@@ -338,8 +339,49 @@ def test_no_stream_carries_a_card_its_seat_may_not_see(deployment):
     wait_for("the settlement", everyone_settled(deployment), deployment)
 
 
-def test_services_deployed_apart_play_a_hand_through_the_wallet_service(redis_url, database_url, tmp_path):
-    """Wallet, lobby and table as three servers: lobby and table reach the ledger over gRPC."""
+@dataclasses.dataclass
+class SplitDeployment:
+    """Wallet, lobby and table as three servers on real Redis and PostgreSQL."""
+
+    wallet: Any
+    lobby: Any
+    table: Any
+    routes: dict[str, str]
+
+    @contextlib.contextmanager
+    def seated(self, count: int, room: str) -> Iterator[list[PaijuClient]]:
+        """``count`` new players seated at ``room``, closed at the end."""
+        tag = secrets.token_hex(3)
+        clients = [PaijuClient.connect(self.routes["wallet"], f"split{tag}{i}", "a long password", self.routes,
+                                       register=True) for i in range(count)]
+        try:
+            for client in clients:
+                client.sit(room)
+            yield clients
+        finally:
+            for client in clients:
+                client.close()
+
+    @staticmethod
+    def play_a_hand(clients: list[PaijuClient], room: str) -> dict:
+        """Everyone presses start and the hand is played to its end (each folds in turn)."""
+        for client in clients:
+            client.ready(room)
+        return finish_hand(clients, room)
+
+    def settle_now(self) -> None:
+        """A pass of the relay, as the Celery worker's would be."""
+        from paiju.wallet.relay import Settler, relay_outbox
+
+        settler = Settler(self.wallet.wallet, self.wallet.leaderboard)
+        relay_outbox(self.wallet.store, settler, record_scores=settler.record_scores, release=settler.release)
+
+
+@contextlib.contextmanager
+def split_deployment(redis_url: str, database_url: str, relay: bool) -> Iterator[SplitDeployment]:
+    """Lobby and table reach the ledger over gRPC; with ``relay`` the wallet's process relays
+    settlements, else only :meth:`SplitDeployment.settle_now` does. No watchdog runs: no table's
+    start timer ever fires."""
     import psycopg
     import sqlalchemy as sa
 
@@ -367,25 +409,13 @@ def test_services_deployed_apart_play_a_hand_through_the_wallet_service(redis_ur
                           services=[name]) for name in ("lobby", "table")}
     servers = {name: start_from_settings(Settings.from_env(split), platform.bindings([name]), port=0)
                for name, platform in others.items()}
-    wallet_platform.start_background(relay=True)  # settlements, as the worker would
+    wallet_platform.start_background(relay=relay)
     others["table"].start_background(relay=False)
     routes = {"wallet": wallet_server.address, **{name: s.address for name, s in servers.items()}}
-    clients = [PaijuClient.connect(routes["wallet"], f"split{run}{i}", "a long password", routes, register=True) for i in range(2)]
     try:
         assert all(platform.wallet is None for platform in others.values())
-        room = "zhajinhua-free-01"
-        for client in clients:
-            client.sit(room)
-        for client in clients:
-            client.ready(room)
-        view = finish_hand(clients, room)
-        assert view["last_hand"]["state"]["result"] is not None
-        wait_for("the settlement", lambda: not others["table"].store.outbox_pending())
-        assert sum(c.balance().total for c in clients) == 2 * 20_000
-        assert sorted(c.balance().total for c in clients) != [20_000, 20_000]
+        yield SplitDeployment(wallet_platform, others["lobby"], others["table"], routes)
     finally:
-        for client in clients:
-            client.close()
         for server in [wallet_server, *servers.values()]:
             server.stop(grace=0.2)
         for platform in [wallet_platform, *others.values()]:
@@ -396,6 +426,34 @@ def test_services_deployed_apart_play_a_hand_through_the_wallet_service(redis_ur
             client_.delete(*stale)
         with psycopg.connect(database_url, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def test_services_deployed_apart_play_a_hand_through_the_wallet_service(redis_url, database_url):
+    room = "zhajinhua-free-01"
+    with split_deployment(redis_url, database_url, relay=True) as deployed, deployed.seated(2, room) as clients:
+        view = deployed.play_a_hand(clients, room)
+        assert view["last_hand"]["state"]["result"] is not None
+        wait_for("the settlement", lambda: not deployed.table.store.outbox_pending())
+        assert sum(c.balance().total for c in clients) == 2 * 20_000
+        assert sorted(c.balance().total for c in clients) != [20_000, 20_000]
+
+
+def test_bug_a_table_served_apart_from_the_relay_waited_for_its_start_timer_though_everyone_had_pressed_start(
+    redis_url, database_url,
+):
+    """Everyone pressed start before the last hand's settlement landed: the hand waits for it.
+    The table's server used to leave that start to its start timer (which, with no watchdog
+    here, never fires); the settlement's acknowledgement now tells it to start at once."""
+    room = "zhajinhua-free-01"
+    with split_deployment(redis_url, database_url, relay=False) as deployed, deployed.seated(2, room) as clients:
+        first = deployed.play_a_hand(clients, room)["last_hand"]["hand_id"]
+        assert deployed.table.store.outbox_pending()  # nobody relays but the test
+        for client in clients:
+            client.ready(room)  # the second press finds the first hand still unsettled
+        assert clients[0].view(room)["hand"] is None
+        deployed.settle_now()
+        wait_for("the next hand", lambda: (clients[0].view(room)["hand"] or {}).get("hand_id") not in (None, first))
+        assert not deployed.table.store.outbox_pending()
 
 
 def seat_state(client, room):

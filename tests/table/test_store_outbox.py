@@ -6,6 +6,7 @@ import pytest
 
 from paiju.table.store import DuplicateOutboxKey, OutboxEntry, StaleVersion, TableStore
 from paiju.table.store.records import acked_outbox_member
+from tests.patience import wait_until
 
 from .conftest import Backend
 
@@ -160,3 +161,45 @@ def test_outbox_keys_known_at_another_version_are_not_carried_into_a_commit(back
     # knew at version 2 plus its own key has as many keys as Redis, but not the same ones.
     here.commit("t1", 3, b"s", outbox=[("hand-3", b"x")])
     assert here.outbox_keys_known("t1") == ["hand-2", "hand-3"]
+
+
+def _heard(subscription, count: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """The table ids of the next ``count`` notices, and then none more."""
+    heard: list[str] = []
+
+    def enough() -> bool:
+        notice = subscription.get_message(timeout=0.5)  # None also for the subscription's own reply
+        if notice is not None:
+            heard.append(notice["data"].decode())
+        return len(heard) >= count
+
+    wait_until(f"{count} notices", enough)
+    assert subscription.get_message(timeout=0.3) is None
+    return heard
+
+
+def test_a_commit_that_queues_entries_tells_the_outbox_channel_and_one_that_does_not_stays_quiet(
+    store: TableStore,
+) -> None:
+    store.create("t1", b"s")
+    store.create("t2", b"s")
+    notices = store.notices(store.outbox_channel)
+    try:
+        store.commit("t1", 1, b"s", events=[(None, "bet", b"1")])  # no entry: the relay has nothing to do
+        store.commit("t2", 1, b"s", outbox=[("hand-1:alice", b"+10"), ("hand-1:bob", b"-10")])
+        assert _heard(notices, 1) == ["t2"]
+    finally:
+        notices.close()
+
+
+def test_an_acknowledgement_tells_the_settled_channel_once(store: TableStore) -> None:
+    store.create("t1", b"s")
+    store.commit("t1", 1, b"s", outbox=[("hand-1:alice", b"+10"), ("hand-1:bob", b"-10")])
+    notices = store.notices(store.settled_channel)
+    try:
+        store.outbox_ack("t1", "hand-1:alice")
+        store.outbox_ack("t1", "hand-1:alice")  # a repeated delivery: nothing new to tell
+        store.outbox_ack("t1", "hand-1:bob")
+        assert _heard(notices, 2) == ["t1", "t1"]
+    finally:
+        notices.close()

@@ -9,6 +9,7 @@ and the worker is always terminated.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -145,10 +146,10 @@ class Deployment:
         self.store.commit(table_id, version, b"s", outbox=[(f"settle:{hand_id}", payload.encode())])
 
 
-@pytest.fixture(scope="module")
-def deployment(
-    redis_url: str, database_url: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Deployment]:
+@contextlib.contextmanager
+def worker_deployment(redis_url: str, database_url: str, folder: Path, relay_seconds: float) -> Iterator[Deployment]:
+    """A worker process with its beat relaying every ``relay_seconds``, on a ledger schema and a
+    Redis prefix of its own, removed at the end."""
     run = secrets.token_hex(4)
     prefix = f"paiju-celery-test-{run}"
     broker_url = sa.make_url(redis_url).set(database=str(REDIS_DB)).render_as_string(False)
@@ -160,8 +161,7 @@ def deployment(
     wallet = Wallet(ledger_url, password_hasher=PasswordHasher(n=2**4))
     wallet.migrate()
     redis_client = redis.Redis.from_url(broker_url)
-    options = WorkerOptions(prefix, relay_seconds=0.3)
-    folder = tmp_path_factory.mktemp("celery")
+    options = WorkerOptions(prefix, relay_seconds=relay_seconds)
     log = folder / "worker.log"
     environment = {
         **os.environ,
@@ -201,6 +201,35 @@ def deployment(
             redis_client.delete(*stale)
         with psycopg.connect(database_url, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+@pytest.fixture(scope="module")
+def deployment(
+    redis_url: str, database_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Deployment]:
+    with worker_deployment(redis_url, database_url, tmp_path_factory.mktemp("celery"), relay_seconds=0.3) as deployed:
+        yield deployed
+
+
+def test_a_hands_settlement_is_relayed_as_the_hand_ends_not_at_the_beats_next_pass(
+    redis_url: str, database_url: str, tmp_path: Path,
+) -> None:
+    with worker_deployment(redis_url, database_url, tmp_path, relay_seconds=3600) as deployed:
+        wallet = deployed.wallet
+        erin, finn = wallet.register("early-erin", "password-1"), wallet.register("early-finn", "password-2")
+        wallet.hold_hand("early-1", {erin: 100, finn: 100})
+        store = deployed.store
+        wait_until("the worker to listen", lambda: store.client.pubsub_numsub(store.outbox_channel)[0][1] >= 1)
+        settled = store.notices(store.settled_channel)
+        try:
+            deployed.queue("early-table", "early-1", hand_payload("early-1", "early-table", erin, finn, 100))
+            # The beat's first pass is an hour away: only the commit's notice can have relayed it.
+            wait_for("the settlement", deployed.settled("early-1"), deployed.log)
+            wait_for("its acknowledgement", lambda: deployed.store.outbox_pending() == [], deployed.log)
+            wait_until("the settled notice", lambda: settled.get_message(timeout=0.5) is not None)
+        finally:
+            settled.close()
+        assert wallet.total_coins() == wallet.grants_total()
 
 
 def test_a_settlement_delivered_twice_is_applied_once(deployment: Deployment) -> None:

@@ -175,3 +175,22 @@ def _serve_worker_metrics(**_: object) -> None:
         start_metrics_server(settings.metrics_port, settings.bind_host)
     except MetricsServerError as error:
         logging.getLogger(__name__).warning("worker metrics not served: %s", error)
+
+
+@worker_init.connect
+def _relay_as_hands_end(**_: object) -> None:
+    """A worker relays a hand's settlement as the hand ends, told by the table store's
+    ``outbox`` notice (a relay task, sent at once), not only at the beat's next pass: a table
+    whose players all pressed start waits for that settlement. The beat stays the safety net
+    for a notice lost while this worker was away."""
+    settings = Settings.from_env()
+    if settings.redis_url is None:
+        return  # embedded: the server relays in its own process
+    from paiju.common.redis_clients import open_redis
+    from paiju.table.notices import Coalesced, NoticeListener
+    from paiju.table.store import TableStore
+
+    store = TableStore(open_redis(settings.redis_url, cluster=settings.redis_cluster), options.redis_prefix)
+    relay = Coalesced(lambda: app.send_task(RELAY_OUTBOX, expires=options.relay_seconds), "relay-as-hands-end")
+    NoticeListener(store, store.outbox_channel, lambda _table_id: relay.wake(), "outbox-notices").start()
+

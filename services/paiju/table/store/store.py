@@ -135,6 +135,12 @@ class TableStore:
         self._indexes_reachable_from_scripts = not isinstance(redis_client, RedisCluster)
         self.commits_channel = f"{self.prefix}:commits"
         """The Pub/Sub channel told the id of each table whose commit added events."""
+        self.outbox_channel = f"{self.prefix}:outbox"
+        """The Pub/Sub channel told the id of each table whose commit queued outbox entries (a
+        hand's settlement, the release of its holds): the relay's wake-up."""
+        self.settled_channel = f"{self.prefix}:settled"
+        """The Pub/Sub channel told the id of each table one of whose outbox entries was
+        acknowledged: its next hand may start now."""
 
     @property
     def client(self) -> Any:
@@ -185,6 +191,10 @@ class TableStore:
         """
         known = self._known.get(table_id)
         return known if known is not None else self.load(table_id)
+
+    def remembers(self, table_id: str) -> bool:
+        """Whether this store remembers the table's state (it committed or read it lately)."""
+        return table_id in self._known
 
     def forget(self, table_id: str) -> None:
         """Drop what :meth:`latest_known` remembers of the table (the next call reads it)."""
@@ -304,6 +314,7 @@ class TableStore:
             *outbox_args,
             self.commits_channel,
             table_id,
+            self.outbox_channel,
         ]
         reply = self._run_commit(table_id, keys, args)
         status = reply[0]
@@ -436,6 +447,14 @@ class TableStore:
         by_key = {self.keys(table_id).events: table_id for table_id in cursors}
         streams = {key: cursors[table_id] for key, table_id in by_key.items()}
         return _events_by_table(by_key, self._client.xread(streams, count=count, block=block_ms))
+
+    def notices(self, channel: str) -> Any:
+        """A Pub/Sub subscription to ``channel`` (:attr:`outbox_channel`, :attr:`settled_channel`):
+        ``get_message()`` gives each notice's ``data``, a table id, from now on. Notices are not
+        stored: one sent while nobody listened is gone, so a listener is only ever a shortcut."""
+        subscription = self._client.pubsub(ignore_subscribe_messages=True)
+        subscription.subscribe(channel)
+        return subscription
 
     def commit_notices(self) -> Any:
         """A Pub/Sub subscription to :attr:`commits_channel`: ``get_message()`` tells of each
@@ -636,10 +655,10 @@ class TableStore:
         """Acknowledge a delivered outbox entry; True if it was pending (a repeat is False)."""
         keys = self.keys(table_id)
         script_keys = [keys.state, keys.outbox, keys.outbox_acked]
-        args = [check_name(key, "an outbox key"), acked_outbox_member(key), self.acked_outbox_memory]
+        args = [check_name(key, "an outbox key"), acked_outbox_member(key), self.acked_outbox_memory, table_id,
+                self.settled_channel]
         if self._indexes_reachable_from_scripts:  # one Redis: the script keeps the outbox index too
             script_keys.append(self.indexes.keys.outbox)
-            args.append(table_id)
         acked, left = self._scripts.ack_outbox(keys=script_keys, args=args)
         known = self._outbox_known.get(table_id)
         self._note_outbox(table_id, None if known is None else known - {key}, int(left))

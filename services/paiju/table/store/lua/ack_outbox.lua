@@ -2,11 +2,12 @@
 -- KEYS: state, outbox, outbox-acked (all with the table's hash tag), and on a single Redis
 --       (not a cluster, where it lives in another slot) the global outbox index
 -- ARGV: key, the member that remembers it (6 bytes of its hash), how many acknowledged keys
---       to remember, and with the index the table's id
+--       to remember, the table's id, and the channel told of each acknowledgement
 -- Reply: {1 if the entry was pending else 0, the entries still pending}
 
 local state_key, outbox_key, acked_key, index_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local key, member, remember, table_id = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
+local key, member, remember, table_id, settled_channel =
+  ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5]
 
 -- A repeated acknowledgement (delivery retried) is harmless and changes nothing.
 if redis.call('HDEL', outbox_key, key) == 0 then
@@ -34,4 +35,7 @@ if newest[2] then
 end
 redis.call('ZADD', acked_key, sequence, member)
 redis.call('ZREMRANGEBYRANK', acked_key, 0, -(remember + 1))
+-- A table whose players are all ready waits for its last settlement: the process playing it
+-- starts the hand on this notice, not at its start timer's next try.
+redis.call('PUBLISH', settled_channel, table_id)
 return {1, left}

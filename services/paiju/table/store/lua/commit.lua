@@ -66,7 +66,7 @@ for _ = 1, tonumber(ARGV[at]) do
   acked_members[#acked_members + 1] = ARGV[at + 3]
   at = at + 3
 end
-local notice_channel, table_id = ARGV[at + 1], ARGV[at + 2]
+local notice_channel, table_id, outbox_channel = ARGV[at + 1], ARGV[at + 2], ARGV[at + 3]
 
 -- Every refusal comes before the first write: Redis does not undo a script's earlier writes
 -- when it stops later, so checking as we write would leave half a commit behind.
@@ -141,6 +141,9 @@ if #deadlines_set > 0 then
 end
 if #outbox > 0 then
   redis.call('HSET', outbox_key, unpack(outbox))
+  -- The relay waits on this channel: a hand's settlement goes to the ledger as the hand ends,
+  -- not at the relay's next pass (its passes are only the safety net for a lost notice).
+  redis.call('PUBLISH', outbox_channel, table_id)
 end
 
 -- Stream readers wait on this channel instead of on every watched stream at once, and read

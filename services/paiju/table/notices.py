@@ -1,0 +1,133 @@
+"""The table store's Pub/Sub notices, heard on a thread of their own.
+
+Two notices hurry what the table path would otherwise leave to a timer:
+
+* a commit that queued a hand's settlement tells the store's ``outbox_channel``: the relay
+  settles the hand at once instead of at its next pass;
+* an acknowledged settlement tells its ``settled_channel``: the process playing the table starts
+  the next hand at once, if everyone pressed start meanwhile, instead of at its start timer.
+
+A notice is only ever a shortcut. One sent while the listener reconnects is gone, and what it
+would have hurried still happens, later (the relay's next pass, the table's start timer).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from collections.abc import Callable
+from concurrent import futures
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+WAIT_SECONDS = 1.0
+"""How long one wait for a notice lasts before the listener looks whether it should stop."""
+RETRY_SECONDS = 1.0
+"""How long a listener whose Redis connection failed waits before subscribing again."""
+
+
+class NoticeListener:
+    """Calls ``heard`` with the table id of each notice on ``channel``, on a daemon thread,
+    until ``stop`` is set; a failed subscription is made again after :data:`RETRY_SECONDS`."""
+
+    def __init__(self, store: Any, channel: str, heard: Callable[[str], None], name: str,
+                 stop: threading.Event | None = None) -> None:
+        self._store = store
+        self._channel = channel
+        self._heard = heard
+        self._stop = stop or threading.Event()
+        self.subscribed = threading.Event()
+        """Set once the listener hears its channel (a notice sent before is not heard)."""
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+
+    def start(self) -> NoticeListener:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=WAIT_SECONDS * 2)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                subscription = self._store.notices(self._channel)
+            except Exception as error:  # noqa: BLE001 - Redis away: try again in a while
+                log.warning("cannot hear %s: %r; trying again", self._channel, error)
+                self._stop.wait(RETRY_SECONDS)
+                continue
+            try:
+                self._hear(subscription)
+            except Exception as error:  # noqa: BLE001 - the connection dropped: subscribe again
+                log.warning("stopped hearing %s: %r; subscribing again", self._channel, error)
+                self._stop.wait(RETRY_SECONDS)
+            finally:
+                self.subscribed.clear()
+                with contextlib.suppress(Exception):  # closing a broken connection
+                    subscription.close()
+
+    def _hear(self, subscription: Any) -> None:
+        self.subscribed.set()
+        while not self._stop.is_set():
+            message = subscription.get_message(timeout=WAIT_SECONDS)
+            if message is None or message.get("type") != "message":
+                continue
+            data = message["data"]
+            table_id = data.decode() if isinstance(data, bytes) else str(data)
+            try:
+                self._heard(table_id)
+            except Exception:  # one table's failure must not deafen the listener
+                log.exception("handling the notice of table %s failed", table_id)
+
+
+class HandStarter:
+    """Starts tables' next hands off the listener's thread (a start places its holds with the
+    ledger: a round trip or two), each table at most once at a time."""
+
+    def __init__(self, start: Callable[[str], None], workers: int = 4) -> None:
+        self._start = start
+        self._pool = futures.ThreadPoolExecutor(workers, thread_name_prefix="hand-starts")
+        self._queued: set[str] = set()
+        self._lock = threading.Lock()
+
+    def start_soon(self, table_id: str) -> None:
+        with self._lock:
+            if table_id in self._queued:
+                return  # its start is on the way: it reads the table as it is then
+            self._queued.add(table_id)
+        self._pool.submit(self._started, table_id)
+
+    def _started(self, table_id: str) -> None:
+        with self._lock:
+            self._queued.discard(table_id)
+        self._start(table_id)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+class Coalesced:
+    """Runs ``act`` on a thread of its own soon after each :meth:`wake`; the wakes that come
+    while it runs make one run more, not one each (a burst of hands ending is one relay pass)."""
+
+    def __init__(self, act: Callable[[], None], name: str, stop: threading.Event | None = None) -> None:
+        self._act = act
+        self._woken = threading.Event()
+        self._stop = stop or threading.Event()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def wake(self) -> None:
+        self._woken.set()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            if not self._woken.wait(WAIT_SECONDS):
+                continue
+            self._woken.clear()
+            try:
+                self._act()
+            except Exception:  # the next wake tries again; the relay's schedule is the safety net
+                log.exception("%s failed", self._thread.name)
