@@ -79,6 +79,7 @@ class Platform:
         self.hub = StreamHub(self.store, StreamPresence(self.presence, self.tables.reconnect).beat, self.tables.clock_ms)
     _threads: list[threading.Thread] = field(default_factory=list)
     _stop: threading.Event = field(default_factory=threading.Event)
+    _closers: list[Callable[[], None]] = field(default_factory=list)
 
     def bindings(self, services: Sequence[str] | None = None) -> list[ServiceBinding]:
         from paiju.lobby.service import LobbyService
@@ -161,8 +162,9 @@ class Platform:
         queued = threading.Event()
         self.tables.settlement_listeners.append(lambda _table_id: queued.set())
         # Hands ended by the table servers of other processes: their commits' notices.
-        NoticeListener(self.store, self.store.outbox_channel, lambda _table_id: queued.set(),
-                       "outbox-notices", self._stop).start()
+        listener = NoticeListener(self.store, self.store.outbox_channel, lambda _table_id: queued.set(),
+                                  "outbox-notices", self._stop).start()
+        self._closers.append(listener.stop)
 
         def loop() -> None:
             while not self._stop.is_set():
@@ -194,7 +196,8 @@ class Platform:
             if self.store.remembers(table_id):
                 starter.start_soon(table_id)
 
-        NoticeListener(self.store, self.store.settled_channel, heard, "settled-notices", self._stop).start()
+        listener = NoticeListener(self.store, self.store.settled_channel, heard, "settled-notices", self._stop).start()
+        self._closers += [listener.stop, starter.close]
 
     def _start_after_settlement(self, table_id: str) -> None:
         """Start the table's next hand if everyone is ready; one table's failure to start (a
@@ -249,6 +252,8 @@ class Platform:
             self.watchdog.stop()
         for thread in self._threads:
             thread.join(timeout=5)
+        for close in self._closers:
+            close()
         if self.wallet is not None:
             self.wallet.close()
 

@@ -22,7 +22,7 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-WAIT_SECONDS = 1.0
+WAIT_SECONDS = 0.25
 """How long one wait for a notice lasts before the listener looks whether it should stop."""
 RETRY_SECONDS = 1.0
 """How long a listener whose Redis connection failed waits before subscribing again."""
