@@ -26,7 +26,7 @@ from paiju.common.server import ServiceBinding
 from paiju.games.engine import IllegalAction
 from paiju.lobby.rooms import Lobby
 from paiju.table.fanout import StreamHub
-from paiju.table.notices import HandStarter, NoticeListener
+from paiju.table.notices import GATHER_SECONDS, HandStarter, NoticeListener
 from paiju.table.record import TableRecord
 from paiju.table.store import TableStore
 from paiju.table.tables import Tables, Timers, WalletPort
@@ -168,7 +168,8 @@ class Platform:
 
         def loop() -> None:
             while not self._stop.is_set():
-                queued.wait(0.5)
+                if queued.wait(0.5):
+                    self._stop.wait(GATHER_SECONDS)  # the hands ending meanwhile: the same pass
                 queued.clear()
                 try:
                     report = relay_outbox(self.store, settler, record_scores=settler.record_scores,

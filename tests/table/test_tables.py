@@ -461,3 +461,47 @@ def test_bug_a_player_seated_through_one_process_was_refused_start_by_another_re
     there.ready("t1", second)  # was refused: "you are not seated at this table"
 
     assert here.view("t1", second)["table"]["seats"][1]["ready"]
+
+
+class CountedWallet(DirectWallet):
+    """The ledger, counting how often the table asks it for players' coins."""
+
+    def __init__(self, wallet) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(wallet)
+        self.asked = 0
+
+    def available(self, account: str) -> int:
+        self.asked += 1
+        return super().available(account)
+
+    def available_many(self, accounts: list[str]) -> list[int]:
+        self.asked += 1
+        return super().available_many(accounts)
+
+
+def test_the_press_that_starts_a_hand_asks_the_ledger_for_coins_once(store, wallet, clock):
+    ledger = CountedWallet(wallet)
+    tables = Tables(store, ledger, Timers(turn_ms=20_000, ready_kick_ms=20_000), clock_ms=clock,
+                    randbelow=lambda n: 0)
+    accounts = seated_table(tables, wallet, count=3)
+    for account in accounts[:-1]:
+        tables.ready("t1", account)
+    ledger.asked = 0
+    tables.ready("t1", accounts[-1])
+    assert tables.view("t1", accounts[0])["hand"] is not None
+    assert ledger.asked == 1  # it asked for the presser's coins, then again for everyone's
+
+
+def test_a_last_press_by_a_player_short_of_coins_is_refused_and_keeps_the_seat(tables, wallet):
+    tables.open("t1", "zhajinhua", "expert")
+    poor, rich = players(wallet, 2)
+    for account in (poor, rich):
+        tables.sit("t1", account, f"name-{account}")
+    wallet.transfer(int(poor), int(rich), 15_000, "test:make-poor")
+    tables.ready("t1", rich)
+    with pytest.raises(IllegalAction) as refused:
+        tables.ready("t1", poor)
+    assert refused.value.code == "not_enough_coins" and "10,100" in refused.value.reason
+    view = tables.view("t1", poor)
+    assert view["seat"] is not None and view["hand"] is None
+    assert not view["table"]["seats"][view["seat"]]["ready"]

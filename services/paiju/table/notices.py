@@ -26,6 +26,10 @@ WAIT_SECONDS = 0.25
 """How long one wait for a notice lasts before the listener looks whether it should stop."""
 RETRY_SECONDS = 1.0
 """How long a listener whose Redis connection failed waits before subscribing again."""
+GATHER_SECONDS = 0.05
+"""How long a relay woken by a hand's end waits for the hands that end meanwhile: they are
+settled in the same pass, one ledger transaction (a pass per hand cost the ledger's process
+~40 % more CPU per action at 20 busy tables), at the price of settling that much later."""
 
 
 class NoticeListener:
@@ -109,11 +113,13 @@ class HandStarter:
 
 
 class Coalesced:
-    """Runs ``act`` on a thread of its own soon after each :meth:`wake`; the wakes that come
-    while it runs make one run more, not one each (a burst of hands ending is one relay pass)."""
+    """Runs ``act`` on a thread of its own :data:`GATHER_SECONDS` after a :meth:`wake`; the wakes
+    that come meanwhile, or while it runs, make one run more, not one each."""
 
-    def __init__(self, act: Callable[[], None], name: str, stop: threading.Event | None = None) -> None:
+    def __init__(self, act: Callable[[], None], name: str, stop: threading.Event | None = None,
+                 gather_seconds: float = GATHER_SECONDS) -> None:
         self._act = act
+        self._gather_seconds = gather_seconds
         self._woken = threading.Event()
         self._stop = stop or threading.Event()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
@@ -126,6 +132,7 @@ class Coalesced:
         while not self._stop.is_set():
             if not self._woken.wait(WAIT_SECONDS):
                 continue
+            self._stop.wait(self._gather_seconds)
             self._woken.clear()
             try:
                 self._act()

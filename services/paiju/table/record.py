@@ -335,16 +335,18 @@ class TableRecord:
         self.seats[seat] = None
         return seat
 
-    def ready(self, account: str, coins: int | None = None) -> bool:
-        """Mark ``account`` ready; True when this makes the table ready to start a hand.
-        ``coins``, when known, must still reach the tier's minimum."""
+    def ready(self, account: str) -> bool:
+        """Mark ``account`` ready; True when this makes the table ready to start a hand. (Whether
+        the player's coins still reach the tier's minimum is the caller's to ask the ledger.)"""
         seat = self.seat_of(account)
         require(seat is not None, "you are not seated at this table", "not_seated")
         require(self.hand is None, "a hand is already being played", "table_playing")
-        if coins is not None:
-            self.verify_coins(coins, "play")
         self.seats[seat].ready = True  # type: ignore[union-attr]
         return self.can_start()
+
+    def seated_accounts(self) -> list[str]:
+        """The accounts of the seated players, in seat order (as :meth:`seated`)."""
+        return [self.seats[seat].account for seat in self.seated()]  # type: ignore[union-attr]
 
     def can_start(self) -> bool:
         """Every seated player is ready and connected (an away player is not dealt in), and

@@ -463,18 +463,24 @@ class Tables:
         answer: the board does not know the player or says too few, or the press starts the
         hand (whose holds the ledger places)."""
         settling = self._settling(table_id)
-        coins = None if settling or not ask_ledger else self.wallet.available(account)
 
         def change(version: int, record: TableRecord) -> Outcome:
             seat = record.seat_of(account)
-            starts = record.ready(account, coins)
+            starts = record.ready(account)
             events = [Event("ready", {"seat": seat})]
             if starts and not self._settling(table_id, before_a_start=True):
                 if not ask_ledger:
                     raise LedgerNeeded("this press starts the hand: its holds are placed in the ledger")
-                return self._start_hand(table_id, version, record, events)
-            if not ask_ledger and not settling:
-                self._verify_on_the_board(record, account)
+                # Every player's coins in one call: the caller's decide the press, all the start.
+                coins = self.wallet.available_many(record.seated_accounts())
+                if not settling:
+                    record.verify_coins(coins[record.seated_accounts().index(account)], "play")
+                return self._start_hand(table_id, version, record, events, coins)
+            if not settling:
+                if ask_ledger:
+                    record.verify_coins(self.wallet.available(account), "play")
+                else:
+                    self._verify_on_the_board(record, account)
             plan = DeadlinePlan()
             self._seating_changed(table_id, record, plan)  # a start waits for the last settlement
             return self._commit(table_id, version, record, events, plan)
@@ -521,13 +527,17 @@ class Tables:
 
     # --- hands --------------------------------------------------------------------------------
 
-    def _start_hand(self, table_id: str, version: int, record: TableRecord, events: list[Event]) -> Outcome:
+    def _start_hand(self, table_id: str, version: int, record: TableRecord, events: list[Event],
+                    coins: list[int] | None = None) -> Outcome:
+        """Deal the next hand and hold its stakes; ``coins``: the seated players' available coins
+        when the caller has just asked the ledger for them."""
         spec = record.spec
         seats = record.seated()
-        accounts = [record.seats[s].account for s in seats]  # type: ignore[union-attr]
+        accounts = record.seated_accounts()
         number = record.hands_played + 1
         hand_id = new_hand_id(table_id, number, secrets.token_hex(4))
-        coins = self.wallet.available_many(accounts)
+        if coins is None:
+            coins = self.wallet.available_many(accounts)
         minimum = spec.tier(record.tier).min_coins
         short = [seat for seat, coin in zip(seats, coins) if coin < minimum]
         if short:
