@@ -65,17 +65,16 @@ def test_a_press_that_needs_the_ledger_goes_to_a_thread_and_the_moves_behind_it_
     answering = Answering("t1", context, act, ready)
     answering.came([move(1), press(2), move(3)])
     assert [a.answer.move_id for a in answering.answers()] == [1]
-    assert not answering.can_answer() and not list(answering.answers())  # the ledger has not answered
+    assert not list(answering.answers())  # the ledger has not answered
     answering.came([move(4)])
     assert not list(answering.answers())
     ledger.set()
     assert context.woken.wait(PATIENCE_SECONDS)  # the stream is woken once the press is answered
-    assert answering.can_answer()
     answers = [update.answer for update in answering.answers()]
     assert [a.move_id for a in answers] == [2, 3, 4]
     assert answers[0].ready.hand_id == "t1:1" and answers[1].accepted.version == 4
     assert on_loop == [True, False]
-    assert not answering.can_answer()
+    assert not list(answering.answers())
 
 
 def test_a_press_answered_on_the_loop_is_answered_in_its_place(pool):
@@ -113,3 +112,11 @@ def test_without_a_lobby_a_press_is_refused_unimplemented(pool):
     (answer,) = [update.answer for update in answering.answers()]
     assert answer.refused.code == grpc.StatusCode.UNIMPLEMENTED.value[0]
     assert answer.refused.error_code == "unimplemented"
+
+
+def test_moves_hurry_what_the_stream_holds_back_and_presses_alone_do_not(pool):
+    answering = Answering("t1", StreamContext(pool), act, None)
+    assert not answering.moves_wait([press(1)[0], press(2)[0]])
+    assert answering.moves_wait([press(1)[0], move(2)[0]])
+    answering.came([move(3)])  # taken, not yet answered
+    assert answering.moves_wait([])

@@ -2,14 +2,16 @@
 
 The stream is a ``Watch`` whose requests after the first are moves and presses of start. Each
 move is served by ``Table.Act`` itself, and each press by ``Lobby.Ready``, through a context
-that turns what would end the call into the move's refusal, so a move is judged, applied and
+that turns what would end the call into the request's refusal, so a move is judged, applied and
 refused exactly as ``Act`` would, and the stream goes on. A press that must wait for the ledger
 (it starts the hand, whose holds the ledger places) is served in the thread pool, and the
-requests after it wait for its answer. Requests are answered in the order they came, each once the stream has sent what it already had
-to send (what it held back included): no update the stream had when a move came follows the
-move's answer. (A commit of another replica still on its way may be, as beside ``Act``: a client
-keeps events by id.) The caller's own moves never come back as updates; their answers carry their
-events and the view after them.
+requests after it wait for its answer.
+
+Requests are answered in the order they came. A move is answered once the stream has sent what
+it already had to send (what it held back included): no update the stream had when a move came
+follows the move's answer. (A commit of another replica still on its way may, as beside ``Act``:
+a client keeps events by id.) A press does not hurry what the stream holds back. The caller's own
+moves never come back as updates; their answers carry their events and the view after them.
 
 Why both ways: on this project's machine a request and its reply on an open stream cost the
 server a third of what a unary call costs, and the client likewise (``bench/grpc_floor.py``), and
@@ -137,10 +139,6 @@ class Answering:
     def came(self, requests: list[tuple[Any, Any]]) -> None:
         """Requests taken from the stream, each with the server's limits' refusal (or ``None``)."""
         self._queue.extend(requests)
-
-    def can_answer(self) -> bool:
-        """Whether an answer can go now (a request waits, and not behind a press in a thread)."""
-        return self._in_thread.done() if self._in_thread is not None else bool(self._queue)
 
     def moves_wait(self, came: Sequence[Any]) -> bool:
         """Whether a move waits to be answered, here or among the requests that ``came``: the
