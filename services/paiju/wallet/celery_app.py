@@ -187,10 +187,19 @@ def _relay_as_hands_end(**_: object) -> None:
     if settings.redis_url is None:
         return  # embedded: the server relays in its own process
     from paiju.common.redis_clients import open_redis
-    from paiju.table.notices import Coalesced, NoticeListener
+    from paiju.table.notices import GATHER_SECONDS, Coalesced, NoticeListener
     from paiju.table.store import TableStore
 
-    store = TableStore(open_redis(settings.redis_url, cluster=settings.redis_cluster), options.redis_prefix)
-    relay = Coalesced(lambda: app.send_task(RELAY_OUTBOX, expires=options.relay_seconds), "relay-as-hands-end")
+    client = open_redis(settings.redis_url, cluster=settings.redis_cluster)
+    store = TableStore(client, options.redis_prefix)
+    asked = f"{options.redis_prefix}:relay-asked"
+
+    def ask_for_a_pass() -> None:
+        # Every worker hears the notice; the first to take this short-lived key sends the one
+        # task any worker then runs, so N workers do not make N passes for one hand.
+        if client.set(asked, b"1", nx=True, px=max(1, int(GATHER_SECONDS * 1000))):
+            app.send_task(RELAY_OUTBOX, expires=options.relay_seconds)
+
+    relay = Coalesced(ask_for_a_pass, "relay-as-hands-end")
     NoticeListener(store, store.outbox_channel, lambda _table_id: relay.wake(), "outbox-notices").start()
 
