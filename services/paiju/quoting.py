@@ -15,7 +15,8 @@ ELLIPSIS = "…"
 
 
 def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
-    """``value``'s text, quoted like ``repr``, cut to its first ``limit`` characters.
+    """``value``'s text, quoted like ``repr``, cut so that what is between the quotes holds at
+    most ``limit`` characters (a character ``repr`` escapes counts as its escape: up to ten).
 
     >>> quoted("raise 300")
     "'raise 300'"
@@ -23,8 +24,11 @@ def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
     "'xxxxx'…"
     >>> quoted(42)
     "'42'"
+    >>> quoted(chr(31) * 10, limit=9)  # each one an escape of four characters
+    "'\\\\x1f\\\\x1f'…"
     """
     text = value if isinstance(value, str) else str(value)
-    if len(text) <= limit:
-        return repr(text)
-    return repr(text[:limit]) + ELLIPSIS
+    kept = min(len(text), limit)
+    while len(repr(text[:kept])) - 2 > limit:
+        kept -= 1
+    return repr(text[:kept]) + ("" if kept == len(text) else ELLIPSIS)

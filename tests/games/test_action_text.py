@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from paiju.games import chaodipi, hunzhan, zhajinhua
 from paiju.games.engine import IllegalAction
-from paiju.quoting import QUOTE_LIMIT
+from paiju.quoting import QUOTE_LIMIT, quoted
 
 PARSERS = {
     "zhajinhua": zhajinhua.Action.parse,
@@ -78,3 +78,13 @@ def test_any_text_parses_or_is_refused_as_malformed_with_a_short_reason(game, te
         PARSERS[game](text)
     except IllegalAction as refused:
         assert refused.code == "malformed" and len(refused.reason) < 200, refused.reason
+
+
+@pytest.mark.parametrize("game", sorted(PARSERS))
+def test_bug_a_refusal_quoting_characters_that_repr_escapes_ran_past_its_short_reason(game):
+    # Found by the property above in CI: 32 characters quoted, but each escaped as up to ten.
+    text = "0000000" + "\x1f" * 10 + "\U00012544" + "\U00018cd6" * 3 + "\U00018d09" * 4
+    with pytest.raises(IllegalAction) as refused:
+        PARSERS[game](text)
+    assert refused.value.code == "malformed" and len(refused.value.reason) < 200, refused.value.reason
+    assert len(quoted("\U00018cd6" * 100)) <= QUOTE_LIMIT + 3  # the quotes and the ellipsis
