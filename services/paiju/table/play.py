@@ -183,14 +183,16 @@ class Answering:
         if self._ready is None:
             return _refused(move_id, grpc.StatusCode.UNIMPLEMENTED, "presses of start are not served here",
                             {ERROR_CODE_KEY: "unimplemented"})
-        pressed = lobby_pb2.ReadyRequest(room_id=self._table_id)
         ready = self._ready
         try:
-            return _served(move_id, READY_METHOD,
-                           lambda: _started(move_id, ready(pressed, MoveContext(self._context))))
+            return self._press(ready, move_id, on_loop=True)
         except OffTheLoop:
-            return self._context.off_the_loop(lambda: _served(
-                move_id, READY_METHOD, lambda: _started(move_id, ready(pressed, MoveContext(self._context, False)))))
+            return self._context.off_the_loop(lambda: self._press(ready, move_id, on_loop=False))
+
+    def _press(self, ready: Readying, move_id: int, on_loop: bool) -> table_pb2.PlayUpdate:
+        pressed = lobby_pb2.ReadyRequest(room_id=self._table_id)
+        return _served(move_id, READY_METHOD,
+                       lambda: _started(move_id, ready(pressed, MoveContext(self._context, on_loop))))
 
 
 def _is_press(request: Any) -> bool:

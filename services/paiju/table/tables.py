@@ -472,9 +472,10 @@ class Tables:
                 if not ask_ledger:
                     raise LedgerNeeded("this press starts the hand: its holds are placed in the ledger")
                 # Every player's coins in one call: the caller's decide the press, all the start.
-                coins = self.wallet.available_many(record.seated_accounts())
+                accounts = record.seated_accounts()
+                coins = self.wallet.available_many(accounts)
                 if not settling:
-                    record.verify_coins(coins[record.seated_accounts().index(account)], "play")
+                    record.verify_coins(coins[accounts.index(account)], "play")
                 return self._start_hand(table_id, version, record, events, coins)
             if not settling:
                 if ask_ledger:
