@@ -160,8 +160,7 @@ class Platform:
         then start the table's next hand if everyone is ready."""
         settler = Settler(self.wallet, self.leaderboard)  # type: ignore[arg-type]
         queued = threading.Event()
-        self.tables.settlement_listeners.append(lambda _table_id: queued.set())
-        # Hands ended by the table servers of other processes: their commits' notices.
+        # Every commit that queues a settlement, this process's or another's, tells the store.
         listener = NoticeListener(self.store, self.store.outbox_channel, lambda _table_id: queued.set(),
                                   "outbox-notices", self._stop).start()
         self._closers.append(listener.stop)

@@ -216,9 +216,6 @@ class Tables:
         """The ledger's last word on players' available coins: a press answered on the event
         loop trusts it to let a player through, never to refuse one."""
         self._turns = TableTurns()
-        self.settlement_listeners: list[Callable[[str], None]] = []
-        """Called with the table's id after a hand's settlement is queued (the in-process relay
-        uses it to settle at once instead of at its next pass)."""
         self.commit_starting: list[Callable[[str], None]] = []
         """Called with the table's id before each commit this process makes."""
         self.commit_listeners: list[Callable[[str, Outcome | None], None]] = []
@@ -332,9 +329,6 @@ class Tables:
         for event in events:
             if event.type == "stood":
                 self.directory.release(event.data["account"], table_id)
-        if outbox:
-            for listener in self.settlement_listeners:
-                listener(table_id)
         turn = _named(list(receipt.deadlines), TURN_DEADLINE)
         turn_due = None if record.hand is None or turn is None else turn.due_ms
         outcome = Outcome(receipt.version, events, record, turn_due, hand if record.hand is not None else None, receipt,
