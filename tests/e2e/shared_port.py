@@ -38,8 +38,8 @@ def serve_platform(environment: dict[str, str], rooms_per_tier: int, port: int, 
                    stop: Any) -> None:
     """A spawned server process: the whole platform on ``port`` (0: a free one) until ``stop``.
 
-    Once serving it sends ``port`` through ``started``; it keeps ``acts`` at the number of Act
-    calls it has finished."""
+    Once serving it sends ``port`` through ``started``; it keeps ``acts`` at the number of moves
+    it has served (Act calls, and moves on Play streams, as bots make them)."""
     from paiju.common.config import Settings
     from paiju.common.server import start_from_settings
     from paiju.platform import build
@@ -52,7 +52,7 @@ def serve_platform(environment: dict[str, str], rooms_per_tier: int, port: int, 
     started.send(server.port)
     try:
         while not stop.wait(REPORT_SECONDS):
-            acts.value = finished_calls("Act")
+            acts.value = finished_calls("Act") + finished_calls("Play.move")
     finally:
         server.stop(grace=1.0)
         platform.close()
@@ -70,7 +70,7 @@ class ServerProcess:
 
     @property
     def acts_served(self) -> int:
-        """Act calls it had finished when it last counted them."""
+        """Moves it had served when it last counted them."""
         return int(self.acts.value)
 
 

@@ -17,6 +17,7 @@ import pytest
 from paiju.client.bots import random_bot, sensible_bot
 from paiju.client.play import play_bot
 from paiju.client.sdk import IllegalMove, PaijuClient, PaijuError, StaleView
+from paiju.common.server import start_from_settings
 from paiju.proto.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 from paiju.table.fanout import after as is_after
 from paiju.table.store.records import parse_stream_id
@@ -99,41 +100,79 @@ def hands_until_my_turn(deployment, clients: list[PaijuClient], seats: dict[str,
     return False
 
 
-def test_bots_play_whole_hands_and_every_coin_is_accounted_for(deployment):
-    room = "zhajinhua-free-01"
-    # All seated before any bot presses start: two ready players start a hand, and nobody may
-    # sit down while one is being played.
-    clients, _ = seated_clients(deployment, room)
-    stop = threading.Event()
-    results, errors = [], []
+def served(method: str) -> int:
+    """How many ``method`` calls (or stream moves) the servers of this process have finished."""
+    from paiju.common.metrics import METRICS
 
-    def run(client, bot, seed):
-        try:
-            results.append(play_bot(client, "zhajinhua", "free", bot, hands=4, stop=stop,
-                                    rng=random.Random(seed), room_id=room))
-        except Exception as error:  # noqa: BLE001 - reported below, with the others
-            errors.append(error)
+    return int(sum(sample.value for metric in METRICS.rpc_duration.collect() for sample in metric.samples
+                   if sample.name == "paiju_rpc_duration_seconds_count" and sample.labels.get("method") == method))
 
-    threads = [threading.Thread(target=run, args=(c, b, i)) for i, (c, b) in
-               enumerate(zip(clients, [sensible_bot, random_bot, sensible_bot]))]
-    for thread in threads:
-        thread.start()
-    join_all(threads)
-    stop.set()
-    assert not errors, errors
-    assert all(r.hands >= 4 for r in results), results
-    assert not any(r.refused for r in results), [r.refused for r in results]
-    wait_for("the settlements", everyone_settled(deployment), deployment)
-    wallet = deployment.platform.wallet
-    assert wallet.total_coins() == wallet.grants_total()
-    balances = [c.balance() for c in clients]
-    assert sum(b.total for b in balances) == 3 * 20_000
-    assert all(b.held == 0 for b in balances)
-    board = clients[0].leaderboard("zhajinhua", 10)
-    assert {row.account_id for row in board.rows} >= {c.account_id for c in clients if c.balance().total != 20_000}
-    for client in clients:
-        client.stand(room)
-        client.close()
+
+@contextlib.contextmanager
+def served_at(deployment, server: str) -> Iterator[str]:
+    """The address of the deployment's platform served by the ``server`` kind (``loop`` or
+    ``threads``: grpc's thread-pool server, which serves no Play stream)."""
+    if server == "loop":
+        yield deployment.address
+        return
+    settings = dataclasses.replace(deployment.platform.settings, grpc_server=server)
+    running = start_from_settings(settings, deployment.platform.bindings(), port=0)
+    try:
+        yield running.address
+    finally:
+        running.stop(grace=0.5)
+
+
+@pytest.mark.parametrize(("server", "moves_by"), [("loop", "Play.move"), ("threads", "Act")])
+def test_bots_play_whole_hands_and_every_coin_is_accounted_for(deployment, server, moves_by):
+    # On the loop the bots move and press start on their Play streams; a thread-pool server
+    # answers Play UNIMPLEMENTED, and they play through Act and Ready calls instead.
+    room = "zhajinhua-free-01" if server == "loop" else "zhajinhua-free-05"
+    with served_at(deployment, server) as address:
+        clients, _ = seated_clients(_Address(address), room)
+        moves_before = {method: served(method) for method in ("Play.move", "Act")}
+        stop = threading.Event()
+        results, errors = [], []
+
+        def run(client, bot, seed):
+            try:
+                results.append(play_bot(client, "zhajinhua", "free", bot, hands=4, stop=stop,
+                                        rng=random.Random(seed), room_id=room))
+            except Exception as error:  # noqa: BLE001 - reported below, with the others
+                errors.append(error)
+
+        # All seated before any bot presses start: two ready players start a hand, and nobody may
+        # sit down while one is being played.
+        threads = [threading.Thread(target=run, args=(c, b, i)) for i, (c, b) in
+                   enumerate(zip(clients, [sensible_bot, random_bot, sensible_bot]))]
+        for thread in threads:
+            thread.start()
+        join_all(threads)
+        stop.set()
+        assert not errors, errors
+        assert all(r.hands >= 4 for r in results), results
+        assert not any(r.refused for r in results), [r.refused for r in results]
+        moves = {method: served(method) - before for method, before in moves_before.items()}
+        other = "Act" if moves_by == "Play.move" else "Play.move"
+        assert moves[moves_by] >= sum(r.actions for r in results) and moves[other] == 0, moves
+        wait_for("the settlements", everyone_settled(deployment), deployment)
+        wallet = deployment.platform.wallet
+        assert wallet.total_coins() == wallet.grants_total()
+        balances = [c.balance() for c in clients]
+        assert sum(b.total for b in balances) == 3 * 20_000
+        assert all(b.held == 0 for b in balances)
+        board = clients[0].leaderboard("zhajinhua", 10)
+        assert {row.account_id for row in board.rows} >= {c.account_id for c in clients if c.balance().total != 20_000}
+        for client in clients:
+            client.stand(room)
+            client.close()
+
+
+@dataclasses.dataclass(frozen=True)
+class _Address:
+    """Stands in for a running server where only its address is asked for."""
+
+    address: str
 
 
 def start_hand(deployment, clients, room):

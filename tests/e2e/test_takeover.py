@@ -206,7 +206,7 @@ def test_kill_9_of_a_server_process_leaves_every_table_playing_and_every_coin_ac
     hands = world.hands_played()
     settled = settled_hand_numbers(world.wallet)
     print(f"\ntakeover: {len(players)} players at {len(TABLES)} tables on 2 processes; the first, killed, "
-          f"had served {acts_of_first} Act calls; hands at the kill {at_kill}, at the end {hands}\n"
+          f"had served {acts_of_first} moves; hands at the kill {at_kill}, at the end {hands}\n"
           f"  start {started_at - began:.1f} s, to the kill {killed_at - started_at:.1f} s, "
           f"{HANDS_AFTER} more hands everywhere {played_on_at - killed_at:.1f} s, "
           f"wind-down {quiet_at - played_on_at:.1f} s\n"

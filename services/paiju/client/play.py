@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from paiju.client.bots import Bot
 from paiju.client.sdk import IllegalMove, PaijuClient, StaleView, TableWaiter
+from paiju.client.session import PlayWaiter
 
 SAFETY_NET_SECONDS = 10.0
 """A waiting bot looks again after this long even if no view came (the server sends one whenever
@@ -62,7 +63,7 @@ def play_bot(
                 raise
     stats = stats if stats is not None else BotStats()
     target = stats.hands + hands
-    waiter = TableWaiter(client, room_id)
+    waiter = PlayWaiter(client, room_id)  # moves and presses on the table's Play stream
     view = client.view(room_id)
     last_hand_id = _finished_hand(view) if counted_after is SINCE_SITTING else counted_after
     try:
@@ -85,7 +86,7 @@ def play_bot(
                     continue
                 if not view["table"]["seats"][view["seat"]]["ready"]:
                     try:
-                        client.ready(room_id)
+                        waiter.ready()
                     except IllegalMove:
                         pass  # a hand started meanwhile
                     view = _wait(waiter, view)  # my readiness, or the hand it started, comes as a view
@@ -98,7 +99,7 @@ def play_bot(
                 view = _wait(waiter, view)
                 continue
             try:
-                view = client.act(room_id, action, view["version"])  # the answer is the new view
+                view = waiter.move(action, view["version"])  # the answer is the new view
                 stats.actions += 1
             except StaleView:
                 stats.stale += 1

@@ -279,11 +279,15 @@ class TableWaiter:
         self._thread = threading.Thread(target=self._run, args=(client, table_id), daemon=True)
         self._thread.start()
 
+    def _updates(self, client: PaijuClient, table_id: str) -> Iterator[TableUpdate]:
+        """One stream's updates, until it ends."""
+        return client.watch(table_id, follow_view=True)
+
     def _run(self, client: PaijuClient, table_id: str) -> None:
         try:
             while not self._stopped:
                 try:
-                    for update in client.watch(table_id, follow_view=True):
+                    for update in self._updates(client, table_id):
                         if update.view is not None:
                             with self._lock:
                                 if self._view is None or update.view["version"] >= self._view["version"]:
