@@ -5,10 +5,10 @@ real Redis (``REDIS_URL``, a key prefix of this run, removed at the end) and a l
 file in a temporary folder, or a PostgreSQL schema of this run with ``--postgres``), serves every
 service on loopback and runs the deadline pump and the settlement relay; this process registers
 the bots and reads the tables for the figures. The bots live in separate processes
-(``--bot-processes``, each bot a ``play_bot`` thread with its Watch stream, exactly what
+(``--bot-processes``, each bot a ``play_bot`` thread with its Play stream, exactly what
 ``paiju serve --bots`` runs) so that the figures are the server's; the bots act as fast as they
-can. After a warm-up it measures for ``--seconds`` and prints actions/s (successful Acts),
-hands/s, the Act RPC's latency as the bots see it, Redis bytes per live table and CPU.
+can. After a warm-up it measures for ``--seconds`` and prints actions/s (successful moves),
+hands/s, a move's latency as the bots see it (on their Play streams), Redis bytes per live table and CPU.
 
 Targets on the 2-core dev machine, at 200 tables: >= 1,000 actions/s with p99 <= 25 ms, and
 <= 4 KB of Redis per table. Run: ``make bench`` or
@@ -93,25 +93,28 @@ class _Counters:
             return taken, errors, self.seated
 
 
-def _timed_act(client: Any, counters: _Counters, think_seconds: float = 0.0) -> None:
-    """Wrap ``client.act`` so every Act RPC's round trip is recorded (refused ones too), after
-    ``think_seconds`` of thought on average (not counted)."""
-    act = client.act
+def _timed_moves(counters: _Counters, think_seconds: float = 0.0) -> None:
+    """Wrap the bots' moves (``PlayWaiter.move``: on the Play stream, or an Act call where the
+    server serves no Play) so every move's round trip is recorded (refused ones too), after
+    ``think_seconds`` of thought on average (not counted). Once per bot process."""
+    from paiju.client.session import PlayWaiter
+
+    move = PlayWaiter.move
     thought = random.Random()
 
-    def timed(table_id: str, action: str, expected_version: int) -> dict[str, Any]:
+    def timed(waiter: PlayWaiter, action: str, expected_version: int) -> dict[str, Any]:
         if think_seconds:
             # Spread around the mean, so that the tables do not all move in the same instant.
             time.sleep(think_seconds * thought.uniform(0.5, 1.5))
         started = time.perf_counter()
         try:
-            return act(table_id, action, expected_version)
+            return move(waiter, action, expected_version)
         finally:
             elapsed = time.perf_counter() - started
             with counters.lock:
                 counters.act_seconds.append(elapsed)
 
-    client.act = timed
+    PlayWaiter.move = timed  # type: ignore[method-assign]
 
 
 def _bot(address: str, name: str, password: str, room: str, kind: str, stats: Any, counters: _Counters,
@@ -130,7 +133,6 @@ def _bot(address: str, name: str, password: str, room: str, kind: str, stats: An
         with counters.lock:
             counters.errors.append(f"{name} login: {error.reason}")
         return
-    _timed_act(client, counters, think_seconds)
     with counters.lock:
         counters.seated += 1
     try:
@@ -152,6 +154,7 @@ def bot_process(address: str, seats: list[tuple[str, str, str, str]], stop: Any,
     from paiju.client.play import BotStats
 
     counters = _Counters()
+    _timed_moves(counters, think_seconds)
     stats = [BotStats() for _ in seats]
     threads = [
         threading.Thread(target=_bot, args=(address, *seat, stat, counters, stop, think_seconds), daemon=True)
@@ -276,7 +279,7 @@ def run(args: argparse.Namespace) -> int:
         servers = start_servers(context, environment, args, server_stop)
         address = f"127.0.0.1:{servers.port}"
         print(f"paiju platform bench: {args.tables} tables x {BOTS_PER_TABLE} bots in {args.bot_processes} "
-              f"bot processes (a play_bot thread + a Watch stream per bot); {args.server_processes} server "
+              f"bot processes (a play_bot thread + a Play stream per bot); {args.server_processes} server "
               f"process(es) {servers.pids} on {address}; Redis {args.redis_url} prefix {prefix}; ledger "
               f"{'PostgreSQL' if postgres else 'SQLite'}; {settings.grpc_workers} gRPC workers; "
               f"bots think {args.think_ms:g} ms before each move; "
@@ -379,10 +382,10 @@ def _measure(args: argparse.Namespace, platform: Any, servers: ServerProcesses, 
     actions_rate = window.actions / elapsed
     p50, p95, p99 = (percentile(window.act_seconds, f) * 1000 for f in (0.50, 0.95, 0.99))
     print(f"tables {args.tables} · bots {bot_count} · measured {elapsed:.1f} s")
-    print(f"  actions/s (successful Acts)  : {actions_rate:10,.0f}   (stale {window.stale}, refused {window.refused})")
+    print(f"  actions/s (successful moves) : {actions_rate:10,.0f}   (stale {window.stale}, refused {window.refused})")
     print(f"  hands/s                      : {hands / elapsed:10,.1f}   ({hands / elapsed / args.tables:.2f} per table)")
-    print(f"  Act latency p50 / p95 / p99  : {p50:6.1f} / {p95:6.1f} / {p99:6.1f} ms   "
-          f"(max {max(window.act_seconds, default=0) * 1000:.0f} ms, {len(window.act_seconds):,} calls)")
+    print(f"  move latency p50 / p95 / p99 : {p50:6.1f} / {p95:6.1f} / {p99:6.1f} ms   "
+          f"(max {max(window.act_seconds, default=0) * 1000:.0f} ms, {len(window.act_seconds):,} moves)")
     print(f"  CPU (cores busy)             : server {server_cpu / elapsed:.2f} · bots {bots_cpu / elapsed:.2f} "
           f"· redis-server {redis_cpu / elapsed:.2f} · machine has {os.cpu_count()}")
     load = os.getloadavg()
@@ -390,7 +393,7 @@ def _measure(args: argparse.Namespace, platform: Any, servers: ServerProcesses, 
           f"other work on the machine skews every figure above")
     print(f"  server CPU per action        : {server_cpu / max(window.actions, 1) * 1e6:10,.0f} µs")
     per_action = max(window.actions, 1)
-    print(f"  per successful Act           : {round_trips / per_action:6.1f} Redis round trips from the servers · "
+    print(f"  per successful move          : {round_trips / per_action:6.1f} Redis round trips from the servers · "
           f"{redis_commands / per_action:.1f} Redis commands (whole Redis server, "
           f"scripts' inner commands included) · {sum(rpcs.values()) / per_action:.1f} finished RPCs: "
           + ", ".join(f"{method} {count / per_action:.2f}" for method, count in
