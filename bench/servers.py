@@ -139,8 +139,74 @@ def time_loop_lateness(loop: Any) -> dict[str, float]:
     return totals
 
 
-def _reported(round_trips: list[int], collections: dict[str, float], lateness: dict[str, float]) -> dict[str, float]:
-    return {**rpc_counts(), **collections, **lateness, REDIS_ROUND_TRIPS: float(round_trips[0]),
+LOOP_STALLS = "PAIJU_BENCH_LOOP_STALLS"
+"""Set to 1 in a server process's environment to note where its event loop's thread stands when
+the loop stalls."""
+LOOP_STALL_AT = "loop stalled at "
+"""Prefix of a count of the loop's stalls by where its thread stood (``time_loop_stalls``)."""
+LOOP_STALL_SECONDS = 0.015
+LOOP_STALL_WATCH_SECONDS = 0.003
+
+
+class LoopStalls:
+    """Where the event loop's thread stood whenever the loop had not turned for
+    LOOP_STALL_SECONDS: its innermost frames, counted by site.
+
+    A thread of this process looks every LOOP_STALL_WATCH_SECONDS. It needs the interpreter to
+    look, so the stalls it sees last at least as long as that wait. A site at a call that lets go
+    of the interpreter (a socket's send or receive, a deflate) says the loop's thread was waiting
+    to have it back, or for a core: some other thread ran meanwhile."""
+
+    def __init__(self, loop: Any) -> None:
+        import asyncio
+        import threading
+
+        self._counts: dict[str, float] = {}
+        self._lock = threading.Lock()
+        self._turned = time.perf_counter()
+        self._loop_thread: int | None = None
+        asyncio.run_coroutine_threadsafe(self._turn(), loop)
+        threading.Thread(target=self._watch, name="loop-stall-watch", daemon=True).start()
+
+    async def _turn(self) -> None:
+        import asyncio
+        import threading
+
+        self._loop_thread = threading.get_ident()
+        while True:
+            self._turned = time.perf_counter()
+            await asyncio.sleep(LOOP_STALL_WATCH_SECONDS / 2)
+
+    def _watch(self) -> None:
+        noted = None
+        while True:
+            time.sleep(LOOP_STALL_WATCH_SECONDS)
+            turned = self._turned
+            if self._loop_thread is None or turned == noted or time.perf_counter() - turned < LOOP_STALL_SECONDS:
+                continue
+            noted = turned
+            site = LOOP_STALL_AT + _innermost(sys._current_frames().get(self._loop_thread))
+            with self._lock:
+                self._counts[site] = self._counts.get(site, 0.0) + 1
+
+    def counts(self) -> dict[str, float]:
+        with self._lock:
+            return dict(self._counts)
+
+
+def _innermost(frame: Any, depth: int = 3) -> str:
+    """A frame and its callers, innermost first: ``function (file:line) < …``."""
+    sites = []
+    while frame is not None and len(sites) < depth:
+        sites.append(f"{frame.f_code.co_name} ({os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno})")
+        frame = frame.f_back
+    return " < ".join(sites) or "?"
+
+
+def _reported(round_trips: list[int], collections: dict[str, float], lateness: dict[str, float],
+              stalls: LoopStalls | None = None) -> dict[str, float]:
+    return {**rpc_counts(), **collections, **lateness, **(stalls.counts() if stalls else {}),
+            REDIS_ROUND_TRIPS: float(round_trips[0]),
             **{REDIS_TRIPS_FROM + site: float(count) for site, count in TRIPS_BY_SITE.items()}}
 
 
@@ -195,11 +261,12 @@ def server_process(environment: dict[str, str], rooms_per_tier: int, port: int, 
     settle_after_start_up()  # as ``paiju serve`` does
     loop = getattr(server.server, "loop", None)
     lateness = time_loop_lateness(loop) if environment.get(LOOP_LATENESS) == "1" and loop is not None else {}
+    stalls = LoopStalls(loop) if environment.get(LOOP_STALLS) == "1" and loop is not None else None
     started.put((os.getpid(), server.port))
     try:
         while not stop.wait(REPORT_SECONDS):
-            counts.put((os.getpid(), time.monotonic(), _reported(round_trips, collections, lateness)))
-        counts.put((os.getpid(), time.monotonic(), _reported(round_trips, collections, lateness)))
+            counts.put((os.getpid(), time.monotonic(), _reported(round_trips, collections, lateness, stalls)))
+        counts.put((os.getpid(), time.monotonic(), _reported(round_trips, collections, lateness, stalls)))
     finally:
         server.stop(grace=1.0)
         platform.close()

@@ -73,6 +73,8 @@ from servers import (
     LOOP_LATE_OVER,
     LOOP_LATENESS,
     LOOP_LONGEST_LATE,
+    LOOP_STALL_AT,
+    LOOP_STALLS,
     MOVE_METHODS,
     REDIS_ROUND_TRIPS,
     REDIS_TRIPS_FROM,
@@ -386,6 +388,7 @@ def run_paiju(args: argparse.Namespace) -> dict[str, Any]:
             "PAIJU_STARTING_GRANT": str(10**9),  # nobody goes broke within a run
             "PAIJU_GRPC_WORKERS": str(seats * 2 + 32),
             LOOP_LATENESS: "1" if args.loop_lateness else "0",
+            LOOP_STALLS: "1" if args.loop_stalls else "0",
         }
         settings = Settings.from_env(environment)
         platform = build(settings, rooms_per_tier=args.tables, options=WorkerOptions.from_env(environment))
@@ -490,6 +493,9 @@ def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generato
         "garbage_collection": {"full collections": rpcs.pop(GC_FULL_COLLECTIONS, 0.0),
                                "ms of pauses per second": rpcs.pop(GC_PAUSE_SECONDS, 0.0) * 1000 / elapsed,
                                "longest pause since start, ms": rpcs.pop(GC_LONGEST_PAUSE, 0.0) * 1000},
+        "loop_stalls": sorted(((name.removeprefix(LOOP_STALL_AT), rpcs.pop(name) * 60 / elapsed)
+                               for name in [n for n in rpcs if n.startswith(LOOP_STALL_AT)]),
+                              key=lambda item: -item[1])[:8],
         "loop_lateness": _lateness(rpcs, elapsed) if args.loop_lateness else {},
         "loadgen_loop_lateness": _loadgen_lateness(warmup, window, elapsed) if args.loop_lateness else {},
         "runnable_threads": run_queue.summary(), "cores": os.cpu_count(),
@@ -571,6 +577,10 @@ def show(result: dict[str, Any]) -> None:
             if result.get(key):
                 print(f"           {whose} event loop late: "
                       + ", ".join(f"{label} {value:,.1f}" for label, value in result[key].items()))
+        if result.get("loop_stalls"):
+            print("           where the servers' event loop thread stood when the loop stalled 15 ms or more, per minute:")
+            for site, per_minute in result["loop_stalls"]:
+                print(f"             {per_minute:6.1f}  {site}")
         if result.get("runnable_threads"):
             print(f"           runnable threads on the machine ({result['cores']} cores): "
                   + ", ".join(f"{label} {value:.0f}" for label, value in result["runnable_threads"].items())
@@ -607,6 +617,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--loop-lateness", action="store_true",
                         help="time how late the event loops of the servers and the load generators wake (every 5 ms): "
                              "the pauses in the Act tail, on either side")
+    parser.add_argument("--loop-stalls", action="store_true",
+                        help="note where each server's event loop thread stands whenever the loop has not turned "
+                             "for 15 ms (a thread looks every 3 ms): what the stalls in the tail wait on")
     parser.add_argument("--act-calls", action="store_true",
                         help="players call Act for each move and follow a Watch stream, as browsers do, instead of "
                              "moving on their Play stream")
