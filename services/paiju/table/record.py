@@ -408,8 +408,13 @@ class TableRecord:
     def from_bytes(cls, blob: bytes) -> TableRecord:
         try:
             if blob[:1] == _DICTIONARY_FORMAT:
+                # One call into zlib, not two (no flush): each lets go of the interpreter, and
+                # with another thread runnable the loop's thread then waits for it back.
                 unpacker = zlib.decompressobj(-15, zdict=_RECORD_DICTIONARY)
-                text, _, hand_blob = (unpacker.decompress(blob[1:]) + unpacker.flush()).partition(b"\n")
+                plain = unpacker.decompress(blob[1:])
+                if not unpacker.eof:
+                    raise ValueError("the deflated record stops short")
+                text, _, hand_blob = plain.partition(b"\n")
                 data = orjson.loads(text)
                 hand = data.pop("hand")
                 if hand is not None:
