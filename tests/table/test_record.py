@@ -13,7 +13,7 @@ import pytest
 from paiju.games.engine import IllegalAction
 from paiju.games.registry import game_spec
 from paiju.table import record as record_module
-from paiju.table.record import HandRecord, TableRecord
+from paiju.table.record import HandRecord, RecordCodec, TableRecord
 
 
 def _record_in_a_hand(game: str, tier: str, players: int, moves: int) -> TableRecord:
@@ -120,3 +120,41 @@ def test_a_seated_player_sitting_again_mid_hand_was_told_nobody_may_enter() -> N
     with pytest.raises(IllegalAction) as newcomer:
         record.verify_sit("9999", coins=80_000)
     assert newcomer.value.code == "table_playing"
+
+
+@pytest.mark.parametrize(("game", "tier", "players", "moves"), GAMES)
+def test_what_the_codec_wrote_reads_back_as_the_stored_bytes_would(game: str, tier: str, players: int, moves: int) -> None:
+    codec = RecordCodec()
+    record = _record_in_a_hand(game, tier, players, moves)
+    stored = codec.encode("t1", record)
+    assert stored == record.to_bytes()
+    assert codec.decode("t1", stored) == TableRecord.from_bytes(stored) == record
+
+
+def test_the_codec_reads_a_state_written_elsewhere_from_its_bytes() -> None:
+    codec = RecordCodec()
+    mine = _record_in_a_hand("zhajinhua", "free", 3, 6)
+    codec.encode("t1", mine)
+    theirs = _record_in_a_hand("zhajinhua", "free", 3, 6)  # another process's next commit
+    theirs.seats[1].ready = not theirs.seats[1].ready  # type: ignore[union-attr]
+    assert codec.decode("t1", theirs.to_bytes()) == theirs != mine
+    with pytest.raises(ValueError, match="corrupt table record"):
+        codec.decode("t1", b"\x01garbage")
+
+
+def test_a_record_the_codec_handed_out_may_be_changed_without_changing_the_next_one() -> None:
+    codec = RecordCodec()
+    stored = codec.encode("t1", _record_in_a_hand("hunzhan", "stake10", 4, 30))
+    first = codec.decode("t1", stored)
+    first.seats[0].name = "changed by the caller"  # type: ignore[union-attr]
+    first.hands_played += 5
+    assert codec.decode("t1", stored) == TableRecord.from_bytes(stored) != first
+
+
+def test_the_codec_remembers_at_most_so_many_tables() -> None:
+    codec = RecordCodec(tables_remembered=2)
+    record = TableRecord.open("t1", "zhajinhua", "free")
+    for table_id in ("t1", "t2", "t3"):
+        codec.encode(table_id, record)
+    assert len(codec._written) == 1
+    assert codec.decode("t1", record.to_bytes()) == record

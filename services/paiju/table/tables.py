@@ -27,7 +27,7 @@ from paiju.common.logs import log_context
 from paiju.common.metrics import METRICS
 from paiju.games.engine import Event, HandState, IllegalAction, require
 from paiju.table.in_turn import TableTurns
-from paiju.table.record import HandRecord, SeatRecord, TableRecord, new_hand_id
+from paiju.table.record import HandRecord, RecordCodec, SeatRecord, TableRecord, new_hand_id
 from paiju.table.seating import SeatDirectory
 from paiju.table.store import (
     CommitReceipt,
@@ -37,6 +37,7 @@ from paiju.table.store import (
     TableExists,
     TableStore,
 )
+from paiju.table.store.store import STATES_REMEMBERED
 from paiju.wallet.coins_board import AvailableCoinsBoard
 
 log = logging.getLogger(__name__)
@@ -211,6 +212,8 @@ class Tables:
         self.clock_ms = clock_ms
         self.seeds = seeds
         self.randbelow = randbelow
+        self.records = RecordCodec(STATES_REMEMBERED)
+        """Records to stored bytes and back: what this process wrote is read back uninflated."""
         self.directory = SeatDirectory(store.client, store.prefix)
         self.coins = AvailableCoinsBoard(store.client, store.prefix)
         """The ledger's last word on players' available coins: a press answered on the event
@@ -229,7 +232,7 @@ class Tables:
         snapshot = self.store.load(table_id)
         if snapshot is None:
             raise TableNotFound(table_id)
-        return snapshot, TableRecord.from_bytes(snapshot.state)
+        return snapshot, self.records.decode(table_id, snapshot.state)
 
     def _load_for_change(self, table_id: str, newer_than: int = 0) -> tuple[Snapshot, TableRecord]:
         """The table as this process last committed or read it (no round trip), to change it:
@@ -241,7 +244,7 @@ class Tables:
             snapshot = self.store.load(table_id)
         if snapshot is None:
             raise TableNotFound(table_id)
-        return snapshot, TableRecord.from_bytes(snapshot.state)
+        return snapshot, self.records.decode(table_id, snapshot.state)
 
     def open(self, table_id: str, game: str, tier: str, rules: dict[str, Any] | None = None) -> TableRecord:
         """Create the table if it does not exist yet; its record either way."""
@@ -263,7 +266,7 @@ class Tables:
         snapshot, deadlines = self.store.load_with_deadlines(table_id)
         if snapshot is None:
             raise TableNotFound(table_id)
-        record = TableRecord.from_bytes(snapshot.state)
+        record = self.records.decode(table_id, snapshot.state)
         turn = _named(deadlines, TURN_DEADLINE)
         return snapshot, record, None if record.hand is None or turn is None else turn.due_ms
 
@@ -321,7 +324,7 @@ class Tables:
             starting(table_id)
         try:
             receipt = self.store.commit_receipt(
-                table_id, version, record.to_bytes(), stored, plan.set, plan.clear, outbox
+                table_id, version, self.records.encode(table_id, record), stored, plan.set, plan.clear, outbox
             )
         except BaseException:
             self._tell_listeners(table_id, None)
@@ -383,7 +386,7 @@ class Tables:
     def _seats(self, account: str) -> Callable[[str], bool]:
         def seats_account(table_id: str) -> bool:
             snapshot = self.store.load(table_id)
-            return snapshot is not None and TableRecord.from_bytes(snapshot.state).seat_of(account) is not None
+            return snapshot is not None and self.records.decode(table_id, snapshot.state).seat_of(account) is not None
 
         return seats_account
 
