@@ -80,7 +80,7 @@ def test_a_cluster_client_is_what_the_platform_uses(cluster_deployment):
 
 
 def test_zhajinhua_hands_on_a_redis_cluster(cluster_deployment):
-    test_platform.test_bots_play_whole_hands_and_every_coin_is_accounted_for(cluster_deployment)
+    test_platform.test_bots_play_whole_hands_and_every_coin_is_accounted_for(cluster_deployment, "loop", "Play.move")
 
 
 def test_hunzhan_hands_on_a_redis_cluster(cluster_deployment):
