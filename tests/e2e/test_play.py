@@ -14,7 +14,7 @@ from paiju.client.sdk import PaijuClient, PaijuError, StaleView
 from paiju.common.errors import ERROR_CODE_KEY, trailer
 from paiju.proto.v1 import common_pb2, table_pb2, table_pb2_grpc
 from tests.e2e.test_platform import everyone_settled, finish_hand, new_clients, start_hand, wait_for
-from tests.patience import PATIENCE_SECONDS
+from tests.patience import PATIENCE_SECONDS, wait_until
 
 
 class PlayStream:
@@ -328,3 +328,26 @@ def test_the_python_client_presses_start_on_its_stream(deployment):
         for session in sessions:
             session.close()
         _leave(clients, room)
+
+
+def test_bug_a_client_kept_every_stream_it_had_ever_opened(deployment):
+    # A bot's waiter opens another stream after each one that ends (a server restarting, a
+    # network blip): the client listed them all, for the life of the bot.
+    room = "zhajinhua-free-04"
+    client = new_clients(deployment, 1)[0]
+    try:
+        client.sit(room)
+        for _ in range(3):
+            with client.play_stream(room) as stream:
+                assert next(stream.updates()).view is not None
+            watch = client.watch(room, follow_view=True)
+            assert next(watch).view is not None
+            watch.close()  # the caller stops iterating
+        wait_until("the ended streams to be forgotten", lambda: client.open_streams == 0)
+        open_one = client.play_stream(room)
+        assert client.open_streams == 1
+        open_one.close()
+        wait_until("the last to be forgotten", lambda: client.open_streams == 0)
+    finally:
+        _leave([client], room)
+        client.close()

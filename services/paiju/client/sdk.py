@@ -241,15 +241,30 @@ class PaijuClient:
                 raise _refusal(error) from None
         finally:
             stream.cancel()
+            self._forget(stream)
 
     def play_stream(self, table_id: str, follow_view: bool = True) -> PlaySession:
         """My updates and my moves on one ``Table.Play`` stream (:mod:`paiju.client.session`):
         each move costs the server less than an ``act`` call and is answered on the stream."""
         from paiju.client.session import PlaySession  # it builds on this module's errors
 
-        session = PlaySession(self.table.Play, table_id, follow_view)
+        session = PlaySession(self.table.Play, table_id, follow_view, on_end=self._forget)
         self._streams.append(session)
+        if session.ended is not None:  # it ended before it was listed
+            self._forget(session)
         return session
+
+    @property
+    def open_streams(self) -> int:
+        """How many of this client's Watch and Play streams are open (``close`` ends them)."""
+        return len(self._streams)
+
+    def _forget(self, stream: Any) -> None:
+        """A stream ended: ``close`` need not end it, and a long-lived client does not keep it."""
+        try:
+            self._streams.remove(stream)
+        except ValueError:
+            pass  # a session that ended before it was listed
 
     def close(self) -> None:
         for stream in list(self._streams):

@@ -29,8 +29,9 @@ class PlaySession:
     """One ``Table.Play`` stream, opened on creation (a thread reads it); close it when done."""
 
     def __init__(self, play: Callable[[Iterator[table_pb2.PlayRequest]], Any], table_id: str,
-                 follow_view: bool = True) -> None:
+                 follow_view: bool = True, on_end: Callable[[PlaySession], object] = lambda _: None) -> None:
         self.table_id = table_id
+        self._on_end = on_end
         self._requests: queue.SimpleQueue[table_pb2.PlayRequest | None] = queue.SimpleQueue()
         self._requests.put(table_pb2.PlayRequest(open=table_pb2.WatchRequest(table_id=table_id, follow_view=follow_view)))
         self._call = play(iter(self._requests.get, None))
@@ -121,6 +122,7 @@ class PlaySession:
             for waiting in waiting_moves:
                 waiting.set_exception(ended)
             self._updates.put(_ENDED)
+            self._on_end(self)
 
 
 def _status(code: int) -> grpc.StatusCode:
