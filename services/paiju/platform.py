@@ -27,7 +27,6 @@ from paiju.games.engine import IllegalAction
 from paiju.lobby.rooms import Lobby
 from paiju.table.fanout import StreamHub
 from paiju.table.notices import GATHER_SECONDS, HandStarter, NoticeListener
-from paiju.table.record import TableRecord
 from paiju.table.store import TableStore
 from paiju.table.tables import Tables, Timers, WalletPort
 from paiju.table.wallet_port import DirectWallet, RemoteWallet
@@ -238,7 +237,7 @@ class Platform:
         watched = self.hub.watched()
         counts: dict[str, list[int]] = {}
         for table_id, snapshot in self.store.load_many(sorted(watched)).items():
-            record = TableRecord.from_bytes(snapshot.state)
+            record = self.tables.records.decode(table_id, snapshot.state)
             tables, hands, players = counts.setdefault(record.game, [0, 0, 0])
             counts[record.game] = [tables + 1, hands + (record.hand is not None), players + len(watched[table_id])]
         for game in self.lobby.games:
