@@ -143,7 +143,7 @@ LOOP_STALLS = "PAIJU_BENCH_LOOP_STALLS"
 """Set to 1 in a server process's environment to note where its event loop's thread stands when
 the loop stalls."""
 LOOP_STALL_AT = "loop stalled at "
-"""Prefix of a count of the loop's stalls by where its thread stood (``time_loop_stalls``)."""
+"""Prefix of a count of the loop's stalls by where its thread stood (:class:`LoopStalls`)."""
 LOOP_STALL_SECONDS = 0.015
 LOOP_STALL_WATCH_SECONDS = 0.003
 

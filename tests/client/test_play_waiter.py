@@ -55,13 +55,11 @@ class Client:
     def __init__(self, session: Session, watched: list[int] = ()) -> None:
         self.session, self.watched = session, list(watched)
         self.calls: list[tuple[str, str]] = []
-        self.watching = threading.Event()
 
     def play_stream(self, table_id: str, follow_view: bool = True) -> Session:
         return self.session
 
     def watch(self, table_id: str, after_event_id: str = "", follow_view: bool = False) -> Iterator[TableUpdate]:
-        self.watching.set()
         for version in self.watched:
             yield TableUpdate(view={"version": version})
         self.session.cancelled.wait(WAIT_SECONDS)

@@ -21,6 +21,7 @@ from paiju.common.server import start_from_settings
 from paiju.proto.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 from paiju.table.fanout import after as is_after
 from paiju.table.store.records import parse_stream_id
+from tests.e2e.shared_port import finished_calls
 from tests.games.zhajinhua_playouts import cards_in
 from tests.patience import PATIENCE_SECONDS, wait_until
 
@@ -100,14 +101,6 @@ def hands_until_my_turn(deployment, clients: list[PaijuClient], seats: dict[str,
     return False
 
 
-def served(method: str) -> int:
-    """How many ``method`` calls (or stream moves) the servers of this process have finished."""
-    from paiju.common.metrics import METRICS
-
-    return int(sum(sample.value for metric in METRICS.rpc_duration.collect() for sample in metric.samples
-                   if sample.name == "paiju_rpc_duration_seconds_count" and sample.labels.get("method") == method))
-
-
 @contextlib.contextmanager
 def served_at(deployment, server: str) -> Iterator[str]:
     """The address of the deployment's platform served by the ``server`` kind (``loop`` or
@@ -130,7 +123,7 @@ def test_bots_play_whole_hands_and_every_coin_is_accounted_for(deployment, serve
     room = "zhajinhua-free-01" if server == "loop" else "zhajinhua-free-05"
     with served_at(deployment, server) as address:
         clients, _ = seated_clients(_Address(address), room)
-        moves_before = {method: served(method) for method in ("Play.move", "Act")}
+        moves_before = {method: finished_calls(method) for method in ("Play.move", "Act")}
         stop = threading.Event()
         results, errors = [], []
 
@@ -152,7 +145,7 @@ def test_bots_play_whole_hands_and_every_coin_is_accounted_for(deployment, serve
         assert not errors, errors
         assert all(r.hands >= 4 for r in results), results
         assert not any(r.refused for r in results), [r.refused for r in results]
-        moves = {method: served(method) - before for method, before in moves_before.items()}
+        moves = {method: finished_calls(method) - before for method, before in moves_before.items()}
         other = "Act" if moves_by == "Play.move" else "Play.move"
         assert moves[moves_by] >= sum(r.actions for r in results) and moves[other] == 0, moves
         wait_for("the settlements", everyone_settled(deployment), deployment)
