@@ -142,6 +142,9 @@ def time_loop_lateness(loop: Any) -> dict[str, float]:
 LOOP_STALLS = "PAIJU_BENCH_LOOP_STALLS"
 """Set to 1 in a server process's environment to note where its event loop's thread stands when
 the loop stalls."""
+CORES = "PAIJU_BENCH_CORES"
+"""The cores (comma-separated) a process of the run keeps to, set in its environment when the
+run gives the servers cores of their own (``--server-cores``)."""
 LOOP_STALL_AT = "loop stalled at "
 """Prefix of a count of the loop's stalls by where its thread stood (:class:`LoopStalls`)."""
 LOOP_STALL_SECONDS = 0.015
@@ -251,6 +254,7 @@ def server_process(environment: dict[str, str], rooms_per_tier: int, port: int, 
     from paiju.platform import SERVICES, build
     from paiju.wallet.celery_app import WorkerOptions
 
+    keep_to_cores(environment.get(CORES))
     round_trips = count_redis_round_trips()
     collections = time_garbage_collections()
     settings = Settings.from_env(environment)
@@ -324,18 +328,43 @@ class ServerProcesses:
             time.sleep(REPORT_SECONDS / 10)
 
 
+def keep_to_cores(cores: str | None) -> None:
+    """Keep this process, and every thread it starts from now on, to ``cores`` ("0,1"; none
+    given: wherever the system puts it). Called first thing, before any thread starts."""
+    if cores:
+        os.sched_setaffinity(0, {int(core) for core in cores.split(",")})
+
+
+def split_cores(server_cores: int) -> tuple[str, str] | None:
+    """With ``--server-cores N``: the first N cores this process may use, for the servers, and
+    the rest, for the load generators and the ledger (Redis and PostgreSQL are not the run's:
+    they stay where the system puts them); ``None`` for 0 (no split)."""
+    if not server_cores:
+        return None
+    cores = sorted(os.sched_getaffinity(0))
+    if server_cores >= len(cores):
+        raise SystemExit(f"--server-cores {server_cores} leaves none of the {len(cores)} cores for the rest")
+    return ",".join(map(str, cores[:server_cores])), ",".join(map(str, cores[server_cores:]))
+
+
 def start_servers(context: Any, environment: dict[str, str], args: argparse.Namespace, stop: Any) -> ServerProcesses:
     """``--server-processes`` servers on one port: the first picks it, the others share it. With
-    ``--ledger-process``, the ledger first, in a process of its own that the servers call."""
+    ``--ledger-process``, the ledger first, in a process of its own that the servers call. With
+    ``--server-cores``, the servers keep to those cores and the ledger to the others."""
     started, counts = context.Queue(), context.Queue()
     ledger, ledger_stop, services = None, None, None
+    split = split_cores(getattr(args, "server_cores", 0))
     if getattr(args, "ledger_process", False):
         ledger_stop = context.Event()
+        ledger_environment = {**environment, CORES: split[1]} if split else environment
         ledger = context.Process(target=server_process, daemon=True,
-                                 args=(environment, args.tables, 0, False, started, ledger_stop, counts, ("wallet",)))
+                                 args=(ledger_environment, args.tables, 0, False, started, ledger_stop, counts,
+                                       ("wallet",)))
         ledger_port = _started(ledger, started)
         environment = {**environment, "PAIJU_WALLET_TARGET": f"127.0.0.1:{ledger_port}"}
         services = TABLE_SIDE
+    if split:
+        environment = {**environment, CORES: split[0]}
     share = args.server_processes > 1
     processes: list[Any] = []
     port = 0

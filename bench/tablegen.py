@@ -79,6 +79,8 @@ from servers import (
     REDIS_ROUND_TRIPS,
     REDIS_TRIPS_FROM,
     REPORT_SECONDS,
+    keep_to_cores,
+    split_cores,
     start_servers,
     time_loop_lateness,
 )
@@ -296,13 +298,15 @@ async def _generate(address: str, plans: list[SeatPlan], think_seconds: float, s
 
 
 def load_generator(address: str, plans: list[SeatPlan], think_seconds: float, stop: Any, reports: Any,
-                   time_lateness: bool = False) -> None:
-    """A load-generator process: play ``plans`` until ``stop``, reporting every REPORT_SECONDS.
+                   time_lateness: bool = False, cores: str | None = None) -> None:
+    """A load-generator process: play ``plans`` until ``stop``, reporting every REPORT_SECONDS;
+    on ``cores`` when the run gives the servers cores of their own.
 
     Its garbage collector is set as the servers' is: with a thousand streams, its own full
     collections paused it 100 ms and more, time its players counted as the server's."""
     from paiju.common.collector import settle_after_start_up
 
+    keep_to_cores(cores)
     settle_after_start_up()
     asyncio.run(_generate(address, plans, think_seconds, stop, reports, time_lateness))
 
@@ -398,8 +402,10 @@ def run_paiju(args: argparse.Namespace) -> dict[str, Any]:
         servers = start_servers(context, environment, args, server_stop)
         address = f"127.0.0.1:{servers.port}"
         shares = [plans[i::args.loadgen_processes] for i in range(args.loadgen_processes)]
+        split = split_cores(args.server_cores)
         generators = [context.Process(target=load_generator, daemon=True,
-                                      args=(address, share, args.think_ms / 1000, stop, reports, args.loop_lateness))
+                                      args=(address, share, args.think_ms / 1000, stop, reports, args.loop_lateness,
+                                            split[1] if split else None))
                       for share in shares if share]
         try:
             for process in generators:
@@ -604,6 +610,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="mean thought before each move (default 0: flat out); a fixed offered load")
     parser.add_argument("--loadgen-processes", type=int, default=1, help="load-generator processes (default 1)")
     parser.add_argument("--server-processes", type=int, default=1, help="server processes on one port (default 1)")
+    parser.add_argument("--server-cores", type=int, default=0, metavar="N",
+                        help="keep the server processes to the first N cores and the load generators and the "
+                             "ledger to the others, as a table server with cores of its own runs (default 0: "
+                             "wherever the system puts them; Redis and PostgreSQL stay where they are)")
     parser.add_argument("--ledger-process", action="store_true",
                         help="the ledger (wallet service, settlement relay) in a process of its own, as production "
                              "deploys it; its CPU is reported apart from the servers'")
@@ -640,8 +650,10 @@ def main(argv: list[str] | None = None) -> int:
         os.environ[READY_CALLS] = "1"
     if args.tables < 1 or args.seconds <= 0 or args.loadgen_processes < 1 or args.rounds < 1:
         parser.error("--tables, --loadgen-processes and --rounds must be at least 1, --seconds above 0")
+    split = split_cores(args.server_cores)
     peer = prepared_peer(args.peer) if args.peer else None
     print(f"table-path bench: {args.tables} tables x {args.seats} seats · {args.server_processes} server process(es), "
+          f"{f'on cores {split[0]} (the rest on {split[1]}), ' if split else ''}"
           f"{args.loadgen_processes} load generator(s) · ledger on {'PostgreSQL' if args.postgres is not None else 'SQLite'}"
           f"{', in a process of its own' if args.ledger_process else ''}"
           f" · think {args.think_ms:g} ms · {args.seconds:g} s per run · "
