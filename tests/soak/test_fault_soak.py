@@ -1,6 +1,7 @@
 """Fault soak (``make soak``): bots play all three games on a real Redis (append-only, synced on
 every write), PostgreSQL and an external Celery worker, while a driver kills the server, the
-worker and Redis with SIGKILL at random instants and starts them again, over and over.
+worker and Redis with SIGKILL at random instants and starts them again, over and over, and now
+and then has PostgreSQL end every connection the ledger holds.
 
 When the faults stop, every table plays a further hand, and then: the ledger balances to its
 grants, nothing is held, every hand that ended is settled exactly once, no table is stuck, and
@@ -112,6 +113,30 @@ class Child:
             self.process.wait(timeout=30)
 
 
+@dataclass
+class LedgerConnections:
+    """A fault of its own: PostgreSQL ends every connection the soak's processes hold to the
+    ledger (``pg_terminate_backend``), as a restart or a failover of the database does. Pooled
+    connections are then dead; the pools must find that out and connect anew."""
+
+    database_url: str
+    application_name: str
+    name: str = "ledger connections"
+    kills: int = 0
+    ended: int = 0
+    """Connections ended over the soak."""
+
+    def kill(self) -> None:
+        with psycopg.connect(self.database_url, autocommit=True) as conn:
+            self.ended += len(conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
+                (self.application_name,)).fetchall())
+        self.kills += 1
+
+    def start(self) -> None:
+        """Nothing to start: the next transactions connect again."""
+
+
 def serving(address: str) -> bool:
     with grpc.insecure_channel(address) as channel:
         answer = health_pb2_grpc.HealthStub(channel).Check(
@@ -175,8 +200,9 @@ def soak_world(redis_url: str, database_url: str, tmp_path: Path) -> Iterator[di
     schema = f"fault_soak_{run}"
     with psycopg.connect(database_url, autocommit=True) as conn:
         conn.execute(f'CREATE SCHEMA "{schema}"')
+    application_name = f"fault-soak-{run}"
     ledger_url = sa.make_url(database_url).update_query_dict(
-        {"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+        {"options": f"-csearch_path={schema}", "application_name": application_name}).render_as_string(hide_password=False)
     redis_port, grpc_port = free_port(), free_port()
     soak_redis = f"redis://127.0.0.1:{redis_port}/0"
     environment = {**os.environ, "REDIS_URL": soak_redis, "DATABASE_URL": ledger_url,
@@ -198,7 +224,8 @@ def soak_world(redis_url: str, database_url: str, tmp_path: Path) -> Iterator[di
         redis_child.start()
         server.start()  # it migrates the ledger
         worker.start()
-        yield {"address": address, "children": children, "wallet": wallet, "folder": tmp_path}
+        yield {"address": address, "children": children, "wallet": wallet, "folder": tmp_path,
+               "ledger_connections": LedgerConnections(database_url, application_name)}
     finally:
         for child in reversed(children):
             child.stop()
@@ -207,8 +234,9 @@ def soak_world(redis_url: str, database_url: str, tmp_path: Path) -> Iterator[di
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
-def test_kill_9_of_server_worker_and_redis_loses_no_coin_and_locks_no_table(soak_world):
+def test_kill_9s_and_dropped_ledger_connections_lose_no_coin_and_lock_no_table(soak_world):
     address, children, wallet = soak_world["address"], soak_world["children"], soak_world["wallet"]
+    victims = [*children, soak_world["ledger_connections"]]
     players: list[Player] = []
     for game, tier, room, count, bot in TABLES:
         for n in range(count):
@@ -225,7 +253,7 @@ def test_kill_9_of_server_worker_and_redis_loses_no_coin_and_locks_no_table(soak
     faults: list[str] = []
     while time.monotonic() - began < SOAK_SECONDS:
         time.sleep(rng.uniform(3.0, 10.0))
-        victim = rng.choice(children)
+        victim = rng.choice(victims)
         victim.kill()
         time.sleep(rng.uniform(0.1, 2.0))
         victim.start()
@@ -263,10 +291,11 @@ def test_kill_9_of_server_worker_and_redis_loses_no_coin_and_locks_no_table(soak
     ledger = ledger_faults(wallet)
     errors = sum((p.errors for p in players), Counter())
     losses = [loss for p in players for loss in p.seat_losses]
-    print(f"\nfault soak: {SOAK_SECONDS:.0f} s, {len(faults)} kill -9s ({dict(Counter(faults))}), "
+    print(f"\nfault soak: {SOAK_SECONDS:.0f} s, {len(faults)} faults ({dict(Counter(faults))}), "
           f"{played} hands played during the faults by {len(players)} bots at {len(TABLES)} tables, "
           f"{settled_hands} hands settled in the ledger; seats lost: {len(losses)}; tables stuck: {stuck or 'none'}; "
           f"coins still held: {held_coins(wallet)}")
+    print(f"ledger connections PostgreSQL ended: {soak_world['ledger_connections'].ended}")
     print(f"calls refused during outages (most frequent): {errors.most_common(5)}")
     assert not stuck, f"tables that did not finish a further hand after the faults: {stuck}"
     assert ledger == [], ledger[:5]  # a hand settled twice would move its coins twice: its entries would not sum to zero
