@@ -32,12 +32,17 @@ end
 -- The table's state, or nil if there is no table. A table written by an older store is a hash
 -- (v, s, e, x, m:<name>): it is rewritten here in the string form, once.
 local function read_table_state(key)
-  local kind = redis.call('TYPE', key)['ok']
-  if kind == 'none' then
+  -- One GET, not TYPE then GET, for the usual string form: a hash answers an error (WRONGTYPE),
+  -- which pcall hands back here instead of ending the script.
+  local stored = redis.pcall('GET', key)
+  if not stored then
     return nil
   end
-  if kind == 'string' then
-    return parse_table_state(redis.call('GET', key))
+  if type(stored) == 'string' then
+    return parse_table_state(stored)
+  end
+  if redis.call('TYPE', key)['ok'] ~= 'hash' then
+    error(stored)
   end
   local fields = redis.call('HGETALL', key)
   local found, meta = {}, {}
