@@ -122,7 +122,6 @@ class LedgerConnections:
     database_url: str
     application_name: str
     name: str = "ledger connections"
-    kills: int = 0
     ended: int = 0
     """Connections ended over the soak."""
 
@@ -131,7 +130,6 @@ class LedgerConnections:
             self.ended += len(conn.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
                 (self.application_name,)).fetchall())
-        self.kills += 1
 
     def start(self) -> None:
         """Nothing to start: the next transactions connect again."""
