@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from paiju.wallet import (
+    Coins,
+    CoinsChanged,
     HandAlreadySettled,
     Hold,
     HoldConflict,
@@ -74,6 +76,36 @@ def test_a_hand_holds_every_player_or_none(wallet: Wallet) -> None:
     with pytest.raises(HoldConflict):
         wallet.hold_hand("hand-1", {rich: 5_000, poor: 999})
     assert wallet.holds("hand-1") == {rich: 5_000, poor: 1_000}  # a hold of 0 leaves no row
+
+
+def test_holds_dealt_from_expected_coins_are_placed_only_when_the_ledger_has_exactly_those(
+    wallet: Wallet,
+) -> None:
+    alice, bob = players(wallet, 2)
+    wallet.hold("another-table", alice, 2_000)
+    with pytest.raises(CoinsChanged) as raised:
+        wallet.hold_hand("hand-1", {alice: 500, bob: 500}, expected_available={alice: 20_000, bob: 20_000})
+    assert (raised.value.account, raised.value.expected, raised.value.available) == (alice, 20_000, 18_000)
+    assert wallet.holds("hand-1") == {}
+    # More coins than expected is a change too: the hand's stakes were dealt from the coins.
+    wallet.release("another-table")
+    with pytest.raises(CoinsChanged):
+        wallet.hold_hand("hand-1", {alice: 500, bob: 500}, expected_available={alice: 18_000})
+    held = wallet.hold_hand_with_coins("hand-1", {alice: 500, bob: 0}, expected_available={alice: 20_000})
+    assert held.holds == [Hold("hand-1", alice, 500), Hold("hand-1", bob, 0)]
+    assert held.coins == {alice: Coins(20_000, 500), bob: Coins(20_000, 0)}
+    # The retry of holds already placed is not checked against what they took.
+    assert len(wallet.hold_hand("hand-1", {alice: 500, bob: 0}, expected_available={alice: 20_000})) == 2
+    assert wallet.available(alice) == 19_500
+
+
+def test_expected_coins_name_only_accounts_the_hand_holds(wallet: Wallet) -> None:
+    alice, bob = players(wallet, 2)
+    with pytest.raises(ValueError, match="no hold in this hand"):
+        wallet.hold_hand("hand-1", {alice: 500}, expected_available={bob: 20_000})
+    with pytest.raises(ValueError, match="below zero"):
+        wallet.hold_hand("hand-1", {alice: 500}, expected_available={alice: -1})
+    assert wallet.holds("hand-1") == {}
 
 
 def test_release_drops_the_hands_holds_and_says_how_many_coins(wallet: Wallet) -> None:

@@ -204,6 +204,27 @@ def test_holds_are_placed_all_or_nothing_and_idempotently(harness: Harness) -> N
     assert other[0] == Code.ALREADY_EXISTS
 
 
+def test_holds_dealt_from_the_board_are_refused_when_the_coins_changed(harness: Harness) -> None:
+    alice, bob = harness.register("alice").account_id, harness.register("bob").account_id
+    internal, service = harness.internal, harness.as_service()
+    harness.wallet.hold("elsewhere", int(alice), 1_000)  # the board may not have heard of it yet
+
+    def dealt_from(alice_coins: int, hand_id: str) -> wallet_pb2.HoldForHandRequest:
+        return wallet_pb2.HoldForHandRequest(hand_id=hand_id, game="zhajinhua", holds=[
+            wallet_pb2.Hold(account_id=alice, amount=500, expected_available=alice_coins),
+            wallet_pb2.Hold(account_id=bob, amount=500, expected_available=5_000),
+        ])
+
+    stale = refusal(lambda: internal.HoldForHand(dealt_from(5_000, "h1"), metadata=service, timeout=TIMEOUT))
+    assert stale[0] == Code.FAILED_PRECONDITION and stale[2] == "coins_changed"
+    assert "4,000 coins available" in stale[1]
+    assert harness.wallet.holds("h1") == {}  # nothing held, bob's matching coins included
+    placed = internal.HoldForHand(dealt_from(4_000, "h1"), metadata=service, timeout=TIMEOUT)
+    assert [(b.account_id, b.available, b.held, b.total) for b in placed.balances] == [
+        (alice, 3_500, 1_500, 5_000), (bob, 4_500, 500, 5_000)
+    ]
+
+
 @pytest.mark.parametrize(
     ("request_", "code"),
     [

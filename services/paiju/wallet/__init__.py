@@ -5,6 +5,7 @@ production). The errors it raises are in :mod:`paiju.wallet.errors`.
 """
 
 from paiju.wallet.errors import (
+    CoinsChanged,
     DuplicateUsername,
     HandAlreadySettled,
     HoldConflict,
@@ -22,6 +23,7 @@ from paiju.wallet.model import (
     BalanceMismatch,
     Coins,
     Entry,
+    HandHeld,
     Hold,
     LeaderboardRow,
     Line,
@@ -36,9 +38,11 @@ __all__ = [
     "SETTLEMENT_REASONS",
     "BalanceMismatch",
     "Coins",
+    "CoinsChanged",
     "DuplicateUsername",
     "Entry",
     "HandAlreadySettled",
+    "HandHeld",
     "Hold",
     "HoldConflict",
     "IdempotencyConflict",

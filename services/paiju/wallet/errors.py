@@ -44,6 +44,19 @@ class InsufficientFunds(WalletError):
         self.available = available
 
 
+class CoinsChanged(WalletError):
+    """A hand's holds were asked for on the strength of an account's available coins (read from
+    a copy, such as the board of coins) that the ledger no longer has: nothing was held."""
+
+    def __init__(self, account: int, expected: int, available: int) -> None:
+        super().__init__(
+            f"account {account} has {available:,} coins available, not the {expected:,} the hand was dealt from"
+        )
+        self.account = account
+        self.expected = expected
+        self.available = available
+
+
 class HoldConflict(WalletError):
     """A second hold for the same hand and account asked for a different amount."""
 

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from paiju.wallet.errors import HandAlreadySettled, HoldConflict
-from paiju.wallet.ledger import lock_accounts, require_all_available
-from paiju.wallet.model import Hold
+from paiju.wallet.errors import CoinsChanged, HandAlreadySettled, HoldConflict
+from paiju.wallet.ledger import held_by_account, lock_accounts, require_all_available
+from paiju.wallet.model import Coins, HandHeld, Hold
 from paiju.wallet.tables import hands, holds
 
 # Built once, like the ledger's statements (see paiju.wallet.ledger).
@@ -36,13 +36,19 @@ _HANDS_HELD_BEFORE = (
 
 
 def place_holds(
-    conn: Connection, hand_id: str, amounts: dict[int, int], at: datetime
-) -> list[Hold]:
+    conn: Connection, hand_id: str, amounts: dict[int, int], at: datetime,
+    expected_available: Mapping[int, int] | None = None,
+) -> HandHeld:
     """Hold ``amounts`` (account → coins) for ``hand_id``, all or none.
 
     Asking again for the same amounts changes nothing; another amount for an account already
     held in this hand is a :class:`HoldConflict`. A hold of 0 coins sets nothing aside and
     leaves no row (a score channel's hand holds nothing).
+
+    ``expected_available`` (some of the accounts → coins): the available coins the caller dealt
+    the hand from. Unless each such account has exactly that many before the hand's holds,
+    :class:`CoinsChanged` is raised. A repeated call for holds already placed is not checked
+    again: the call that placed them was.
     """
     # Lock first: a settlement of this hand that commits meanwhile is then seen below.
     balances = lock_accounts(conn, amounts)
@@ -52,9 +58,15 @@ def place_holds(
     for account, amount in amounts.items():
         if account in existing and existing[account] != amount:
             raise HoldConflict(hand_id, account, existing[account], amount)
+    held_before = held_by_account(conn, amounts)
+    if expected_available and not existing:
+        for account in sorted(expected_available):
+            available = balances[account] - held_before[account]
+            if available != expected_available[account]:
+                raise CoinsChanged(account, expected_available[account], available)
     new = {account: amount for account, amount in amounts.items() if amount and account not in existing}
     if new:
-        require_all_available(conn, new, balances)
+        require_all_available(conn, new, balances, held_before)
         conn.execute(
             _INSERT_HOLD,
             [
@@ -62,7 +74,10 @@ def place_holds(
                 for account, amount in new.items()
             ],
         )
-    return [Hold(hand_id, account, amount) for account, amount in amounts.items()]
+    return HandHeld(
+        [Hold(hand_id, account, amount) for account, amount in amounts.items()],
+        {account: Coins(balances[account], held_before[account] + new.get(account, 0)) for account in amounts},
+    )
 
 
 def is_settled(conn: Connection, hand_id: str) -> bool:

@@ -84,11 +84,14 @@ def require_available(conn: Connection, account: int, balance: int, needed: int)
 
 
 def require_all_available(
-    conn: Connection, needed: Mapping[int, int], balances: Mapping[int, int]
+    conn: Connection, needed: Mapping[int, int], balances: Mapping[int, int],
+    held_now: Mapping[int, int] | None = None,
 ) -> None:
     """Raise :class:`InsufficientFunds` for the first account (by id) of ``needed`` that has
-    fewer coins beyond its holds than it needs; ``balances`` are the locked balances."""
-    held_now = held_by_account(conn, needed)
+    fewer coins beyond its holds than it needs; ``balances`` are the locked balances, and
+    ``held_now`` the coins under holds when the caller has read them since the lock."""
+    if held_now is None:
+        held_now = held_by_account(conn, needed)
     for account in sorted(needed):
         available = balances[account] - held_now[account]
         if needed[account] > available:

@@ -74,6 +74,15 @@ class Hold:
 
 
 @dataclass(frozen=True, slots=True)
+class HandHeld:
+    """A hand's holds as placed, and the coins of its accounts as the transaction that placed
+    them left them (exact when it committed: the accounts were locked)."""
+
+    holds: list[Hold]
+    coins: dict[int, Coins]
+
+
+@dataclass(frozen=True, slots=True)
 class Line:
     """One line of a hand's settlement: ``amount`` coins to (or, negative, from) ``account``;
     ``detail`` is the rules' own word for it ("ante", "compare lost"), kept with the entry.

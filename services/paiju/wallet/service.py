@@ -34,6 +34,7 @@ from paiju.games.zhajinhua.rooms import LEVEL_THRESHOLDS, LEVEL_TITLES
 from paiju.proto.v1 import wallet_pb2, wallet_pb2_grpc
 from paiju.quoting import quoted
 from paiju.wallet.errors import (
+    CoinsChanged,
     DuplicateUsername,
     HandAlreadySettled,
     HoldConflict,
@@ -43,7 +44,7 @@ from paiju.wallet.errors import (
     WalletError,
 )
 from paiju.wallet.leaderboard import Leaderboard
-from paiju.wallet.model import Entry, Reason
+from paiju.wallet.model import Coins, Entry, Reason
 from paiju.wallet.passwords import PasswordHasher
 from paiju.wallet.store import Wallet
 
@@ -104,6 +105,7 @@ _REFUSALS: tuple[tuple[type[Exception], grpc.StatusCode, str], ...] = (
     (DuplicateUsername, grpc.StatusCode.ALREADY_EXISTS, "username_taken"),
     (UnknownAccount, grpc.StatusCode.NOT_FOUND, "unknown_account"),
     (InsufficientFunds, grpc.StatusCode.FAILED_PRECONDITION, "insufficient_funds"),
+    (CoinsChanged, grpc.StatusCode.FAILED_PRECONDITION, "coins_changed"),
     (HoldConflict, grpc.StatusCode.ALREADY_EXISTS, "hold_conflict"),
     (HandAlreadySettled, grpc.StatusCode.FAILED_PRECONDITION, "hand_settled"),
     (SchemaError, grpc.StatusCode.UNAVAILABLE, "schema_out_of_date"),
@@ -431,6 +433,7 @@ class WalletInternalServicer(wallet_pb2_grpc.WalletInternalServicer):
                   error_code="invalid_argument")
         with _answering(context):
             amounts: list[tuple[int, int]] = []
+            expected: dict[int, int] = {}
             for hold in request.holds:
                 account = _ledger_id(hold.account_id)
                 if hold.amount < 0:
@@ -438,10 +441,12 @@ class WalletInternalServicer(wallet_pb2_grpc.WalletInternalServicer):
                 if account is None:
                     _no_account(context, hold.account_id)
                 amounts.append((account, hold.amount))
-            self.wallet.hold_hand(request.hand_id, amounts)
+                if hold.HasField("expected_available"):
+                    expected[account] = hold.expected_available
+            held = self.wallet.hold_hand_with_coins(request.hand_id, amounts, expected or None)
             return wallet_pb2.HoldForHandResponse(
                 holds=list(request.holds),
-                balances=_balances(self.wallet, [account for account, _ in amounts]),
+                balances=[_wire_balance(account, held.coins[account]) for account, _ in amounts],
             )
 
     def ReleaseHand(
@@ -496,11 +501,12 @@ def _balance(wallet: Wallet, account: int) -> wallet_pb2.Balance:
 def _balances(wallet: Wallet, accounts: list[int]) -> list[wallet_pb2.Balance]:
     """The wire balances of ``accounts``, in their order, read in one query."""
     coins = wallet.coins_many(accounts)
-    return [
-        wallet_pb2.Balance(account_id=str(account), available=coins[account].available,
-                           held=coins[account].held, total=coins[account].total)
-        for account in accounts
-    ]
+    return [_wire_balance(account, coins[account]) for account in accounts]
+
+
+def _wire_balance(account: int, coins: Coins) -> wallet_pb2.Balance:
+    return wallet_pb2.Balance(account_id=str(account), available=coins.available, held=coins.held,
+                              total=coins.total)
 
 
 def _ledger_entry(entry: Entry) -> wallet_pb2.LedgerEntry:

@@ -19,7 +19,16 @@ from paiju.wallet import accounts, ledger, queries, scores
 from paiju.wallet.database import Database
 from paiju.wallet.holds import abandon_hand, hand_holds, hands_held_before, place_holds
 from paiju.wallet.migrations import migrate
-from paiju.wallet.model import BalanceMismatch, Coins, Entry, Hold, LeaderboardRow, Line, Settlement
+from paiju.wallet.model import (
+    BalanceMismatch,
+    Coins,
+    Entry,
+    HandHeld,
+    Hold,
+    LeaderboardRow,
+    Line,
+    Settlement,
+)
 from paiju.wallet.passwords import PasswordHasher
 from paiju.wallet.payments import apply_grant, apply_transfer
 from paiju.wallet.settlement import (
@@ -28,6 +37,7 @@ from paiju.wallet.settlement import (
     apply_settlements,
 )
 from paiju.wallet.validation import (
+    check_expected_available,
     check_game,
     check_hand_id,
     check_holds,
@@ -203,21 +213,35 @@ class Wallet:
         check_int(account, "an account id")
         check_not_negative(amount, "a hold")
         with self.database.write() as conn:
-            placed = place_holds(conn, hand_id, {account: amount}, self.clock())[0]
+            placed = place_holds(conn, hand_id, {account: amount}, self.clock()).holds[0]
         self._announce([account])
         return placed
 
     def hold_hand(
-        self, hand_id: str, amounts: Mapping[int, int] | Iterable[tuple[int, int]]
+        self, hand_id: str, amounts: Mapping[int, int] | Iterable[tuple[int, int]],
+        expected_available: Mapping[int, int] | None = None,
     ) -> list[Hold]:
         """Hold the coins of every player of a hand (account → amount), all or none.
 
         The same errors as :meth:`hold`; when one account cannot be held, none is.
+
+        ``expected_available`` (account → coins) are the available coins the hand was dealt
+        from, when the caller read them from a copy such as the board of coins instead of
+        asking the ledger: unless each account has exactly that many before the hand's holds,
+        nothing is held and :class:`~paiju.wallet.errors.CoinsChanged` says what it has.
         """
+        return self.hold_hand_with_coins(hand_id, amounts, expected_available).holds
+
+    def hold_hand_with_coins(
+        self, hand_id: str, amounts: Mapping[int, int] | Iterable[tuple[int, int]],
+        expected_available: Mapping[int, int] | None = None,
+    ) -> HandHeld:
+        """:meth:`hold_hand`, with the accounts' coins as the holds left them (no second read)."""
         check_hand_id(hand_id)
         checked = check_holds(amounts)
+        expected = None if expected_available is None else check_expected_available(expected_available, checked)
         with self.database.write() as conn:
-            placed = place_holds(conn, hand_id, checked, self.clock())
+            placed = place_holds(conn, hand_id, checked, self.clock(), expected)
         self._announce(checked)
         return placed
 

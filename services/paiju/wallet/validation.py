@@ -226,3 +226,21 @@ def check_holds(amounts: object) -> dict[int, int]:
     if not checked:
         raise ValueError("a hand holds the coins of at least one account")
     return checked
+
+
+def check_expected_available(expected: object, holds: Mapping[int, int]) -> dict[int, int]:
+    """The available coins a hand was dealt from, as account → coins, for accounts of its
+    ``holds`` only.
+
+    >>> check_expected_available({3: 20_000}, {3: 500, 4: 0})
+    {3: 20000}
+    """
+    if not isinstance(expected, Mapping):
+        raise TypeError("the expected available coins are a mapping of account to coins")
+    checked: dict[int, int] = {}
+    for account, coins in expected.items():
+        account = check_int(account, "an account id")
+        if account not in holds:
+            raise ValueError(f"account {account} has an expected amount of coins but no hold in this hand")
+        checked[account] = check_not_negative(coins, f"the expected available coins of account {account}")
+    return checked

@@ -26,15 +26,15 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15paiju/v1/wallet.proto\x12\x08paiju.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"5\n\x0fRegisterRequest\x12\x10\n\x08username\x18\x01 \x01(\t\x12\x10\n\x08password\x18\x02 \x01(\t\"2\n\x0cLoginRequest\x12\x10\n\x08username\x18\x01 \x01(\t\x12\x10\n\x08password\x18\x02 \x01(\t\"v\n\x0fSessionResponse\x12\r\n\x05token\x18\x01 \x01(\t\x12\x12\n\naccount_id\x18\x02 \x01(\t\x12\x10\n\x08username\x18\x03 \x01(\t\x12.\n\nexpires_at\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x13\n\x11GetBalanceRequest\"M\n\x07\x42\x61lance\x12\x12\n\naccount_id\x18\x01 \x01(\t\x12\x11\n\tavailable\x18\x02 \x01(\x03\x12\x0c\n\x04held\x18\x03 \x01(\x03\x12\r\n\x05total\x18\x04 \x01(\x03\"A\n\x0eHistoryRequest\x12\r\n\x05limit\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\x12\x0c\n\x04game\x18\x03 \x01(\t\"\xcc\x01\n\x0bLedgerEntry\x12\x10\n\x08\x65ntry_id\x18\x01 \x01(\t\x12\x0e\n\x06\x61mount\x18\x02 \x01(\x03\x12%\n\x06reason\x18\x03 \x01(\x0e\x32\x15.paiju.v1.EntryReason\x12\x0e\n\x06\x64\x65tail\x18\x04 \x01(\t\x12\x0f\n\x07hand_id\x18\x05 \x01(\t\x12\x0c\n\x04game\x18\x06 \x01(\t\x12\x15\n\rbalance_after\x18\x07 \x01(\x03\x12.\n\ncreated_at\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"R\n\x0fHistoryResponse\x12&\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x15.paiju.v1.LedgerEntry\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"1\n\x12LeaderboardRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05limit\x18\x02 \x01(\x05\"S\n\x0eLeaderboardRow\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x12\n\naccount_id\x18\x02 \x01(\t\x12\x10\n\x08username\x18\x03 \x01(\t\x12\r\n\x05value\x18\x04 \x01(\x03\"\x7f\n\x13LeaderboardResponse\x12\x0c\n\x04game\x18\x01 \x01(\t\x12&\n\x04rows\x18\x02 \x03(\x0b\x32\x18.paiju.v1.LeaderboardRow\x12*\n\x03own\x18\x03 \x01(\x0b\x32\x18.paiju.v1.LeaderboardRowH\x00\x88\x01\x01\x42\x06\n\x04_own\"0\n\x0cLevelRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x12\n\naccount_id\x18\x02 \x01(\t\"\x88\x01\n\rLevelResponse\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x12\n\naccount_id\x18\x02 \x01(\t\x12\r\n\x05level\x18\x03 \x01(\x05\x12\r\n\x05title\x18\x04 \x01(\t\x12\r\n\x05value\x18\x05 \x01(\x03\x12\x15\n\rnext_level_at\x18\x06 \x01(\x03\x12\x11\n\tmax_level\x18\x07 \x01(\x05\"*\n\x04Hold\x12\x12\n\naccount_id\x18\x01 \x01(\t\x12\x0e\n\x06\x61mount\x18\x02 \x01(\x03\"R\n\x12HoldForHandRequest\x12\x0f\n\x07hand_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x1d\n\x05holds\x18\x03 \x03(\x0b\x32\x0e.paiju.v1.Hold\"Y\n\x13HoldForHandResponse\x12\x1d\n\x05holds\x18\x01 \x03(\x0b\x32\x0e.paiju.v1.Hold\x12#\n\x08\x62\x61lances\x18\x02 \x03(\x0b\x32\x11.paiju.v1.Balance\"%\n\x12ReleaseHandRequest\x12\x0f\n\x07hand_id\x18\x01 \x01(\t\")\n\x12GetBalancesRequest\x12\x13\n\x0b\x61\x63\x63ount_ids\x18\x01 \x03(\t\":\n\x13GetBalancesResponse\x12#\n\x08\x62\x61lances\x18\x01 \x03(\x0b\x32\x11.paiju.v1.Balance\"\'\n\x13ReleaseHandResponse\x12\x10\n\x08released\x18\x01 \x01(\x03*\xcf\x01\n\x0b\x45ntryReason\x12\x1c\n\x18\x45NTRY_REASON_UNSPECIFIED\x10\x00\x12 \n\x1c\x45NTRY_REASON_HAND_SETTLEMENT\x10\x01\x12\x14\n\x10\x45NTRY_REASON_FEE\x10\x02\x12\x16\n\x12\x45NTRY_REASON_BONUS\x10\x03\x12\x1f\n\x1b\x45NTRY_REASON_ESCAPE_PENALTY\x10\x04\x12\x16\n\x12\x45NTRY_REASON_GRANT\x10\x05\x12\x19\n\x15\x45NTRY_REASON_TRANSFER\x10\x06\x32\x8a\x03\n\x06Wallet\x12@\n\x08Register\x12\x19.paiju.v1.RegisterRequest\x1a\x19.paiju.v1.SessionResponse\x12:\n\x05Login\x12\x16.paiju.v1.LoginRequest\x1a\x19.paiju.v1.SessionResponse\x12<\n\nGetBalance\x12\x1b.paiju.v1.GetBalanceRequest\x1a\x11.paiju.v1.Balance\x12>\n\x07History\x12\x18.paiju.v1.HistoryRequest\x1a\x19.paiju.v1.HistoryResponse\x12J\n\x0bLeaderboard\x12\x1c.paiju.v1.LeaderboardRequest\x1a\x1d.paiju.v1.LeaderboardResponse\x12\x38\n\x05Level\x12\x16.paiju.v1.LevelRequest\x1a\x17.paiju.v1.LevelResponse2\xf4\x01\n\x0eWalletInternal\x12J\n\x0bHoldForHand\x12\x1c.paiju.v1.HoldForHandRequest\x1a\x1d.paiju.v1.HoldForHandResponse\x12J\n\x0bReleaseHand\x12\x1c.paiju.v1.ReleaseHandRequest\x1a\x1d.paiju.v1.ReleaseHandResponse\x12J\n\x0bGetBalances\x12\x1c.paiju.v1.GetBalancesRequest\x1a\x1d.paiju.v1.GetBalancesResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15paiju/v1/wallet.proto\x12\x08paiju.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"5\n\x0fRegisterRequest\x12\x10\n\x08username\x18\x01 \x01(\t\x12\x10\n\x08password\x18\x02 \x01(\t\"2\n\x0cLoginRequest\x12\x10\n\x08username\x18\x01 \x01(\t\x12\x10\n\x08password\x18\x02 \x01(\t\"v\n\x0fSessionResponse\x12\r\n\x05token\x18\x01 \x01(\t\x12\x12\n\naccount_id\x18\x02 \x01(\t\x12\x10\n\x08username\x18\x03 \x01(\t\x12.\n\nexpires_at\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x13\n\x11GetBalanceRequest\"M\n\x07\x42\x61lance\x12\x12\n\naccount_id\x18\x01 \x01(\t\x12\x11\n\tavailable\x18\x02 \x01(\x03\x12\x0c\n\x04held\x18\x03 \x01(\x03\x12\r\n\x05total\x18\x04 \x01(\x03\"A\n\x0eHistoryRequest\x12\r\n\x05limit\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\x12\x0c\n\x04game\x18\x03 \x01(\t\"\xcc\x01\n\x0bLedgerEntry\x12\x10\n\x08\x65ntry_id\x18\x01 \x01(\t\x12\x0e\n\x06\x61mount\x18\x02 \x01(\x03\x12%\n\x06reason\x18\x03 \x01(\x0e\x32\x15.paiju.v1.EntryReason\x12\x0e\n\x06\x64\x65tail\x18\x04 \x01(\t\x12\x0f\n\x07hand_id\x18\x05 \x01(\t\x12\x0c\n\x04game\x18\x06 \x01(\t\x12\x15\n\rbalance_after\x18\x07 \x01(\x03\x12.\n\ncreated_at\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"R\n\x0fHistoryResponse\x12&\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x15.paiju.v1.LedgerEntry\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"1\n\x12LeaderboardRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05limit\x18\x02 \x01(\x05\"S\n\x0eLeaderboardRow\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x12\n\naccount_id\x18\x02 \x01(\t\x12\x10\n\x08username\x18\x03 \x01(\t\x12\r\n\x05value\x18\x04 \x01(\x03\"\x7f\n\x13LeaderboardResponse\x12\x0c\n\x04game\x18\x01 \x01(\t\x12&\n\x04rows\x18\x02 \x03(\x0b\x32\x18.paiju.v1.LeaderboardRow\x12*\n\x03own\x18\x03 \x01(\x0b\x32\x18.paiju.v1.LeaderboardRowH\x00\x88\x01\x01\x42\x06\n\x04_own\"0\n\x0cLevelRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x12\n\naccount_id\x18\x02 \x01(\t\"\x88\x01\n\rLevelResponse\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x12\n\naccount_id\x18\x02 \x01(\t\x12\r\n\x05level\x18\x03 \x01(\x05\x12\r\n\x05title\x18\x04 \x01(\t\x12\r\n\x05value\x18\x05 \x01(\x03\x12\x15\n\rnext_level_at\x18\x06 \x01(\x03\x12\x11\n\tmax_level\x18\x07 \x01(\x05\"b\n\x04Hold\x12\x12\n\naccount_id\x18\x01 \x01(\t\x12\x0e\n\x06\x61mount\x18\x02 \x01(\x03\x12\x1f\n\x12\x65xpected_available\x18\x03 \x01(\x03H\x00\x88\x01\x01\x42\x15\n\x13_expected_available\"R\n\x12HoldForHandRequest\x12\x0f\n\x07hand_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x1d\n\x05holds\x18\x03 \x03(\x0b\x32\x0e.paiju.v1.Hold\"Y\n\x13HoldForHandResponse\x12\x1d\n\x05holds\x18\x01 \x03(\x0b\x32\x0e.paiju.v1.Hold\x12#\n\x08\x62\x61lances\x18\x02 \x03(\x0b\x32\x11.paiju.v1.Balance\"%\n\x12ReleaseHandRequest\x12\x0f\n\x07hand_id\x18\x01 \x01(\t\")\n\x12GetBalancesRequest\x12\x13\n\x0b\x61\x63\x63ount_ids\x18\x01 \x03(\t\":\n\x13GetBalancesResponse\x12#\n\x08\x62\x61lances\x18\x01 \x03(\x0b\x32\x11.paiju.v1.Balance\"\'\n\x13ReleaseHandResponse\x12\x10\n\x08released\x18\x01 \x01(\x03*\xcf\x01\n\x0b\x45ntryReason\x12\x1c\n\x18\x45NTRY_REASON_UNSPECIFIED\x10\x00\x12 \n\x1c\x45NTRY_REASON_HAND_SETTLEMENT\x10\x01\x12\x14\n\x10\x45NTRY_REASON_FEE\x10\x02\x12\x16\n\x12\x45NTRY_REASON_BONUS\x10\x03\x12\x1f\n\x1b\x45NTRY_REASON_ESCAPE_PENALTY\x10\x04\x12\x16\n\x12\x45NTRY_REASON_GRANT\x10\x05\x12\x19\n\x15\x45NTRY_REASON_TRANSFER\x10\x06\x32\x8a\x03\n\x06Wallet\x12@\n\x08Register\x12\x19.paiju.v1.RegisterRequest\x1a\x19.paiju.v1.SessionResponse\x12:\n\x05Login\x12\x16.paiju.v1.LoginRequest\x1a\x19.paiju.v1.SessionResponse\x12<\n\nGetBalance\x12\x1b.paiju.v1.GetBalanceRequest\x1a\x11.paiju.v1.Balance\x12>\n\x07History\x12\x18.paiju.v1.HistoryRequest\x1a\x19.paiju.v1.HistoryResponse\x12J\n\x0bLeaderboard\x12\x1c.paiju.v1.LeaderboardRequest\x1a\x1d.paiju.v1.LeaderboardResponse\x12\x38\n\x05Level\x12\x16.paiju.v1.LevelRequest\x1a\x17.paiju.v1.LevelResponse2\xf4\x01\n\x0eWalletInternal\x12J\n\x0bHoldForHand\x12\x1c.paiju.v1.HoldForHandRequest\x1a\x1d.paiju.v1.HoldForHandResponse\x12J\n\x0bReleaseHand\x12\x1c.paiju.v1.ReleaseHandRequest\x1a\x1d.paiju.v1.ReleaseHandResponse\x12J\n\x0bGetBalances\x12\x1c.paiju.v1.GetBalancesRequest\x1a\x1d.paiju.v1.GetBalancesResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'paiju.v1.wallet_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_ENTRYREASON']._serialized_start=1610
-  _globals['_ENTRYREASON']._serialized_end=1817
+  _globals['_ENTRYREASON']._serialized_start=1666
+  _globals['_ENTRYREASON']._serialized_end=1873
   _globals['_REGISTERREQUEST']._serialized_start=68
   _globals['_REGISTERREQUEST']._serialized_end=121
   _globals['_LOGINREQUEST']._serialized_start=123
@@ -62,21 +62,21 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LEVELRESPONSE']._serialized_start=1069
   _globals['_LEVELRESPONSE']._serialized_end=1205
   _globals['_HOLD']._serialized_start=1207
-  _globals['_HOLD']._serialized_end=1249
-  _globals['_HOLDFORHANDREQUEST']._serialized_start=1251
-  _globals['_HOLDFORHANDREQUEST']._serialized_end=1333
-  _globals['_HOLDFORHANDRESPONSE']._serialized_start=1335
-  _globals['_HOLDFORHANDRESPONSE']._serialized_end=1424
-  _globals['_RELEASEHANDREQUEST']._serialized_start=1426
-  _globals['_RELEASEHANDREQUEST']._serialized_end=1463
-  _globals['_GETBALANCESREQUEST']._serialized_start=1465
-  _globals['_GETBALANCESREQUEST']._serialized_end=1506
-  _globals['_GETBALANCESRESPONSE']._serialized_start=1508
-  _globals['_GETBALANCESRESPONSE']._serialized_end=1566
-  _globals['_RELEASEHANDRESPONSE']._serialized_start=1568
-  _globals['_RELEASEHANDRESPONSE']._serialized_end=1607
-  _globals['_WALLET']._serialized_start=1820
-  _globals['_WALLET']._serialized_end=2214
-  _globals['_WALLETINTERNAL']._serialized_start=2217
-  _globals['_WALLETINTERNAL']._serialized_end=2461
+  _globals['_HOLD']._serialized_end=1305
+  _globals['_HOLDFORHANDREQUEST']._serialized_start=1307
+  _globals['_HOLDFORHANDREQUEST']._serialized_end=1389
+  _globals['_HOLDFORHANDRESPONSE']._serialized_start=1391
+  _globals['_HOLDFORHANDRESPONSE']._serialized_end=1480
+  _globals['_RELEASEHANDREQUEST']._serialized_start=1482
+  _globals['_RELEASEHANDREQUEST']._serialized_end=1519
+  _globals['_GETBALANCESREQUEST']._serialized_start=1521
+  _globals['_GETBALANCESREQUEST']._serialized_end=1562
+  _globals['_GETBALANCESRESPONSE']._serialized_start=1564
+  _globals['_GETBALANCESRESPONSE']._serialized_end=1622
+  _globals['_RELEASEHANDRESPONSE']._serialized_start=1624
+  _globals['_RELEASEHANDRESPONSE']._serialized_end=1663
+  _globals['_WALLET']._serialized_start=1876
+  _globals['_WALLET']._serialized_end=2270
+  _globals['_WALLETINTERNAL']._serialized_start=2273
+  _globals['_WALLETINTERNAL']._serialized_end=2517
 # @@protoc_insertion_point(module_scope)

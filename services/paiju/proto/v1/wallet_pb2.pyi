@@ -167,12 +167,14 @@ class LevelResponse(_message.Message):
     def __init__(self, game: _Optional[str] = ..., account_id: _Optional[str] = ..., level: _Optional[int] = ..., title: _Optional[str] = ..., value: _Optional[int] = ..., next_level_at: _Optional[int] = ..., max_level: _Optional[int] = ...) -> None: ...
 
 class Hold(_message.Message):
-    __slots__ = ("account_id", "amount")
+    __slots__ = ("account_id", "amount", "expected_available")
     ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
     AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_AVAILABLE_FIELD_NUMBER: _ClassVar[int]
     account_id: str
     amount: int
-    def __init__(self, account_id: _Optional[str] = ..., amount: _Optional[int] = ...) -> None: ...
+    expected_available: int
+    def __init__(self, account_id: _Optional[str] = ..., amount: _Optional[int] = ..., expected_available: _Optional[int] = ...) -> None: ...
 
 class HoldForHandRequest(_message.Message):
     __slots__ = ("hand_id", "game", "holds")
