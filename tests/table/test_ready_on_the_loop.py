@@ -2,7 +2,8 @@
 
 The board of coins (:mod:`paiju.wallet.coins_board`) may only let a player through: a press it
 cannot let through, and the press that starts the hand, raise ``LedgerNeeded`` having changed
-nothing, and are made again where the ledger may be asked.
+nothing, and are made again where the ledger may be asked. A hand's start deals from the
+board's coins when it knows every player, and its holds confirm them in the ledger.
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ class CountedLedger(DirectWallet):
     def available(self, account: str) -> int:
         self.questions += 1
         return super().available(account)
+
+    def available_many(self, accounts: list[str]) -> list[int]:
+        self.questions += 1
+        return super().available_many(accounts)
 
 
 @pytest.fixture
@@ -121,3 +126,46 @@ def test_a_press_a_stale_board_let_through_is_stood_up_by_the_start_not_dealt_in
     assert tables.view("t1", others[0])["hand"] is not None
     assert tables.load("t1")[1].seat_of(poor) is None
     assert wallet.available(int(poor)) == 5_000  # nothing of the hand was held from them
+
+
+def test_a_start_the_board_knows_asks_the_ledger_nothing_but_the_holds(tables, wallet, ledger) -> None:
+    accounts = seated(tables, wallet)
+    for account in accounts[:2]:
+        tables.ready("t1", account, ask_ledger=False)
+    ledger.questions = 0
+    tables.ready("t1", accounts[2])
+    hand = tables.load("t1")[1].hand
+    assert hand is not None and ledger.questions == 0
+    held = wallet.holds(hand.hand_id)
+    assert sorted(held) == sorted(int(account) for account in accounts) and min(held.values()) > 0
+    assert [taken.coins for taken in tables.load("t1")[1].seats if taken is not None] == [20_000] * 3
+
+
+def test_a_start_dealt_from_a_board_behind_the_ledger_is_dealt_again_from_the_ledger(tables, wallet, ledger) -> None:
+    accounts = seated(tables, wallet)
+    wallet.on_available = None  # the hold below never reaches the board: it still says 20,000
+    wallet.hold("a-hand-elsewhere", int(accounts[1]), 2_000)
+    for account in accounts[:2]:
+        tables.ready("t1", account, ask_ledger=False)
+    ledger.questions = 0
+    tables.ready("t1", accounts[2])
+    record = tables.load("t1")[1]
+    assert record.hand is not None and ledger.questions == 1
+    assert [taken.coins for taken in record.seats if taken is not None] == [20_000, 18_000, 20_000]
+    held = wallet.holds(record.hand.hand_id)
+    assert sorted(held) == sorted(int(account) for account in accounts)
+    assert wallet.held(int(accounts[1])) == 2_000 + held[int(accounts[1])]  # the refused deal held nothing
+
+
+def test_a_last_press_a_stale_board_let_through_is_refused_by_the_ledgers_coins(tables, wallet) -> None:
+    poor, *others = seated(tables, wallet, tier="expert")
+    wallet.on_available = None  # the hold below never reaches the board: it still says 20,000
+    wallet.hold("a-hand-elsewhere", int(poor), 15_000)
+    for account in others:
+        tables.ready("t1", account, ask_ledger=False)
+    with pytest.raises(IllegalAction) as refused:
+        tables.ready("t1", poor)
+    assert refused.value.code == "not_enough_coins"
+    record = tables.load("t1")[1]
+    assert record.hand is None and record.seat_of(poor) is not None
+    assert [wallet.available(int(account)) for account in others] == [20_000, 20_000]  # nothing held

@@ -251,11 +251,11 @@ class RivalBeforeFirstHold:
     def __getattr__(self, name):  # type: ignore[no-untyped-def]
         return getattr(self.port, name)
 
-    def hold_hand(self, hand_id, amounts) -> None:  # type: ignore[no-untyped-def]
+    def hold_hand(self, hand_id, amounts, expected=None) -> None:  # type: ignore[no-untyped-def]
         rival, self.rival = self.rival, None
         if rival is not None:
             rival()
-        self.port.hold_hand(hand_id, amounts)
+        self.port.hold_hand(hand_id, amounts, expected)
 
 
 def test_bug_two_starters_racing_for_one_table_made_the_loser_fail_with_coins_already_held(store, wallet, clock):

@@ -198,8 +198,8 @@ class CrashingWallet(DirectWallet):
         self._maybe_crash("before the holds")
         return super().available_many(accounts)
 
-    def hold_hand(self, hand_id: str, amounts: dict[str, int]) -> None:
-        super().hold_hand(hand_id, amounts)
+    def hold_hand(self, hand_id: str, amounts: dict[str, int], expected: dict[str, int] | None = None) -> None:
+        super().hold_hand(hand_id, amounts, expected)
         self._maybe_crash("after the holds")
 
 
@@ -297,8 +297,8 @@ class SweepBeforeCommit(DirectWallet):
         super().__init__(wallet)
         self.sweep = sweep
 
-    def hold_hand(self, hand_id: str, amounts: dict[str, int]) -> None:
-        super().hold_hand(hand_id, amounts)
+    def hold_hand(self, hand_id: str, amounts: dict[str, int], expected: dict[str, int] | None = None) -> None:
+        super().hold_hand(hand_id, amounts, expected)
         sweep, self.sweep = self.sweep, None
         if sweep is not None:
             sweep()

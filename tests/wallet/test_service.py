@@ -16,12 +16,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paiju.common.auth import TokenSigner
+from paiju.common.channels import authorized_channel
 from paiju.common.config import Settings
 from paiju.common.errors import ERROR_CODE_KEY, trailer
 from paiju.common.interceptor import bearer_metadata
 from paiju.common.server import RunningServer, start_server
+from paiju.games.engine import IllegalAction
 from paiju.games.zhajinhua import level_for
 from paiju.proto.v1 import wallet_pb2, wallet_pb2_grpc
+from paiju.table.tables import CoinsChanged
+from paiju.table.wallet_port import RemoteWallet
 from paiju.wallet import PasswordHasher, Wallet
 from paiju.wallet.leaderboard import Leaderboard
 from paiju.wallet.relay import SettlementOrder, Settler
@@ -223,6 +227,21 @@ def test_holds_dealt_from_the_board_are_refused_when_the_coins_changed(harness: 
     assert [(b.account_id, b.available, b.held, b.total) for b in placed.balances] == [
         (alice, 3_500, 1_500, 5_000), (bob, 4_500, 500, 5_000)
     ]
+
+
+def test_the_tables_remote_wallet_tells_coins_changed_from_coins_short(harness: Harness) -> None:
+    alice, bob = harness.register("alice").account_id, harness.register("bob").account_id
+    token = harness.signer.issue_service_token("table", ttl=3600)
+    with authorized_channel(harness.running.address, lambda: token) as channel:
+        remote = RemoteWallet(channel)
+        with pytest.raises(CoinsChanged, match="not the 4,999 the hand was dealt from"):
+            remote.hold_hand("h1", {alice: 500, bob: 0}, expected={alice: 4_999, bob: 5_000})
+        with pytest.raises(IllegalAction) as short:
+            remote.hold_hand("h1", {alice: 5_001})
+        assert short.value.code == "cannot_hold"
+        assert harness.wallet.holds("h1") == {}
+        remote.hold_hand("h1", {alice: 500, bob: 0}, expected={alice: 5_000, bob: 5_000})
+        assert harness.wallet.holds("h1") == {int(alice): 500}
 
 
 @pytest.mark.parametrize(

@@ -66,11 +66,20 @@ class WalletPort(Protocol):
         """The available coins of each account, in the order asked (one question for a hand)."""
         ...
 
-    def hold_hand(self, hand_id: str, amounts: dict[str, int]) -> None:
-        """Hold each account's amount for the hand, all or none (raises when one cannot)."""
+    def hold_hand(self, hand_id: str, amounts: dict[str, int], expected: dict[str, int] | None = None) -> None:
+        """Hold each account's amount for the hand, all or none (raises when one cannot).
+
+        ``expected``: each account's available coins the hand was dealt from, when they came
+        from the board of coins and not from the ledger: unless the ledger has exactly those,
+        it holds nothing and :class:`CoinsChanged` is raised."""
         ...
 
     def release(self, hand_id: str) -> None: ...
+
+
+class CoinsChanged(Exception):
+    """The ledger held nothing: a player's available coins are not those the hand was dealt
+    from (the board of coins was behind the ledger)."""
 
 
 class LedgerNeeded(Exception):
@@ -468,12 +477,10 @@ class Tables:
             if starts and not self._settling(table_id, before_a_start=True):
                 if not ask_ledger:
                     raise LedgerNeeded("this press starts the hand: its holds are placed in the ledger")
-                # Every player's coins in one call: the caller's decide the press, all the start.
-                accounts = record.seated_accounts()
-                coins = self.wallet.available_many(accounts)
-                if not settling:
-                    record.verify_coins(coins[accounts.index(account)], "play")
-                return self._start_hand(table_id, version, record, events, coins)
+                # The coins the hand is dealt from decide the press as well.
+                index = record.seated_accounts().index(account)
+                vet = None if settling else lambda coins: record.verify_coins(coins[index], "play")
+                return self._start_hand(table_id, version, record, events, vet=vet)
             if not settling:
                 if ask_ledger:
                     record.verify_coins(self.wallet.available(account), "play")
@@ -526,16 +533,40 @@ class Tables:
     # --- hands --------------------------------------------------------------------------------
 
     def _start_hand(self, table_id: str, version: int, record: TableRecord, events: list[Event],
-                    coins: list[int] | None = None) -> Outcome:
-        """Deal the next hand and hold its stakes; ``coins``: the seated players' available coins
-        when the caller has just asked the ledger for them."""
+                    vet: Callable[[list[int]], None] | None = None) -> Outcome:
+        """Deal the next hand and hold its stakes.
+
+        ``vet``: a check of the seated players' available coins the hand is dealt from, which
+        raises to refuse the start (the press that starts it checks its player's).
+
+        The coins come from the board when it knows every player and lets each one play: the
+        holds then carry them, and the ledger holds nothing unless they are exactly its own, so
+        a start asks the ledger one question, not two. Otherwise, or when the ledger refuses
+        them, they come from the ledger (a board that says too few stands nobody up).
+        """
+        accounts = record.seated_accounts()
+        board = self.coins.available_many(accounts)
+        if all(coins is not None and record.can_afford(coins) for coins in board):
+            if vet is not None:
+                vet(board)  # type: ignore[arg-type]
+            try:
+                return self._deal(table_id, version, record, events, board, confirm=True)  # type: ignore[arg-type]
+            except CoinsChanged:
+                log.info("table %s: the board of coins was behind the ledger; dealing from the ledger's", table_id)
+        coins = self.wallet.available_many(accounts)
+        if vet is not None:
+            vet(coins)
+        return self._deal(table_id, version, record, events, coins, confirm=False)
+
+    def _deal(self, table_id: str, version: int, record: TableRecord, events: list[Event], coins: list[int],
+              confirm: bool) -> Outcome:
+        """Deal the next hand from the seated players' available ``coins`` and hold its stakes;
+        ``confirm``: the coins came from the board, and the holds must find them exact."""
         spec = record.spec
         seats = record.seated()
         accounts = record.seated_accounts()
         number = record.hands_played + 1
         hand_id = new_hand_id(table_id, number, secrets.token_hex(4))
-        if coins is None:
-            coins = self.wallet.available_many(accounts)
         minimum = spec.tier(record.tier).min_coins
         short = [seat for seat, coin in zip(seats, coins) if coin < minimum]
         if short:
@@ -546,9 +577,11 @@ class Tables:
         hand = spec.start_hand(record.rules, coins, dealer, self.seeds(), carry)
         amounts = {account: hand.max_loss(seat) for seat, account in enumerate(accounts)}
         held = {account: amount for account, amount in amounts.items() if amount}
-        if held:
+        if held or confirm:
+            # Coins from the board: every player goes to the ledger, 0 coins or more, to confirm them.
+            to_hold, expected = (amounts, dict(zip(accounts, coins, strict=True))) if confirm else (held, None)
             try:
-                self.wallet.hold_hand(hand_id, held)
+                self.wallet.hold_hand(hand_id, to_hold, expected)
             except IllegalAction:
                 self._lost_race_to_start(table_id, version)
                 raise

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import grpc
 
+from paiju.common.errors import ERROR_CODE_KEY, trailer
 from paiju.games.engine import IllegalAction
 from paiju.proto.v1 import wallet_pb2, wallet_pb2_grpc
+from paiju.table.tables import CoinsChanged
 from paiju.wallet import InsufficientFunds, Wallet
+from paiju.wallet import errors as ledger_errors
 
 
 class DirectWallet:
@@ -25,9 +28,14 @@ class DirectWallet:
         coins = self.wallet.available_many(int(account) for account in accounts)
         return [coins[int(account)] for account in accounts]
 
-    def hold_hand(self, hand_id: str, amounts: dict[str, int]) -> None:
+    def hold_hand(self, hand_id: str, amounts: dict[str, int], expected: dict[str, int] | None = None) -> None:
         try:
-            self.wallet.hold_hand(hand_id, {int(account): amount for account, amount in amounts.items()})
+            self.wallet.hold_hand(
+                hand_id, {int(account): amount for account, amount in amounts.items()},
+                None if expected is None else {int(account): coins for account, coins in expected.items()},
+            )
+        except ledger_errors.CoinsChanged as error:
+            raise CoinsChanged(str(error)) from None
         except InsufficientFunds as error:
             # The hand cannot start: a player's coins changed since they sat down.
             raise IllegalAction(str(error), "cannot_hold") from None
@@ -52,12 +60,16 @@ class RemoteWallet:
         request = wallet_pb2.GetBalancesRequest(account_ids=accounts)
         return [balance.available for balance in self._stub.GetBalances(request, timeout=self._timeout).balances]
 
-    def hold_hand(self, hand_id: str, amounts: dict[str, int]) -> None:
-        holds = [wallet_pb2.Hold(account_id=account, amount=amount) for account, amount in amounts.items()]
+    def hold_hand(self, hand_id: str, amounts: dict[str, int], expected: dict[str, int] | None = None) -> None:
+        expected = expected or {}
+        holds = [wallet_pb2.Hold(account_id=account, amount=amount, expected_available=expected.get(account))
+                 for account, amount in amounts.items()]
         request = wallet_pb2.HoldForHandRequest(hand_id=hand_id, game=self._game, holds=holds)
         try:
             self._stub.HoldForHand(request, timeout=self._timeout)
         except grpc.RpcError as error:
+            if trailer(error, ERROR_CODE_KEY) == "coins_changed":
+                raise CoinsChanged(error.details()) from None  # type: ignore[attr-defined]
             if error.code() == grpc.StatusCode.FAILED_PRECONDITION:  # type: ignore[attr-defined]
                 raise IllegalAction(error.details(), "cannot_hold") from None  # type: ignore[attr-defined]
             raise

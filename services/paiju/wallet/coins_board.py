@@ -20,6 +20,8 @@ What is here is a hint, never the ledger:
 >>> board.publish({7: 20_000, 8: 150})
 >>> board.available("7"), board.available("8"), board.available("9")
 (20000, 150, None)
+>>> board.available_many(["8", "9", "7"])
+[150, None, 20000]
 """
 
 from __future__ import annotations
@@ -54,6 +56,16 @@ class AvailableCoinsBoard:
         for account, available in coins.items():
             pipe.set(self._key(account), int(available), ex=self._ttl_seconds)
         pipe.execute()
+
+    def available_many(self, accounts: list[str]) -> list[int | None]:
+        """:meth:`available` of each account, in the order asked (one round trip for all)."""
+        if not accounts:
+            return []
+        # GETs in a pipeline, not one MGET: under Redis Cluster the keys lie in several slots.
+        pipe = self._client.pipeline(transaction=False)
+        for account in accounts:
+            pipe.get(self._key(account))
+        return [None if coins is None else int(coins) for coins in pipe.execute()]
 
     def available(self, account: int | str) -> int | None:
         """The account's available coins as the ledger last wrote them; ``None`` when unknown."""
