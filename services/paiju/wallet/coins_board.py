@@ -12,8 +12,11 @@ What is here is a hint, never the ledger:
   writers of one account publishing out of order), so each entry lives
   :data:`DEFAULT_TTL_SECONDS` at most;
 * a table trusts it only to let a press through. A press it would refuse, or one with no entry,
-  asks the ledger; and a hand's start asks the ledger for every player's coins and holds them,
-  standing up whoever is short, as it always did.
+  asks the ledger;
+* a hand's start may deal from it, but only with holds that carry the coins it dealt from: the
+  ledger holds nothing unless they are exactly its own, and the start then deals again from the
+  ledger's coins, standing up whoever is short. A board that says too few sends the start to
+  the ledger at once.
 
 >>> import fakeredis
 >>> board = AvailableCoinsBoard(fakeredis.FakeRedis(), "doc")
