@@ -545,12 +545,12 @@ class Tables:
         them, they come from the ledger (a board that says too few stands nobody up).
         """
         accounts = record.seated_accounts()
-        board = self.coins.available_many(accounts)
-        if all(coins is not None and record.can_afford(coins) for coins in board):
+        board = [coins for coins in self.coins.available_many(accounts) if coins is not None]
+        if len(board) == len(accounts) and all(record.can_afford(coins) for coins in board):
             if vet is not None:
-                vet(board)  # type: ignore[arg-type]
+                vet(board)
             try:
-                return self._deal(table_id, version, record, events, board, confirm=True)  # type: ignore[arg-type]
+                return self._deal(table_id, version, record, events, board, confirm=True)
             except CoinsChanged:
                 log.info("table %s: the board of coins was behind the ledger; dealing from the ledger's", table_id)
         coins = self.wallet.available_many(accounts)
