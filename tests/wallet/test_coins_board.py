@@ -53,6 +53,20 @@ def test_every_write_that_changes_coins_announces_each_changed_accounts_availabl
     assert announced.last() == {alice: 18_700, bob: 21_790}  # the house is never seated
 
 
+def test_a_hold_announces_the_coins_its_own_transaction_counted_without_reading_again(
+    wallet: Wallet, announced: Announcements, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice, bob = wallet.register("alice", "alice's secret"), wallet.register("bob", "bob's secret")
+    wallet.hold("elsewhere", bob, 5_000)
+
+    def no_read() -> None:
+        raise AssertionError("a hold's notice read the ledger again")
+
+    monkeypatch.setattr(wallet.database, "read", no_read)
+    wallet.hold_hand("hand-1", {alice: 1_000, bob: 2_000})
+    assert announced.last() == {alice: 19_000, bob: 13_000}
+
+
 def test_a_refused_write_announces_nothing(wallet: Wallet, announced: Announcements) -> None:
     alice = wallet.register("alice", "alice's secret")
     before = len(announced.seen)

@@ -106,9 +106,10 @@ class Wallet:
         self.database = Database(url, **engine_options)
         self._house: int | None = None
         self.on_available: Callable[[dict[int, int]], None] | None = None
-        """Told each changed account's available coins after every write that changed them
-        (read after the commit, so never older than it): how the tables' board of coins is
-        kept (:mod:`paiju.wallet.coins_board`)."""
+        """Told each changed account's available coins after every write that changed them:
+        holds tell what their transaction counted with the accounts locked (exact at its
+        commit), other writes what a read after the commit finds. How the tables' board of
+        coins is kept (:mod:`paiju.wallet.coins_board`)."""
 
     # -- schema ------------------------------------------------------------------------------
 
@@ -213,9 +214,9 @@ class Wallet:
         check_int(account, "an account id")
         check_not_negative(amount, "a hold")
         with self.database.write() as conn:
-            placed = place_holds(conn, hand_id, {account: amount}, self.clock()).holds[0]
-        self._announce([account])
-        return placed
+            placed = place_holds(conn, hand_id, {account: amount}, self.clock())
+        self._announce_counted(placed.coins)
+        return placed.holds[0]
 
     def hold_hand(
         self, hand_id: str, amounts: Mapping[int, int] | Iterable[tuple[int, int]],
@@ -242,7 +243,7 @@ class Wallet:
         expected = None if expected_available is None else check_expected_available(expected_available, checked)
         with self.database.write() as conn:
             placed = place_holds(conn, hand_id, checked, self.clock(), expected)
-        self._announce(checked)
+        self._announce_counted(placed.coins)
         return placed
 
     def release(self, hand_id: str) -> int:
@@ -416,15 +417,23 @@ class Wallet:
     # -- transactions ------------------------------------------------------------------------
 
     def _announce(self, changed: Iterable[int]) -> None:
-        if self.on_available is None:
-            return
+        """Tell the board each changed account's available coins, read after the write."""
         wanted = sorted(set(changed))
-        if not wanted:
-            return
+        if self.on_available is not None and wanted:
+            self._tell_board(len(wanted), lambda: self._read(queries.available_many, wanted))
+
+    def _announce_counted(self, coins: Mapping[int, Coins]) -> None:
+        """Tell the board the available coins that a write's own transaction counted with the
+        accounts locked (exact at its commit): no read."""
+        if self.on_available is not None and coins:
+            self._tell_board(len(coins), lambda: {account: counted.available for account, counted in coins.items()})
+
+    def _tell_board(self, accounts: int, coins: Callable[[], dict[int, int]]) -> None:
+        assert self.on_available is not None
         try:
-            self.on_available(self._read(queries.available_many, wanted))
+            self.on_available(coins())
         except Exception as error:  # noqa: BLE001 - the write stands; a table then asks the ledger
-            log.warning("could not announce the available coins of %d account(s): %s", len(wanted), error)
+            log.warning("could not announce the available coins of %d account(s): %s", accounts, error)
 
     def _read(self, question: Callable[..., T], *args: Any) -> T:
         with self.database.read() as conn:
