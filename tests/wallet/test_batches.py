@@ -244,7 +244,7 @@ def test_a_database_failure_in_a_batch_acks_nothing(
         wallet.hold_hand(f"{table}-1", {alice: 100, bob: 100})
         queue(store, table, (f"settle:{table}-1", hand_payload(f"{table}-1", table, alice, bob, 100)))
 
-    def database_down(*_args: Any) -> list[Settlement]:
+    def database_down(*_args: Any) -> Any:
         raise sa.exc.OperationalError("COMMIT", {}, OSError("the database went away"))
 
     monkeypatch.setattr(wallet_store, "apply_settlements", database_down)

@@ -67,6 +67,28 @@ def test_a_hold_announces_the_coins_its_own_transaction_counted_without_reading_
     assert announced.last() == {alice: 19_000, bob: 13_000}
 
 
+def test_a_settlement_announces_what_it_counted_and_a_replay_reads_the_ledger(
+    wallet: Wallet, announced: Announcements, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice, bob = wallet.register("alice", "alice's secret"), wallet.register("bob", "bob's secret")
+    wallet.hold_hand("hand-1", {alice: 1_000, bob: 1_000})
+    wallet.hold("elsewhere", bob, 4_000)  # another table's hand: still held after hand-1
+    lines = [Line(alice, -500, Reason.STAKE), Line(bob, -500, Reason.STAKE), Line(bob, 990, Reason.POT),
+             Line(wallet.house, 10, Reason.FEE)]
+    read = wallet.database.read
+
+    def no_read() -> None:
+        raise AssertionError("a settlement's notice read the ledger again")
+
+    monkeypatch.setattr(wallet.database, "read", no_read)
+    wallet.settle("hand-1", "zhajinhua", lines)
+    assert announced.last() == {alice: 19_500, bob: 20_490 - 4_000}
+    monkeypatch.setattr(wallet.database, "read", read)
+    announced.seen.clear()
+    assert wallet.settle("hand-1", "zhajinhua", lines).replayed
+    assert announced.seen == [{alice: 19_500, bob: 16_490}]  # read: the first notice may have been lost
+
+
 def test_a_refused_write_announces_nothing(wallet: Wallet, announced: Announcements) -> None:
     alice = wallet.register("alice", "alice's secret")
     before = len(announced.seen)

@@ -76,7 +76,8 @@ class Hold:
 @dataclass(frozen=True, slots=True)
 class HandHeld:
     """A hand's holds as placed, and the coins of its accounts as the transaction that placed
-    them left them (exact when it committed: the accounts were locked)."""
+    them counted them, with the accounts locked (a release of another hand, which locks no
+    account, may have committed meanwhile)."""
 
     holds: list[Hold]
     coins: dict[int, Coins]

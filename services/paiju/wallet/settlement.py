@@ -25,8 +25,8 @@ from paiju.wallet.errors import (
     UnbalancedSettlement,
 )
 from paiju.wallet.holds import take_holds
-from paiju.wallet.ledger import lock_accounts, post_many
-from paiju.wallet.model import Line, Reason, Settlement
+from paiju.wallet.ledger import held_by_account, lock_accounts, post_many
+from paiju.wallet.model import Coins, Line, Reason, Settlement
 from paiju.wallet.tables import entries, hands, settlements
 
 
@@ -108,11 +108,19 @@ def same_settlement(applied: Settlement, game: str, lines: Sequence[Line]) -> bo
     return applied.game == game and Counter(applied.lines) == Counter(lines)
 
 
+class SettledBatch(NamedTuple):
+    """What :func:`apply_settlements` did: a settlement for each delivery, in their order, and
+    the coins it left each player whose coins it changed (none when every hand was a replay)."""
+
+    settlements: list[Settlement]
+    coins: dict[int, Coins]
+
+
 def apply_settlements(
     conn: Connection, deliveries: Sequence[HandLines], house: int, at: datetime
-) -> list[Settlement]:
+) -> SettledBatch:
     """Apply several hands' settlements in this one transaction, all or none; a settlement for
-    each delivery, in their order.
+    each delivery, in their order, and the coins left to the players it paid or charged.
 
     Each hand is applied once: a hand applied before, or earlier in ``deliveries``, or by a
     concurrent delivery that recorded it first, comes back with ``replayed=True`` (or raises
@@ -137,7 +145,7 @@ def apply_settlements(
         fresh.append((delivery, hand_nets))
         results.append(Settlement(hand_id, game, lines, replayed=False))
     if not fresh:
-        return results
+        return SettledBatch(results, {})
     # Hands are recorded in id order, so two batches sharing hands cannot wait for each other.
     claimed = {row.hand_id for row in conn.execute(_CLAIM_HANDS[conn.dialect.name], sorted(
         ({"hand_id": delivery.hand_id, "game": delivery.game, "settled_at": at} for delivery, _nets in fresh),
@@ -146,9 +154,8 @@ def apply_settlements(
     if len(claimed) < len(fresh):
         results = _take_the_winners(conn, results, claimed)
         fresh = [(delivery, nets) for delivery, nets in fresh if delivery.hand_id in claimed]
-    if fresh:
-        _apply_fresh(conn, fresh, house, at)
-    return results
+    coins = _apply_fresh(conn, fresh, house, at) if fresh else {}
+    return SettledBatch(results, coins)
 
 
 def _take_the_winners(conn: Connection, results: list[Settlement], claimed: set[str]) -> list[Settlement]:
@@ -166,8 +173,9 @@ def _take_the_winners(conn: Connection, results: list[Settlement], claimed: set[
 
 def _apply_fresh(
     conn: Connection, fresh: list[tuple[HandLines, dict[int, int]]], house: int, at: datetime
-) -> None:
-    """Check and post hands this transaction recorded (claimed) and nobody applied before."""
+) -> dict[int, Coins]:
+    """Check and post hands this transaction recorded (claimed) and nobody applied before; the
+    coins left to their players (the house aside), counted with the accounts locked."""
     balances = lock_accounts(conn, (account for _, nets in fresh for account in nets))
     held = take_holds(conn, [delivery.hand_id for delivery, _nets in fresh])
     running = dict(balances)  # each hand is checked against the balances the earlier ones left
@@ -189,6 +197,9 @@ def _apply_fresh(
         ],
     )
     post_many(conn, _entry_rows(fresh, balances, at))
+    players = sorted(set(running) - {house})
+    held_elsewhere = held_by_account(conn, players)  # these hands' holds are gone: other hands'
+    return {account: Coins(running[account], held_elsewhere[account]) for account in players}
 
 
 def _entry_rows(

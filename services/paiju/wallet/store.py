@@ -107,9 +107,9 @@ class Wallet:
         self._house: int | None = None
         self.on_available: Callable[[dict[int, int]], None] | None = None
         """Told each changed account's available coins after every write that changed them:
-        holds tell what their transaction counted with the accounts locked (exact at its
-        commit), other writes what a read after the commit finds. How the tables' board of
-        coins is kept (:mod:`paiju.wallet.coins_board`)."""
+        holds and settlements tell what their transaction counted with the accounts locked,
+        other writes what a read after the commit finds. How the tables' board of coins is kept
+        (:mod:`paiju.wallet.coins_board`)."""
 
     # -- schema ------------------------------------------------------------------------------
 
@@ -307,8 +307,10 @@ class Wallet:
         settled = self._write_racing_keys(
             lambda conn: apply_settlements(conn, deliveries, house, self.clock())
         )
-        self._announce({line.account for hand in deliveries for line in hand.lines} - {house})
-        return settled
+        self._announce_counted(settled.coins)
+        # A replayed hand's players are read: a crash may have lost the notice of its first delivery.
+        self._announce({line.account for hand in deliveries for line in hand.lines} - {house} - settled.coins.keys())
+        return settled.settlements
 
     def settlement(self, hand_id: str) -> Settlement | None:
         """The settlement applied for ``hand_id``, if any."""
@@ -424,7 +426,8 @@ class Wallet:
 
     def _announce_counted(self, coins: Mapping[int, Coins]) -> None:
         """Tell the board the available coins that a write's own transaction counted with the
-        accounts locked (exact at its commit): no read."""
+        accounts locked: no read. (A release, which locks no account, may commit meanwhile:
+        then the count is low by what it released, and the release's own notice follows.)"""
         if self.on_available is not None and coins:
             self._tell_board(len(coins), lambda: {account: counted.available for account, counted in coins.items()})
 
