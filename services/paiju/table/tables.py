@@ -226,7 +226,8 @@ class Tables:
         self.directory = SeatDirectory(store.client, store.prefix)
         self.coins = AvailableCoinsBoard(store.client, store.prefix)
         """The ledger's last word on players' available coins: a press answered on the event
-        loop trusts it to let a player through, never to refuse one."""
+        loop trusts it to let a player through, never to refuse one, and a hand's start deals
+        from it with holds that the ledger refuses unless the coins are exactly its own."""
         self._turns = TableTurns()
         self.commit_starting: list[Callable[[str], None]] = []
         """Called with the table's id before each commit this process makes."""
