@@ -53,6 +53,21 @@ def seated_table(tables, wallet, count=3, table_id="t1"):
     return accounts
 
 
+def test_bug_pressing_start_again_committed_again_and_told_every_watcher(tables, store, wallet):
+    # A double click, or a client pressing in a loop, made a commit and a "ready" event for every
+    # watcher each time, though nothing had changed.
+    accounts = seated_table(tables, wallet)
+    first = tables.ready("t1", accounts[0])
+    events = store.read_events("t1", seat="all")
+    again = tables.ready("t1", accounts[0], ask_ledger=False)  # on the loop: not even the board is asked
+    assert again.version == first.version and again.events == []
+    assert again.record is not None and again.record.seats[0].ready
+    assert store.read_events("t1", seat="all") == events
+    tables.ready("t1", accounts[1])
+    outcome = tables.ready("t1", accounts[2])  # the last press still starts the hand
+    assert any(event.type == "hand_seats" for event in outcome.events)
+
+
 def test_a_hand_starts_when_everyone_is_ready_and_holds_each_players_worst_loss(tables, wallet):
     accounts = seated_table(tables, wallet)
     tables.ready("t1", accounts[0])

@@ -100,7 +100,9 @@ class NotSeated(PermissionError):
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What one committed change produced: the new version, the events it wrote, the record
-    as committed, and the turn timer's due time after it (None between hands or without one)."""
+    as committed, and the turn timer's due time after it (None between hands or without one).
+    A change that found nothing to do (a second press of start) is the table as it stands, with
+    no events."""
 
     version: int
     events: list[Event]
@@ -468,11 +470,16 @@ class Tables:
         takes the player's coins from the ledger's board (:mod:`paiju.wallet.coins_board`)
         and raises :class:`LedgerNeeded`, having changed nothing, when only the ledger can
         answer: the board does not know the player or says too few, or the press starts the
-        hand (whose holds the ledger places)."""
+        hand (whose holds the ledger places).
+
+        A player who pressed before commits nothing (the answer is the table as it stands),
+        unless everyone is ready: then the press starts the hand, as the last one would."""
         settling = self._settling(table_id)
 
-        def change(version: int, record: TableRecord) -> Outcome:
+        def change(version: int, record: TableRecord) -> Outcome | None:
             seat = record.seat_of(account)
+            if seat is not None and record.hand is None and record.seats[seat].ready and not record.can_start():  # type: ignore[union-attr]
+                return None  # pressed before, and it starts nothing: no commit, nobody to tell
             starts = record.ready(account)
             events = [Event("ready", {"seat": seat})]
             if starts and not self._settling(table_id, before_a_start=True):
@@ -491,7 +498,10 @@ class Tables:
             self._seating_changed(table_id, record, plan)  # a start waits for the last settlement
             return self._commit(table_id, version, record, events, plan)
 
-        outcome: Outcome = self._retrying(table_id, change)  # type: ignore[assignment]
+        outcome = self._retrying(table_id, change)
+        if outcome is None:
+            snapshot, record = self._load_for_change(table_id)  # as the press above confirmed it
+            return Outcome(snapshot.version, [], record)
         if any(event.type == "stood" and event.data["account"] == account for event in outcome.events):
             raise IllegalAction("your available coins fell below this room's minimum: you were stood up",
                                 "not_enough_coins")
