@@ -183,6 +183,18 @@ def test_ready_kick_is_set_for_the_one_unready_player_and_stands_them_up(tables,
     assert tables.view("t1", accounts[0])["table"]["seats"][2] is None
 
 
+def test_bug_a_ready_player_pressing_again_put_off_the_ready_kick_of_the_one_who_is_not(tables, wallet, clock):
+    # platform.md: the one player not ready has 20 s from when the others are. Each repeated
+    # press of a ready player was a commit that set the ready kick again, 20 s from then.
+    accounts = seated_table(tables, wallet)
+    tables.ready("t1", accounts[0])
+    tables.ready("t1", accounts[1])
+    due = tables.deadline("t1", READY_KICK_DEADLINE).due_ms
+    clock.now += 15_000
+    tables.ready("t1", accounts[0])
+    assert tables.deadline("t1", READY_KICK_DEADLINE).due_ms == due
+
+
 def test_turn_timeout_folds_the_player(tables, wallet):
     accounts = seated_table(tables, wallet, count=2)
     for account in accounts:
