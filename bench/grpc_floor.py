@@ -9,7 +9,10 @@ a client in another process measure the CPU, server side and client side, of:
   player's one stream for everything, as a WebSocket game server's room connection carries it):
   what a unary call costs beyond the bytes it moves;
 - a Redis round trip from redis-py: a GET of a 4 KB value and an EVALSHA of a trivial script
-  (redis-py and the Redis server together).
+  (redis-py and the Redis server together);
+- the same request and reply, and the same pushed messages, on a bare asyncio socket
+  (length-prefixed frames, no HTTP/2, no per-message future): the least any transport written in
+  Python could cost, as a WebSocket game server's room connection is close to it.
 
 With these, an action's lowest possible cost is a sum the platform cannot go below however its
 own code is written; the last lines print it for 炸金花 with 3 players (per action: 1 Act, 0.5
@@ -76,6 +79,60 @@ def server_main(started: Any) -> None:
     asyncio.run(_serve(started))
 
 
+RAW_ECHO, RAW_PUSH = b"E", b"S"
+"""A bare socket's frames: one byte of kind (answer once, or push ``STREAM_MESSAGES`` times), a
+four-byte length, the bytes."""
+
+
+class _RawEcho(asyncio.Protocol):
+    """The bare socket's server side: every frame answered as ``_RawEcho`` frames say."""
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport, self.buffer = transport, bytearray()
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        while len(self.buffer) >= 5:
+            size = int.from_bytes(self.buffer[1:5], "big")
+            if len(self.buffer) < 5 + size:
+                return
+            kind, frame = bytes(self.buffer[:1]), bytes(self.buffer[:5 + size])
+            del self.buffer[:5 + size]
+            for _ in range(STREAM_MESSAGES if kind == RAW_PUSH else 1):
+                self.transport.write(frame)
+
+
+def raw_server_main(started: Any) -> None:
+    async def serve() -> None:
+        server = await asyncio.get_running_loop().create_server(_RawEcho, "127.0.0.1", 0)
+        started.put(server.sockets[0].getsockname()[1])
+        await server.serve_forever()
+
+    asyncio.run(serve())
+
+
+def raw_client_main(port: int, kind: str, calls: int, spent: Any) -> None:
+    """The bare socket's calls, ``CONCURRENCY`` connections at once, as :func:`client_main`."""
+    request_kind = RAW_PUSH if kind == "stream" else RAW_ECHO
+    frame = request_kind + len(PAYLOAD).to_bytes(4, "big") + PAYLOAD
+
+    async def one_connection() -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        for _ in range(calls // CONCURRENCY):
+            writer.write(frame)
+            for _ in range(STREAM_MESSAGES if request_kind == RAW_PUSH else 1):
+                await reader.readexactly(len(frame))
+        writer.close()
+        await writer.wait_closed()
+
+    async def run() -> None:
+        await asyncio.gather(*(one_connection() for _ in range(CONCURRENCY)))
+
+    cpu_before, wall_before = time.process_time(), time.monotonic()
+    asyncio.run(run())
+    spent.put((time.process_time() - cpu_before, time.monotonic() - wall_before))
+
+
 def client_main(port: int, kind: str, calls: int, spent: Any) -> None:
     """Make ``calls`` calls of ``kind``; report the CPU and wall seconds they took here."""
 
@@ -109,7 +166,8 @@ def client_main(port: int, kind: str, calls: int, spent: Any) -> None:
     spent.put((time.process_time() - cpu_before, time.monotonic() - wall_before))
 
 
-def measure_grpc(context: Any, server_pid: int, port: int, kind: str, calls: int) -> tuple[float, float, float]:
+def measure_grpc(context: Any, server_pid: int, port: int, kind: str, calls: int,
+                 client_main: Any = client_main) -> tuple[float, float, float]:
     """Server and client CPU µs per call, and calls/s (the client's start-up not counted)."""
     spent = context.Queue()
     client = context.Process(target=client_main, args=(port, kind, calls, spent))
@@ -164,6 +222,21 @@ def main() -> int:
     print(f"request and reply on an open stream both ways: server {both_server:6.0f} µs CPU · client {both_client:6.0f} µs"
           f" · {both_rate:,.0f}/s ({unary_server / both_server:.1f}x cheaper than a unary call on the server)")
     server.kill()
+    raw_started = context.Queue()
+    raw_server = context.Process(target=raw_server_main, args=(raw_started,), daemon=True)
+    raw_server.start()
+    raw_port = raw_started.get(timeout=60)
+    measure_grpc(context, raw_server.pid, raw_port, "both ways", CONCURRENCY * 20, raw_client_main)  # warm up
+    raw_both_server, raw_both_client, _ = measure_grpc(context, raw_server.pid, raw_port, "both ways", args.calls,
+                                                       raw_client_main)
+    raw_stream_server, raw_stream_client, _ = measure_grpc(context, raw_server.pid, raw_port, "stream", stream_calls,
+                                                           raw_client_main)
+    raw_message_server = raw_stream_server / STREAM_MESSAGES
+    raw_server.kill()
+    print(f"bare asyncio socket: request and reply server {raw_both_server:5.0f} µs CPU · client {raw_both_client:5.0f} µs"
+          f" · pushed message server {raw_message_server:5.0f} µs · client {raw_stream_client / STREAM_MESSAGES:5.0f} µs"
+          f" ({both_server / raw_both_server:.1f}x and {message_server / raw_message_server:.1f}x less than gRPC's"
+          f" on the server)")
     try:
         get_us, evalsha_us = measure_redis(args.redis_url, args.calls // 4)
     except Exception as error:  # noqa: BLE001 - a missing Redis only drops this line
@@ -180,6 +253,13 @@ def main() -> int:
     on_streams = (1.5 * (both_server + both_client) + 4 * (message_server + message_client)
                   + 2 * get_us + evalsha_us)
     print(f"the same with Act and Ready as requests on the player's open stream: {on_streams:,.0f} µs of CPU")
+    # The table server's own side of a five-seat action on Play streams (bench/tablegen.py): the
+    # move and ~0.45 presses of start, each a request and its reply; the move reaching the four
+    # other players; the commit's round trip (its Redis CPU included).
+    server_side = 1.45 * both_server + 4 * message_server + evalsha_us
+    raw_side = 1.45 * raw_both_server + 4 * raw_message_server + evalsha_us
+    print(f"a five-seat action's transport and commit on the table server: {server_side:,.0f} µs on gRPC, "
+          f"{raw_side:,.0f} µs on a bare socket, before any of Paiju's own work")
     print(f"budget per action at the target (2 cores, 1,000 actions/s, bots and Redis included): "
           f"{TARGET_CPU_PER_ACTION_US:,.0f} µs · floor / budget = {per_action / TARGET_CPU_PER_ACTION_US:.0%}")
     return 0
