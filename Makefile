@@ -31,7 +31,7 @@ bench: $(STAMP)  ## benchmarks print comparable figures (bench/load.py is run by
 	$(BIN)/python bench/chaodipi.py
 	$(BIN)/python bench/grpc_floor.py
 	$(BIN)/python bench/hub.py --tables 2000
-	$(BIN)/python bench/platform.py --tables 200 --seconds 30
+	$(BIN)/python bench/bot_tables.py --tables 200 --seconds 30
 
 lint: $(STAMP)
 	$(BIN)/ruff check services tests bench

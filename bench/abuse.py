@@ -28,18 +28,14 @@ Run: ``.venv/bin/python bench/abuse.py`` (about three minutes).
 
 from __future__ import annotations
 
-import os
-import sys
-
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or ".") != _HERE] + [_HERE]
-
 import argparse
 import multiprocessing
+import os
 import secrets
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time

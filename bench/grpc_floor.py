@@ -1,6 +1,6 @@
-"""The floor under bench/platform.py: what bare gRPC and Redis calls cost in Python on this machine.
+"""The floor under bench/bot_tables.py: what bare gRPC and Redis calls cost in Python on this machine.
 
-No Paiju code runs here. An echo server on ``grpc.aio`` (the server bench/platform.py uses) and
+No Paiju code runs here. An echo server on ``grpc.aio`` (the server bench/bot_tables.py uses) and
 a client in another process measure the CPU, server side and client side, of:
 
 - a unary call (the shape of ``Act`` and ``Ready``) with a 200-byte request and reply;
@@ -25,18 +25,10 @@ Run: ``.venv/bin/python bench/grpc_floor.py`` (about 30 s).
 
 from __future__ import annotations
 
-import os
-import sys
-
-# Run as a script, this folder comes first on sys.path, and bench/platform.py would shadow the
-# standard library's ``platform`` module (redis-py imports it): the folder goes last, where
-# ``runs`` (what the benchmarks share) is still found.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or ".") != _HERE] + [_HERE]
-
 import argparse
 import asyncio
 import multiprocessing
+import os
 import time
 from typing import Any
 

@@ -11,15 +11,6 @@ Run: ``.venv/bin/python bench/hub.py --tables 2000``.
 
 from __future__ import annotations
 
-import os
-import sys
-
-# Run as a script, this folder comes first on sys.path, and bench/platform.py would shadow the
-# standard library's ``platform`` module (redis-py imports it): the folder goes last, where
-# ``runs`` (what the benchmarks share) is still found.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or ".") != _HERE] + [_HERE]
-
 import argparse
 import random
 import secrets

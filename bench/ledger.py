@@ -4,7 +4,7 @@ Per hand the platform asks the wallet for each player's available coins, holds t
 (``Wallet.hold_hand``) and, once the hand ends, settles it through the outbox relay
 (``relay_outbox`` with a ``Settler``). This measures each of those on SQLite (a temporary file)
 and PostgreSQL (a schema of this run, dropped afterwards), for 3-player 炸金花 hands as the bots
-of bench/platform.py play them, and prints hands/s and this process's CPU µs per hand (for
+of bench/bot_tables.py play them, and prints hands/s and this process's CPU µs per hand (for
 PostgreSQL the server's own CPU is not counted). Settlements are measured one relay pass per
 hand ("single", what a quiet server does) and one pass over ``--batch`` pending hands
 ("batched", what a busy server's relay finds).
@@ -14,15 +14,6 @@ skip PostgreSQL).
 """
 
 from __future__ import annotations
-
-import os
-import sys
-
-# Run as a script, this folder comes first on sys.path, and bench/platform.py would shadow the
-# standard library's ``platform`` module for every library that imports it: the folder goes last,
-# where ``runs`` (what the benchmarks share) is still found.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or ".") != _HERE] + [_HERE]
 
 import argparse
 import json

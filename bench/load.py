@@ -36,20 +36,12 @@ included. Run: ``.venv/bin/python bench/load.py --target 2000 --step 500`` (add 
 
 from __future__ import annotations
 
-import os
-import sys
-
-# Run as a script, this folder comes first on sys.path, and bench/platform.py would shadow the
-# standard library's ``platform`` module for every library that imports it: the folder goes last,
-# where ``runs`` (what the benchmarks share) is still found.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or ".") != _HERE] + [_HERE]
-
 import argparse
 import asyncio
 import contextlib
 import math
 import multiprocessing
+import os
 import queue
 import random
 import resource
@@ -58,6 +50,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time

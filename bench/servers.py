@@ -1,7 +1,7 @@
 """The server side of the platform benchmarks: whole-platform server processes sharing one port,
 started from a parent that only measures, each reporting its finished RPCs per method.
 
-Imported by ``platform.py`` and ``tablegen.py`` (``from servers import …``).
+Imported by ``bot_tables.py`` and ``tablegen.py`` (``from servers import …``).
 """
 
 from __future__ import annotations

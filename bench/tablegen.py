@@ -1,7 +1,7 @@
 """Table-path benchmark: 炸金花 tables played through raw gRPC stubs by a load generator that
 costs little, beside the Colyseus peer doing the same table work, interleaved.
 
-The server side is ``platform.py``'s: whole-platform server processes on real Redis (a key prefix
+The server side is ``bot_tables.py``'s: whole-platform server processes on real Redis (a key prefix
 of this run, removed at the end) and a ledger of this run. The players differ: instead of a
 ``play_bot`` thread per bot with its SDK client, each load-generator process runs one asyncio loop
 over ``grpc.aio`` stubs, a connection per table and a Watch stream (following views) per seat;
@@ -26,24 +26,18 @@ action, >= 1,000 actions/s, Act p99 <= 25 ms at half the maximum offered load (`
 
 from __future__ import annotations
 
-import os
-import sys
-
-# As in platform.py: this folder goes last on sys.path, so that bench/platform.py does not shadow
-# the standard library's ``platform`` module, while ``runs`` and ``servers`` are still found.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or ".") != _HERE] + [_HERE]
-
 import argparse
 import asyncio
 import hashlib
 import json
 import multiprocessing
+import os
 import queue
 import random
 import secrets
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -96,7 +90,7 @@ PEER_REDIS_URL = "redis://127.0.0.1:6379/15"
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
 PEER_SOURCE = Path(__file__).resolve().parents[1].parent / "shared" / "peers" / "colyseus"
 TOKEN_TTL_SECONDS = 24 * 3600
-BOT_KINDS = ("sensible", "sensible", "random")  # as platform.py and the peer's bots
+BOT_KINDS = ("sensible", "sensible", "random")  # as bot_tables.py and the peer's bots
 
 
 # --- the load generator -------------------------------------------------------------------

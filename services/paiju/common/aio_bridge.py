@@ -3,7 +3,7 @@
 With grpc's thread-pool server every open Watch stream holds a thread, and every call and every
 streamed message hands work from thread to thread. On a 2-core machine those hand-offs (the GIL
 passing between a hundred threads, the context switches) cost more than the games themselves:
-``bench/platform.py`` counted about 470 context switches per action at 20 tables.
+``bench/bot_tables.py`` counted about 470 context switches per action at 20 tables.
 
 This server runs the very same servicers and interceptors (auth, metrics) on one event-loop
 thread of a ``grpc.aio`` server:

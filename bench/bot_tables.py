@@ -12,27 +12,20 @@ hands/s, a move's latency as the bots see it (on their Play streams), Redis byte
 
 Targets on the 2-core dev machine, at 200 tables: >= 1,000 actions/s with p99 <= 25 ms, and
 <= 4 KB of Redis per table. Run: ``make bench`` or
-``.venv/bin/python bench/platform.py --tables 200 --seconds 30``.
+``.venv/bin/python bench/bot_tables.py --tables 200 --seconds 30``.
 """
 
 from __future__ import annotations
 
-import os
-import sys
-
-# Run as a script, this folder comes first on sys.path, and bench/platform.py would shadow the
-# standard library's ``platform`` module for every library that imports it: the folder goes last,
-# where ``runs`` (what the benchmarks share) is still found.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or ".") != _HERE] + [_HERE]
-
 import argparse
 import itertools
 import multiprocessing
+import os
 import queue
 import random
 import secrets
 import statistics
+import sys
 import threading
 import time
 from collections.abc import Callable
