@@ -89,6 +89,22 @@ def test_a_settlement_announces_what_it_counted_and_a_replay_reads_the_ledger(
     assert announced.seen == [{alice: 19_500, bob: 16_490}]  # read: the first notice may have been lost
 
 
+def test_bug_a_player_who_broke_even_had_the_hold_released_and_the_board_never_heard_of_it(
+    wallet: Wallet, announced: Announcements
+) -> None:
+    # A 混战 hand can leave a player at exactly 0: the settlement has no line for them, yet it
+    # releases their hold. The board kept their coins less the hold, so their next start was
+    # dealt from coins too low, refused by the ledger and dealt again.
+    alice, bob, carol = (wallet.register(name, f"{name}'s secret") for name in ("alice", "bob", "carol"))
+    wallet.hold_hand("hand-1", {alice: 1_000, bob: 1_000, carol: 1_000})
+    announced.seen.clear()
+    wallet.settle("hand-1", "hunzhan", [Line(alice, -100, Reason.STAKE), Line(bob, 95, Reason.POT),
+                                        Line(wallet.house, 5, Reason.FEE)])
+    told = {account: coins for notice in announced.seen for account, coins in notice.items()}
+    assert told == {alice: 19_900, bob: 20_095, carol: 20_000}
+    assert told[carol] == wallet.available(carol)
+
+
 def test_a_refused_write_announces_nothing(wallet: Wallet, announced: Announcements) -> None:
     alice = wallet.register("alice", "alice's secret")
     before = len(announced.seen)

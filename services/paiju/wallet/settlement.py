@@ -109,11 +109,14 @@ def same_settlement(applied: Settlement, game: str, lines: Sequence[Line]) -> bo
 
 
 class SettledBatch(NamedTuple):
-    """What :func:`apply_settlements` did: a settlement for each delivery, in their order, and
-    the coins it left each player whose coins it changed (none when every hand was a replay)."""
+    """What :func:`apply_settlements` did: a settlement for each delivery, in their order; the
+    coins it left each player whose coins it changed (none when every hand was a replay); and
+    the players whose holds it released without a line of theirs (they broke even), whose
+    coins it did not count."""
 
     settlements: list[Settlement]
     coins: dict[int, Coins]
+    released: frozenset[int] = frozenset()
 
 
 def apply_settlements(
@@ -154,8 +157,10 @@ def apply_settlements(
     if len(claimed) < len(fresh):
         results = _take_the_winners(conn, results, claimed)
         fresh = [(delivery, nets) for delivery, nets in fresh if delivery.hand_id in claimed]
-    coins = _apply_fresh(conn, fresh, house, at) if fresh else {}
-    return SettledBatch(results, coins)
+    if not fresh:
+        return SettledBatch(results, {})
+    coins, released = _apply_fresh(conn, fresh, house, at)
+    return SettledBatch(results, coins, released)
 
 
 def _take_the_winners(conn: Connection, results: list[Settlement], claimed: set[str]) -> list[Settlement]:
@@ -173,9 +178,10 @@ def _take_the_winners(conn: Connection, results: list[Settlement], claimed: set[
 
 def _apply_fresh(
     conn: Connection, fresh: list[tuple[HandLines, dict[int, int]]], house: int, at: datetime
-) -> dict[int, Coins]:
+) -> tuple[dict[int, Coins], frozenset[int]]:
     """Check and post hands this transaction recorded (claimed) and nobody applied before; the
-    coins left to their players (the house aside), counted with the accounts locked."""
+    coins left to their players (the house aside), counted with the accounts locked, and the
+    players whose holds were released without a line (not locked, so not counted)."""
     balances = lock_accounts(conn, (account for _, nets in fresh for account in nets))
     held = take_holds(conn, [delivery.hand_id for delivery, _nets in fresh])
     running = dict(balances)  # each hand is checked against the balances the earlier ones left
@@ -199,7 +205,8 @@ def _apply_fresh(
     post_many(conn, _entry_rows(fresh, balances, at))
     players = sorted(set(running) - {house})
     held_elsewhere = held_by_account(conn, players)  # these hands' holds are gone: other hands'
-    return {account: Coins(running[account], held_elsewhere[account]) for account in players}
+    released = frozenset(account for holds in held.values() for account in holds) - set(running)
+    return {account: Coins(running[account], held_elsewhere[account]) for account in players}, released
 
 
 def _entry_rows(

@@ -308,8 +308,10 @@ class Wallet:
             lambda conn: apply_settlements(conn, deliveries, house, self.clock())
         )
         self._announce_counted(settled.coins)
-        # A replayed hand's players are read: a crash may have lost the notice of its first delivery.
-        self._announce({line.account for hand in deliveries for line in hand.lines} - {house} - settled.coins.keys())
+        # Read after the commit: a replayed hand's players (a crash may have lost the notice of
+        # its first delivery), and those whose hold a hand released though they broke even.
+        replayed = {line.account for hand in deliveries for line in hand.lines} - {house} - settled.coins.keys()
+        self._announce(replayed | settled.released)
         return settled.settlements
 
     def settlement(self, hand_id: str) -> Settlement | None:
