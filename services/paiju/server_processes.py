@@ -10,7 +10,8 @@ process could serve any of them.
 This process only supervises: it starts the copies, runs the bot tables (``--bots``) and their
 live line, and stops everything on SIGTERM/SIGINT or when a copy dies (the platform around it,
 systemd or Kubernetes, restarts the whole). Copy ``i`` serves metrics on ``PAIJU_METRICS_PORT +
-i``. The embedded Redis lives inside one process, so N > 1 needs ``REDIS_URL``.
+i`` and logs as this process was set up to (``--log-level``, JSON lines or text). The embedded
+Redis lives inside one process, so N > 1 needs ``REDIS_URL``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from paiju.common.config import ConfigError, Settings
+from paiju.common.logs import configure_logging, current_logging
 from paiju.wallet.database import in_memory, normalize_url
 
 STOP_SECONDS = 30.0
@@ -65,7 +67,8 @@ def serve_processes(settings: Settings, services: Sequence[str], processes: int,
     copies = []
     for index in range(processes):
         copy = context.Process(target=_serve_copy, name=f"paiju-serve-{index}",
-                               args=(_copy_settings(settings, index), tuple(services), rooms_per_tier, relay, index))
+                               args=(_copy_settings(settings, index), tuple(services), rooms_per_tier, relay, index,
+                                     current_logging()))
         copy.start()
         copies.append(copy)
     out(f"paiju: {processes} server processes {[copy.pid for copy in copies]} sharing port {port}")
@@ -118,8 +121,13 @@ def _copy_settings(settings: Settings, index: int) -> Settings:
     return dataclasses.replace(settings, metrics_port=metrics_port)
 
 
-def _serve_copy(settings: Settings, services: tuple[str, ...], rooms_per_tier: int, relay: bool, index: int) -> None:
+def _serve_copy(settings: Settings, services: tuple[str, ...], rooms_per_tier: int, relay: bool, index: int,
+                logs: tuple[int, bool] | None) -> None:
     from paiju.serve import serve
+
+    if logs is not None:  # a spawned process starts without the parent's logging: it logs alike
+        level, json = logs
+        configure_logging(level, json=json)
 
     def out(*parts: Any, **_: Any) -> None:
         print(f"[{index}]", *parts, flush=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
@@ -166,5 +167,33 @@ def test_bot_tables_play_across_the_copies_and_a_signal_stops_them_all(tmp_path,
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=PATIENCE_SECONDS) == 0, log_path.read_text()[-3000:]
         assert not any(_alive(pid) for pid in copies)
+    finally:
+        stop(process)
+
+
+def test_bug_the_copies_logged_nothing_at_info_and_their_warnings_were_not_json(tmp_path, redis_url: str) -> None:
+    # A copy is spawned, so it started without the supervisor's logging: `--log-level INFO` and
+    # JSON lines reached only the supervisor, which serves no table. Every hand's end, logged by
+    # the copy that served it, was dropped.
+    port = free_ports(1)
+    environment = {**os.environ, "PAIJU_PORT": str(port), "PAIJU_METRICS_PORT": "0", "PAIJU_WEB_PORT": "0",
+                   "REDIS_URL": redis_url, "PAIJU_REDIS_PREFIX": f"proclogs-{secrets.token_hex(4)}",
+                   "DATABASE_URL": f"sqlite:///{tmp_path}/ledger.sqlite3", "PAIJU_SHUTDOWN_GRACE_SECONDS": "3"}
+    log_path = tmp_path / "serve.log"
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "paiju.cli", "serve", "--processes", "2", "--bots", "1", "--rooms", "1",
+             "--log-level", "INFO"], env=environment, stdout=subprocess.DEVNULL, stderr=log)
+
+    def hand_ends() -> list[dict[str, str]]:
+        lines = [json.loads(line) for line in log_path.read_text().splitlines() if line.startswith("{")]
+        return [line for line in lines if line.get("logger") == "paiju.table.tables" and "ended" in line["message"]]
+
+    try:
+        wait_until("a copy to log a hand's end", lambda: process.poll() is not None or hand_ends(),
+                   seconds=START_SECONDS + PATIENCE_SECONDS, explain=lambda: log_path.read_text()[-3000:])
+        assert process.poll() is None, log_path.read_text()[-3000:]
+        ended = hand_ends()[0]
+        assert ended["level"] == "INFO" and ended["table_id"].startswith("zhajinhua-")
     finally:
         stop(process)

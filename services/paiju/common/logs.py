@@ -152,6 +152,26 @@ def configure_logging(
     return handler
 
 
+def current_logging() -> tuple[int, bool] | None:
+    """The level and the form (``True``: JSON lines) that :func:`configure_logging` last set up
+    in this process, or None: what a process started with ``spawn`` needs to log alike, since
+    it begins with none of this process's logging.
+
+    >>> import io
+    >>> handler = configure_logging("INFO", json=False, stream=io.StringIO())
+    >>> current_logging() == (logging.INFO, False)
+    True
+    >>> logging.getLogger().removeHandler(handler)
+    >>> current_logging() is None
+    True
+    """
+    root = logging.getLogger()
+    for handler in root.handlers:
+        if getattr(handler, _HANDLER_MARK, False):
+            return root.level, isinstance(handler.formatter, JsonFormatter)
+    return None
+
+
 def _level(level: str | int) -> int:
     if isinstance(level, int):
         return level
