@@ -92,6 +92,21 @@ def test_chaodipi_hands_on_a_redis_cluster(cluster_deployment):
         cluster_deployment, "yangzhou-fortune10")
 
 
+def test_bug_the_stream_hub_read_tables_on_several_nodes_in_one_xread_which_a_cluster_refuses(cluster_deployment):
+    # The hub reads every table it must catch up on in one round trip. It sent one XREAD naming
+    # all their streams, and a cluster refuses a command whose keys lie in different slots
+    # ("stream hub read failed", over a hundred times in two minutes of `paiju serve --bots 3`).
+    client = cluster_deployment.platform.redis
+    rooms = [f"zhajinhua-expert-0{n}" for n in range(1, 6)]  # a tier the other tests leave alone
+    tables = [rooms[0], next(room for room in rooms if node_of(client, room) != node_of(client, rooms[0]))]
+    for player, table_id in zip(new_clients(cluster_deployment, 2), tables, strict=True):
+        player.sit(table_id)
+    found, marks = cluster_deployment.platform.store.read_with_marks(dict.fromkeys(tables, "0-0"))
+    assert sorted(found) == tables and all(events[0].type == "sat" for events in found.values())
+    assert set(marks) <= set(tables)
+    assert cluster_deployment.platform.store.read_many(dict.fromkeys(tables, "0-0")).keys() == found.keys()
+
+
 def node_of(client: redis.cluster.RedisCluster, table_id: str) -> int:
     """The port of the master that holds ``table_id``'s keys."""
     node = client.get_node_from_key(f"{{{table_id}}}")

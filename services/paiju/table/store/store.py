@@ -132,7 +132,8 @@ class TableStore:
         # On one Redis, the scripts that commit, claim a deadline or acknowledge a settlement
         # keep the table's global index entries themselves. A cluster keeps the global indexes
         # in other slots (other nodes): there each is a round trip of its own.
-        self._indexes_reachable_from_scripts = not isinstance(redis_client, RedisCluster)
+        self._one_redis = not isinstance(redis_client, RedisCluster)
+        self._indexes_reachable_from_scripts = self._one_redis
         self.commits_channel = f"{self.prefix}:commits"
         """The Pub/Sub channel told the id of each table whose commit added events."""
         self.outbox_channel = f"{self.prefix}:outbox"
@@ -440,13 +441,20 @@ class TableStore:
         """Every event after each table's cursor, for all of them in one (blocking) read.
 
         For a process that fans one read out to many watchers; it sees every event (the
-        watchers filter by seat) and leaves trim checks to them.
+        watchers filter by seat) and leaves trim checks to them. On a cluster, whose nodes each
+        hold some of the tables, a read of several tables cannot wait (``ValueError``).
         """
         if not cursors:
             return {}
         by_key = {self.keys(table_id).events: table_id for table_id in cursors}
         streams = {key: cursors[table_id] for key, table_id in by_key.items()}
-        return _events_by_table(by_key, self._client.xread(streams, count=count, block=block_ms))
+        if self._one_redis or len(streams) == 1:
+            return _events_by_table(by_key, self._client.xread(streams, count=count, block=block_ms))
+        if block_ms is not None:
+            raise ValueError("on a Redis Cluster a read of several tables' events cannot wait")
+        pipe = self._client.pipeline(transaction=False)
+        reads = self._ask_events(pipe, streams, count)
+        return _events_by_table(by_key, _merged_reads(pipe.execute(raise_on_error=False)[:reads]))
 
     def notices(self, channel: str) -> Any:
         """A Pub/Sub subscription to ``channel`` (:attr:`outbox_channel`, :attr:`settled_channel`):
@@ -477,12 +485,22 @@ class TableStore:
         table_ids = list(cursors)
         by_key = {self.keys(table_id).events: table_id for table_id in table_ids}
         pipe = self._client.pipeline(transaction=False)
-        pipe.xread({key: cursors[table_id] for key, table_id in by_key.items()}, count=count)
+        reads = self._ask_events(pipe, {key: cursors[table_id] for key, table_id in by_key.items()}, count)
         self._ask_trim_marks(pipe, table_ids)
-        reply, *headers = pipe.execute(raise_on_error=False)
-        if isinstance(reply, Exception):
-            raise reply
-        return _events_by_table(by_key, reply), self._trim_marks_of(table_ids, headers)
+        replies = pipe.execute(raise_on_error=False)
+        return _events_by_table(by_key, _merged_reads(replies[:reads])), self._trim_marks_of(table_ids, replies[reads:])
+
+    def _ask_events(self, pipe: Any, streams: dict[str, str], count: int) -> int:
+        """Queue the reads of ``streams`` (key: cursor) on ``pipe``; how many replies they make.
+        One Redis takes them in one XREAD. A cluster refuses a command whose keys lie in
+        different slots, so there each table is an XREAD of its own (the pipeline still sends
+        each node its share at once)."""
+        if self._one_redis:
+            pipe.xread(streams, count=count)
+            return 1
+        for key, cursor in streams.items():
+            pipe.xread({key: cursor}, count=count)
+        return len(streams)
 
     def _ask_trim_marks(self, pipe: Any, table_ids: list[str]) -> None:
         for table_id in table_ids:
@@ -720,6 +738,16 @@ def _stored_event(raw_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:
         payload=fields[b"p"],
         hand=int(fields.get(b"h", 0)),  # written before events had hand numbers: none
     )
+
+
+def _merged_reads(replies: list[Any]) -> list[Any]:
+    """The XREAD replies of one pipeline as one reply (a failed read raises its error)."""
+    merged: list[Any] = []
+    for reply in replies:
+        if isinstance(reply, Exception):
+            raise reply
+        merged.extend(reply or [])
+    return merged
 
 
 def _events_by_table(by_key: dict[str, str], reply: Any) -> dict[str, list[StoredEvent]]:
