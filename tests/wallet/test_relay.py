@@ -151,6 +151,31 @@ def test_a_repeated_entry_is_acked_without_a_second_application(
     assert len(wallet.history(alice, game="zhajinhua")) == 1
 
 
+def test_bug_the_relays_of_two_processes_both_reported_one_settled_hand_and_both_started_the_next(
+    wallet: Wallet, store: TableStore
+) -> None:
+    # Each server process relays in-process, and one hand's end wakes every relay. Both
+    # delivered the hand (one applied it, one replayed it) and both said its table was settled,
+    # so both started the next hand: the loser dealt and held for nothing (about a hand in four
+    # at three bot tables served by two processes).
+    alice, bob = wallet.register("alice", "password-1"), wallet.register("bob", "password-2")
+    wallet.hold_hand("t1-1", {alice: 100, bob: 100})
+    queue(store, "t1", ("settle:t1-1", hand_payload("t1-1", "t1", alice, bob, 100)))
+    settler = Settler(wallet)
+    other_relay: list[Any] = []
+
+    def settle_while_the_other_relays(order: SettlementOrder) -> Settlement:
+        if not other_relay:
+            other_relay.append(relay_outbox(store, settler))  # the other process, meanwhile
+        return settler(order)
+
+    this_relay = relay_outbox(store, settle_while_the_other_relays)
+    assert (other_relay[0].applied, this_relay.replayed) == (1, 1)
+    assert other_relay[0].settled_tables == ["t1"]
+    assert this_relay.settled_tables == []
+    assert (wallet.balance(alice), wallet.balance(bob)) == (19_900, 20_100)
+
+
 def test_a_failed_application_leaves_the_entry_pending(wallet: Wallet, store: TableStore) -> None:
     alice, bob = wallet.register("alice", "password-1"), wallet.register("bob", "password-2")
     queue(store, "t1", ("settle:t1-1", hand_payload("t1-1", "t1", alice, bob, 100)))

@@ -258,8 +258,8 @@ class RelayReport:
     refused: list[tuple[str, str, str]] = field(default_factory=list)
     """``(table_id, key, reason)`` of entries refused for good; they stay pending."""
     settled_tables: list[str] = field(default_factory=list)
-    """The tables whose settlements or releases were acknowledged (their next hand may start
-    now)."""
+    """The tables whose settlements or releases this pass acknowledged first (their next hand
+    may start now)."""
 
 
 @runtime_checkable
@@ -354,9 +354,9 @@ def _release(outbox: Outbox, report: RelayReport, entry: Any, release: Callable[
     except PERMANENT_ERRORS as error:
         _refuse(report, "release", entry, error)
         return
-    outbox.outbox_ack(entry.table_id, entry.key)
     report.released += 1
-    report.settled_tables.append(entry.table_id)
+    if outbox.outbox_ack(entry.table_id, entry.key):
+        report.settled_tables.append(entry.table_id)
 
 
 def _refuse(report: RelayReport, kind: str, entry: Any, error: Exception) -> None:
@@ -365,9 +365,12 @@ def _refuse(report: RelayReport, kind: str, entry: Any, error: Exception) -> Non
 
 
 def _acknowledge(outbox: Outbox, report: RelayReport, entry: Any, settlement: Settlement) -> None:
-    """Acknowledge an entry whose settlement the ledger has committed."""
-    outbox.outbox_ack(entry.table_id, entry.key)
-    report.settled_tables.append(entry.table_id)
+    """Acknowledge an entry whose settlement the ledger has committed. Only the relay whose
+    acknowledgement took it off the outbox reports its table as settled: relays of several
+    processes woken by one hand's end all deliver it, and each starting the next hand made
+    them race (each but one dealing and holding for nothing)."""
+    if outbox.outbox_ack(entry.table_id, entry.key):
+        report.settled_tables.append(entry.table_id)
     if settlement.replayed:
         report.replayed += 1
     else:
