@@ -66,6 +66,10 @@ DEFAULT_ACKED_OUTBOX_MEMORY = 32
 KEYS_REMEMBERED = 100_000
 STATES_REMEMBERED = 20_000
 """Tables whose last committed state a store remembers (see :meth:`TableStore.latest_known`)."""
+START_CLAIM_MS = 200
+"""How long a claim to start a table's next hand on a settlement's notice stands
+(:meth:`TableStore.claim_start`): the notice reaches every table server at once, and a table's
+next settlement comes later than this."""
 MAX_READ_COUNT = 10_000
 _UNREAD = object()
 
@@ -196,6 +200,13 @@ class TableStore:
     def remembers(self, table_id: str) -> bool:
         """Whether this store remembers the table's state (it committed or read it lately)."""
         return table_id in self._known
+
+    def claim_start(self, table_id: str, hold_ms: int = START_CLAIM_MS) -> bool:
+        """Whether this caller is the first within ``hold_ms`` to ask (one round trip): of the
+        table servers that hear one settlement's notice, only the claimant starts the next hand.
+        Each used to start it, and all but one dealt and held for nothing."""
+        claim = f"{self.prefix}:{{{table_id}}}:start-claim"  # the table's slot, outside its keys
+        return bool(self._client.set(claim, b"1", nx=True, px=check_int(hold_ms, "hold_ms", minimum=1)))
 
     def forget(self, table_id: str) -> None:
         """Drop what :meth:`latest_known` remembers of the table (the next call reads it)."""
