@@ -195,5 +195,9 @@ def test_bug_the_copies_logged_nothing_at_info_and_their_warnings_were_not_json(
         assert process.poll() is None, log_path.read_text()[-3000:]
         ended = hand_ends()[0]
         assert ended["level"] == "INFO" and ended["table_id"].startswith("zhajinhua-")
+        copies = children(process.pid)
+        process.send_signal(signal.SIGTERM)  # killed, the supervisor would leave its copies serving
+        assert process.wait(timeout=PATIENCE_SECONDS) == 0, log_path.read_text()[-3000:]
+        assert not any(_alive(pid) for pid in copies)
     finally:
         stop(process)
