@@ -77,7 +77,8 @@ four-byte length, the bytes."""
 
 
 class _RawEcho(asyncio.Protocol):
-    """The bare socket's server side: every frame answered as ``_RawEcho`` frames say."""
+    """The bare socket's server side: each frame sent back once (``RAW_ECHO``) or
+    ``STREAM_MESSAGES`` times (``RAW_PUSH``)."""
 
     def connection_made(self, transport: Any) -> None:
         self.transport, self.buffer = transport, bytearray()
@@ -158,16 +159,16 @@ def client_main(port: int, kind: str, calls: int, spent: Any) -> None:
     spent.put((time.process_time() - cpu_before, time.monotonic() - wall_before))
 
 
-def measure_grpc(context: Any, server_pid: int, port: int, kind: str, calls: int,
-                 client_main: Any = client_main) -> tuple[float, float, float]:
+def measure_calls(context: Any, server_pid: int, port: int, kind: str, calls: int,
+                  client: Any = client_main) -> tuple[float, float, float]:
     """Server and client CPU µs per call, and calls/s (the client's start-up not counted)."""
     spent = context.Queue()
-    client = context.Process(target=client_main, args=(port, kind, calls, spent))
+    caller = context.Process(target=client, args=(port, kind, calls, spent))
     server_before = cpu_seconds(server_pid)  # idle while the client starts up
-    client.start()
+    caller.start()
     client_cpu, elapsed = spent.get(timeout=600)
     server_cpu = cpu_seconds(server_pid) - server_before
-    client.join()
+    caller.join()
     return server_cpu / calls * 1e6, client_cpu / calls * 1e6, calls / elapsed
 
 
@@ -202,15 +203,15 @@ def main() -> int:
     server = context.Process(target=server_main, args=(started,), daemon=True)
     server.start()
     port = started.get(timeout=60)
-    measure_grpc(context, server.pid, port, "unary", CONCURRENCY * 20)  # warm up
-    unary_server, unary_client, unary_rate = measure_grpc(context, server.pid, port, "unary", args.calls)
+    measure_calls(context, server.pid, port, "unary", CONCURRENCY * 20)  # warm up
+    unary_server, unary_client, unary_rate = measure_calls(context, server.pid, port, "unary", args.calls)
     print(f"unary call     : server {unary_server:6.0f} µs CPU · client {unary_client:6.0f} µs · "
           f"{unary_rate:,.0f} calls/s")
     stream_calls = max(args.calls // STREAM_MESSAGES * 5, CONCURRENCY)
-    stream_server, stream_client, _ = measure_grpc(context, server.pid, port, "stream", stream_calls)
+    stream_server, stream_client, _ = measure_calls(context, server.pid, port, "stream", stream_calls)
     message_server, message_client = stream_server / STREAM_MESSAGES, stream_client / STREAM_MESSAGES
     print(f"stream message : server {message_server:6.0f} µs CPU · client {message_client:6.0f} µs")
-    both_server, both_client, both_rate = measure_grpc(context, server.pid, port, "both ways", args.calls)
+    both_server, both_client, both_rate = measure_calls(context, server.pid, port, "both ways", args.calls)
     print(f"request and reply on an open stream both ways: server {both_server:6.0f} µs CPU · client {both_client:6.0f} µs"
           f" · {both_rate:,.0f}/s ({unary_server / both_server:.1f}x cheaper than a unary call on the server)")
     server.kill()
@@ -218,10 +219,10 @@ def main() -> int:
     raw_server = context.Process(target=raw_server_main, args=(raw_started,), daemon=True)
     raw_server.start()
     raw_port = raw_started.get(timeout=60)
-    measure_grpc(context, raw_server.pid, raw_port, "both ways", CONCURRENCY * 20, raw_client_main)  # warm up
-    raw_both_server, raw_both_client, _ = measure_grpc(context, raw_server.pid, raw_port, "both ways", args.calls,
+    measure_calls(context, raw_server.pid, raw_port, "both ways", CONCURRENCY * 20, raw_client_main)  # warm up
+    raw_both_server, raw_both_client, _ = measure_calls(context, raw_server.pid, raw_port, "both ways", args.calls,
                                                        raw_client_main)
-    raw_stream_server, raw_stream_client, _ = measure_grpc(context, raw_server.pid, raw_port, "stream", stream_calls,
+    raw_stream_server, raw_stream_client, _ = measure_calls(context, raw_server.pid, raw_port, "stream", stream_calls,
                                                            raw_client_main)
     raw_message_server = raw_stream_server / STREAM_MESSAGES
     raw_server.kill()
