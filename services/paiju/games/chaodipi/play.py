@@ -41,7 +41,6 @@ from paiju.games.tricks import (
     TrumpOrder,
     beats,
     classify,
-    covers,
     follow_bases,
     is_legal_structured_follow,
     lead_plays,
@@ -142,10 +141,9 @@ def winner(context: Context, plays: Sequence[Sequence[Card]]) -> int:
         trumping = len(play) == lead.structure.size and all(
             order.suit_class[card] == TRUMP for card in play
         )
-        if trumping and covers(play, lead.structure, order):
-            key = structure_key(play, lead.structure, order)
-            if best_key is None or key > best_key:
-                won, best_key = index, key
+        key = structure_key(play, lead.structure, order) if trumping else None
+        if key is not None and (best_key is None or key > best_key):
+            won, best_key = index, key
     return won
 
 

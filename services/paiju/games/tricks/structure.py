@@ -9,11 +9,12 @@ The rules for a follower, the standard Tractor ones generalised (``spec/chaodipi
    tractors of the same length (:func:`tractor_cover`, counted in pairs), then play as many
    pairs as the lead holds in all, where you can; the rest singles of the class.
 
-A play *covers* a structure (:func:`covers`: it may trump a plain lead) when it matches every
-led tractor and holds a pair for each further led pair. Covering plays compare by
-:func:`structure_key`: against tractors, its longest tractor first (a longer one stands for the
-lead's longest and beats a shorter one), then that tractor's top pair; else the highest pair;
-else the highest card.
+A play *covers* a structure (:func:`covers`: it may trump a plain lead) when its cards split
+into the lead's parts, one card in one part: a tractor of its own for every led tractor (at
+least as long), a pair of its own for every further led pair, the rest for the singles.
+Covering plays compare by :func:`structure_key`, read off the play's best split: against
+tractors, the tractor standing for the lead's longest (its length, then its top pair); else the
+highest pair; else the highest card.
 
 >>> from paiju.cards import parse_cards
 >>> from paiju.games.tricks.order import TrumpOrder
@@ -118,41 +119,66 @@ def pairs_in(counts: Counter[Card] | dict[Card, int], order: TrumpOrder, suit_cl
 
 
 def covers(play: Sequence[Card], lead: Structure, order: TrumpOrder) -> bool:
-    """Whether ``play`` (of one suit class) matches every led tractor and holds a pair for every
-    further led pair: what trumping a plain lead needs."""
-    wanted = order.class_of(play) if play else None
-    if wanted is None or len(play) != lead.size:
-        return False
-    counts = counts_of(play)
-    if pairs_in(counts, order, wanted) < lead.all_pairs:
-        return False
-    return tractor_cover(counts, lead.tractors, order, wanted) == sum(lead.tractors)
+    """Whether ``play`` (of one suit class) splits into the lead's parts: a tractor of its own
+    for every led tractor and a pair of its own for every further led pair — what trumping a
+    plain lead needs."""
+    return structure_key(play, lead, order) is not None
 
 
-def structure_key(play: Sequence[Card], lead: Structure, order: TrumpOrder) -> tuple[int, int]:
-    """What a covering play is compared by, as ``(tractor length, strength)``.
+def structure_key(play: Sequence[Card], lead: Structure, order: TrumpOrder) -> tuple[int, int] | None:
+    """What a play is compared by as an answer to ``lead``, as ``(tractor length, strength)``,
+    or ``None`` when it does not split into the lead's parts (``spec/chaodipi.md`` §5, one card,
+    one part).
 
-    Against a lead with tractors: the length of the play's longest tractor (at least the lead's
-    longest, as the play covers it), then the top pair of its strongest tractor of that length
-    — the longer tractor beats the shorter (``spec/chaodipi.md`` §5, 长度最长的连对最大). Against
-    pairs only: ``(0, its highest pair)``; against singles only: ``(0, its highest card)``.
+    The play is split into the lead's parts: each led tractor a tractor of its own, at least as
+    long; each further led pair a pair of its own; the rest stand for the singles. Against a
+    lead with tractors the key is that of the tractor standing for the lead's longest, in the
+    play's best split: its length, then its top pair. A longer tractor may take the singles'
+    places, never a pair that a led pair needs. Against pairs only: ``(0, the highest pair)``;
+    against singles only: ``(0, the highest card)``.
+
+    >>> from paiju.cards import parse_cards
+    >>> from paiju.games.tricks.order import TrumpOrder
+    >>> order = TrumpOrder.build({"T": [parse_cards(r + "S") for r in "23456789"],
+    ...                           "C": [parse_cards(r + "C") for r in "3456789TJQKA"]})
+    >>> lead = structure_of(parse_cards("8C 8C 9C 9C 3C 3C QC QC TC"), order)
+    >>> structure_key(parse_cards("4S 4S 5S 5S 6S 6S 7S 7S 2S"), lead, order)[0]  # not 4: the pairs need two
+    2
     """
+    suit_class = order.class_of(play) if play else None
+    if suit_class is None or len(play) != lead.size:
+        return None
     counts = counts_of(play)
-    suit_class = order.suit_class[play[0]]
-    assert suit_class is not None
-    if lead.tractors:
-        for length in range(len(play) // 2, lead.longest - 1, -1):
-            keys = [
-                key
-                for run in tractors_in(counts, order, suit_class, length)
-                if (key := order.run_key([order.strength[card] for card in run])) is not None
-            ]
-            if keys:
-                return (length, max(keys))
-        raise ValueError("the play does not cover the lead's tractors")
-    if lead.all_pairs:
-        return (0, max(order.strength[card] for card in pair_cards(counts, order, suit_class)))
-    return (0, max(order.strength[card] for card in play))
+    pairs_held = pairs_in(counts, order, suit_class)
+    if pairs_held < lead.all_pairs:
+        return None
+    if not lead.tractors:
+        if lead.pairs:
+            return (0, max(order.strength[card] for card in pair_cards(counts, order, suit_class)))
+        return (0, max(order.strength[card] for card in play))
+    longest, others = lead.tractors[0], lead.tractors[1:]
+    # Taking two of a card takes one of its pairs, whichever tractor takes them: what the
+    # longest led tractor's answer may use is what the other parts leave of the pairs.
+    spare = pairs_held - sum(others) - lead.pairs
+    for length in range(spare, longest - 1, -1):
+        keyed = [
+            (key, run)
+            for run in tractors_in(counts, order, suit_class, length)
+            if (key := order.run_key([order.strength[card] for card in run])) is not None
+        ]
+        for key, run in sorted(keyed, reverse=True):
+            if not others or _covers_rest(counts, run, others, order, suit_class):
+                return (length, key)
+    return None
+
+
+def _covers_rest(
+    counts: Counter[Card], run: Sequence[Card], lengths: Sequence[int], order: TrumpOrder, suit_class: str
+) -> bool:
+    rest = Counter(counts)
+    for card in run:
+        rest[card] -= 2
+    return tractor_cover(rest, lengths, order, suit_class) == sum(lengths)
 
 
 def is_legal_structured_follow(
