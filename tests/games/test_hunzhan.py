@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 from collections import Counter
 from fractions import Fraction
 
@@ -391,7 +392,6 @@ def test_a_whole_hand_by_default_moves_sums_to_zero():
 
 def test_single_lead_fast_path_matches_the_general_rules():
     # The fast path for single leads against the shape-based follow rules and point rules.
-    import random
 
     from paiju.games.hunzhan.order import POINTS
     from paiju.games.tricks import beats, classify, trick_winner
@@ -433,7 +433,6 @@ def test_a_hand_has_the_shared_state_machine_shape():
 @given(seed=st.integers(0, 2**32), held=st.sampled_from([4, 6, 10, 21]), played=st.integers(1, 3))
 def test_a_play_judged_directly_is_allowed_exactly_when_listed(seed, held, played):
     # CheckAction judges a selection without listing every play; it must agree with the list.
-    import random
 
     from paiju.games.hunzhan.plays import why_not_allowed
     from paiju.games.tricks import lead_plays
@@ -468,3 +467,25 @@ def test_options_key_changes_only_with_what_the_seat_may_do():
     keys = hand.options_key(leader), hand.options_key(other)
     hand.apply(leader, hand.legal_actions(leader)[0])
     assert hand.options_key(leader) != keys[0] and hand.options_key(other) != keys[1]  # turn passed
+
+
+def test_bug_a_listed_play_was_judged_again_from_scratch(monkeypatch):
+    # The seat's plays were listed (as the view of the seat to act lists them), yet every
+    # play was judged again directly, rule by rule: a third of the engine's speed, gone.
+    import paiju.games.hunzhan.hand as hand_module
+
+    rng = random.Random(5)
+    hand = Game().new_hand(coins=[10**6] * 4, dealer=0, seed=b"listed")
+    hand.deal_all()
+    seat = next(s for s in range(4) if hand.legal_actions(s))
+    hand.apply(seat, hand.legal_actions(seat)[0])
+    hand.close_declaring()
+
+    def judged_again(*_args):
+        raise AssertionError("a listed play was judged again")
+
+    monkeypatch.setattr(hand_module, "why_not_allowed", judged_again)
+    while not hand.is_over:
+        seat = hand.to_act
+        hand.apply(seat, rng.choice(hand.legal_actions(seat)))
+    assert hand.result is not None

@@ -358,8 +358,10 @@ class Hand(CheckedActions, SerialisedState):
         if self.to_act != seat:
             raise IllegalAction(f"it is seat {self.to_act}'s turn, not seat {seat}'s", "not_your_turn")
         play = tuple(sorted(cards))
-        listed = self._allowed_sets.get(seat)
-        if listed is not None and play in listed:
+        # Once the plays are listed (the view of the seat to act lists them), a play is judged
+        # from the list; a short list is searched as it is, cheaper than building its set.
+        listed = self._allowed.get(seat)
+        if listed is not None and play in (listed if len(listed) <= 8 else self._allowed_set(seat)):
             return
         held = self.hands[seat]
         if not all(held.count(card) >= play.count(card) for card in set(play)):

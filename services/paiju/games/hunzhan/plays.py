@@ -67,7 +67,8 @@ def allowed_plays(hand: Sequence[Card], trick: Sequence[Sequence[Card]], order: 
         else:
             safe = [play for play in plays if play in winning or not any(POINTS[card] for card in play)]
             plays = safe or plays
-    return sorted(plays, key=lambda play: default_key(play, order))
+    keys = _card_keys(order)
+    return sorted(plays, key=lambda play: lowest.default_key(play, keys, POINTS))
 
 
 def why_not_allowed(
@@ -82,6 +83,8 @@ def why_not_allowed(
     from the shapes the hand holds.
     """
     play = tuple(sorted(play))
+    if len(play) == 1 and trick and len(trick[0]) == 1 and play in _allowed_singles(hand, trick, order):
+        return None  # listing a single lead's answers (held cards only) is cheaper than judging one
     held = Counter(hand)
     if not play or any(held[card] < count for card, count in Counter(play).items()):
         return f"you do not hold {format_cards(play)}"

@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from paiju.cards import Card
-from paiju.games.tricks.order import TrumpOrder
+from paiju.games.tricks.order import TRUMP, TrumpOrder
 from paiju.games.tricks.shapes import (
     PAIR,
     SINGLE,
@@ -176,6 +176,8 @@ def trick_winner(plays: Sequence[Sequence[Card]], order: TrumpOrder) -> int:
     """The index of the play that wins a trick (the first is the lead); plays judged as given."""
     if not plays:
         raise ValueError("a trick needs at least the lead")
+    if len(plays[0]) == 1 and all(len(play) == 1 for play in plays):
+        return _single_trick_winner([play[0] for play in plays], order)
     best = classify(plays[0], order)
     if best is None:
         raise ValueError("the lead of a trick must be one single, pair or tractor")
@@ -184,6 +186,20 @@ def trick_winner(plays: Sequence[Sequence[Card]], order: TrumpOrder) -> int:
         shape = classify(plays[index], order)
         if beats(shape, best):
             best, winner = shape, index  # type: ignore[assignment]
+    return winner
+
+
+def _single_trick_winner(cards: Sequence[Card], order: TrumpOrder) -> int:
+    """:func:`trick_winner` of a trick of single cards, without building their shapes."""
+    suit_class, strength = order.suit_class, order.strength
+    if suit_class[cards[0]] is None:
+        raise ValueError("the lead of a trick must be one single, pair or tractor")
+    winner = 0
+    for index in range(1, len(cards)):
+        card, best = cards[index], cards[winner]
+        card_class = suit_class[card]
+        if card_class == suit_class[best] and strength[card] > strength[best] or card_class == TRUMP and suit_class[best] != TRUMP:
+            winner = index
     return winner
 
 

@@ -63,13 +63,15 @@ def counts_of(cards: Iterable[Card]) -> Counter[Card]:
 def classify(cards: Sequence[Card], order: TrumpOrder) -> Shape | None:
     """The shape of ``cards`` as one single, pair or tractor; ``None`` if it is none of them."""
     size = len(cards)
+    if size == 1:  # the most common play: no class to agree on
+        card = cards[0]
+        single_class = order.suit_class[card]
+        return None if single_class is None else Shape(SINGLE, 0, single_class, order.strength[card])
     if size == 0:
         return None
     suit_class = order.class_of(cards)
     if suit_class is None:
         return None
-    if size == 1:
-        return Shape(SINGLE, 0, suit_class, order.strength[cards[0]])
     if size % 2:
         return None
     counts = counts_of(cards)
