@@ -222,3 +222,21 @@ def test_tractors_found_in_a_hand_classify_as_tractors(case):
             for run in tractors_in(counts, order, suit_class, length):
                 shape = classify([card for card in run for _ in range(2)], order)
                 assert shape is not None and shape.kind == TRACTOR and shape.pairs == length
+
+
+@settings(max_examples=volume(suite=200, soak=2000), deadline=None)
+@given(
+    trump=st.sampled_from(["S", "H", "C", "D", None]),
+    cards=st.lists(st.sampled_from(sorted(double_deck_without_346())), min_size=1, max_size=4),
+)
+def test_a_trick_of_singles_is_won_as_the_shapes_say(trump, cards):
+    # Singles are judged without building their shapes; the shapes must agree.
+    from paiju.games.tricks import beats
+
+    order = hunzhan_order(trump)
+    winner, best = 0, classify([cards[0]], order)
+    for index in range(1, len(cards)):
+        shape = classify([cards[index]], order)
+        if beats(shape, best):
+            winner, best = index, shape
+    assert trick_winner([[card] for card in cards], order) == winner
