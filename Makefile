@@ -25,10 +25,11 @@ test: $(STAMP)  ## the whole suite: unit, property, golden, random playouts
 soak: $(STAMP)  ## the suite at full volume (all examples, all hands) and the long randomised runs (10^5 hands)
 	$(BIN)/python -m pytest --soak -s -q
 
-bench: $(STAMP)  ## benchmarks print comparable figures (bench/load.py is run by hand: it takes a while)
+bench: $(STAMP)  ## benchmarks print comparable figures, each beside its target (bench/load.py is run by hand: it takes a while)
 	$(BIN)/python bench/engines.py
 	$(BIN)/python bench/tricks.py
 	$(BIN)/python bench/chaodipi.py
+	$(BIN)/python bench/check_action.py
 	$(BIN)/python bench/grpc_floor.py
 	$(BIN)/python bench/hub.py --tables 2000
 	$(BIN)/python bench/bot_tables.py --tables 200 --seconds 30

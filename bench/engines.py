@@ -14,6 +14,7 @@ from itertools import combinations
 from paiju.cards import format_cards, parse_cards, standard_deck
 from paiju.games.zhajinhua import Game, Rules, compare
 from paiju.games.zhajinhua.ranking import beats, strength
+from targets import beside
 
 
 def rate(work, seconds: float) -> float:
@@ -66,12 +67,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per figure")
     args = parser.parse_args()
     text_rate, engine_rate = bench_compares(args.seconds)
-    print(f"zhajinhua compare (text API, cached parse): {text_rate:12,.0f} compares/s  (target >= 300,000)")
+    print(f"zhajinhua compare (text API, cached parse): {text_rate:12,.0f} compares/s  {beside(text_rate, 300_000)}")
     print(f"zhajinhua compare (engine strengths)      : {engine_rate:12,.0f} compares/s")
     start = time.perf_counter()
     hands_rate, actions = bench_playouts(args.seconds)
     elapsed = time.perf_counter() - start
-    print(f"zhajinhua random playouts, 5 players      : {hands_rate:12,.0f} hands/s     (target >= 3,000)"
+    print(f"zhajinhua random playouts, 5 players      : {hands_rate:12,.0f} hands/s     {beside(hands_rate, 3_000)}"
           f"  [{actions / elapsed:,.0f} actions/s]")
 
 

@@ -35,6 +35,7 @@ from typing import Any
 import grpc
 
 from runs import cpu_seconds, redis_cpu_seconds
+from targets import beside
 
 PAYLOAD = b"x" * 200
 STREAM_MESSAGES = 50
@@ -254,7 +255,8 @@ def main() -> int:
     print(f"a five-seat action's transport and commit on the table server: {server_side:,.0f} µs on gRPC, "
           f"{raw_side:,.0f} µs on a bare socket, before any of Paiju's own work")
     print(f"budget per action at the target (2 cores, 1,000 actions/s, bots and Redis included): "
-          f"{TARGET_CPU_PER_ACTION_US:,.0f} µs · floor / budget = {per_action / TARGET_CPU_PER_ACTION_US:.0%}")
+          f"{TARGET_CPU_PER_ACTION_US:,.0f} µs · floor / budget = {per_action / TARGET_CPU_PER_ACTION_US:.0%} "
+          f"{beside(per_action, TARGET_CPU_PER_ACTION_US, at_most=True, unit=' µs')}")
     return 0
 
 
