@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run demo test soak bench lint clean
+.PHONY: run demo test soak bench lint clean image
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,9 @@ bench: $(STAMP)  ## benchmarks print comparable figures, each beside its target 
 	$(BIN)/python bench/grpc_floor.py
 	$(BIN)/python bench/hub.py --tables 2000
 	$(BIN)/python bench/bot_tables.py --tables 200 --seconds 30
+
+image:  ## the one image of every role, with Docker or Podman (the base from Debian's packages if need be)
+	deploy/build-image.sh
 
 lint: $(STAMP)
 	$(BIN)/ruff check services tests bench

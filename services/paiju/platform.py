@@ -50,8 +50,13 @@ def redis_client(settings: Settings) -> Any:
     if settings.redis_url:
         return open_redis(settings.redis_url, cluster=settings.redis_cluster,
                           max_connections=settings.grpc_workers + 64)
-    import fakeredis
-
+    try:
+        import fakeredis
+    except ImportError as missing:  # the production image leaves the emulation out
+        raise SystemExit(
+            "no REDIS_URL is set, and the in-process Redis emulation is not installed: set "
+            "REDIS_URL (and DATABASE_URL) to run as deployed, or install paiju[embedded]"
+        ) from missing
     return fakeredis.FakeRedis(server=fakeredis.FakeServer())
 
 

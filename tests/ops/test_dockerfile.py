@@ -1,6 +1,7 @@
 """deploy/Dockerfile at lint level: multi-stage, non-root in the final stage, an entrypoint that
 is the `paiju` command, and the ports the settings default to; hadolint when it is installed;
-and its build stage replayed step by step outside Docker (there is no Docker daemon here)."""
+its build stage replayed step by step outside a container engine; and the lock it installs from
+matches pyproject.toml and leaves the embedded-only emulation out."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -151,7 +153,9 @@ def test_the_build_stage_builds_when_its_steps_are_replayed_outside_docker(parse
                     destination.mkdir(parents=True, exist_ok=True)
                     shutil.copy(origin, destination)
         elif keyword == "RUN":
-            command = moved(args).replace("python -m venv", f"{sys.executable} -m venv", 1)
+            # A build secret's mount is the engine's; the step runs without it here.
+            command = moved(re.sub(r"^(--mount=\S+\s+)+", "", args)).replace(
+                "python3 -m venv", f"{sys.executable} -m venv", 1)
             done = subprocess.run(["bash", "-c", command], cwd=workdir, env=environment, capture_output=True,
                                   text=True, timeout=600, check=False)
             assert done.returncode == 0, f"RUN {args}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
@@ -160,3 +164,22 @@ def test_the_build_stage_builds_when_its_steps_are_replayed_outside_docker(parse
     served = subprocess.run([str(inside("/opt/paiju/bin") / entrypoint[0]), *command, "--help"],
                             capture_output=True, text=True, timeout=60, check=False)
     assert served.returncode == 0 and "serve" in served.stdout, served.stderr[-2000:]
+
+
+def test_the_lock_is_as_new_as_pyproject_and_leaves_the_embedded_emulation_out() -> None:
+    sys.path.insert(0, str(DOCKERFILE.parents[1] / "scripts"))
+    try:
+        import lock
+    finally:
+        sys.path.pop(0)
+    assert lock.locked_digest() == lock.dependencies_digest(), (
+        "pyproject.toml's dependencies changed since deploy/requirements.lock was made: "
+        "run .venv/bin/python scripts/lock.py"
+    )
+    text = lock.LOCK.read_text()
+    pinned = {line.split("==")[0].lower().replace("_", "-") for line in text.splitlines() if "==" in line}
+    wanted = tomllib.loads((DOCKERFILE.parents[1] / "pyproject.toml").read_text())["project"]["dependencies"]
+    names = {re.split(r"[\[<>=!~ ]", spec, maxsplit=1)[0].lower().replace("_", "-") for spec in wanted}
+    assert names <= pinned, names - pinned
+    assert "fakeredis" not in pinned and "lupa" not in pinned
+    assert all("--hash=sha256:" in entry for entry in text.split("==")[1:])
