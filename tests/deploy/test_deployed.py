@@ -1,0 +1,183 @@
+"""Paiju run as deployed: the image, every role of a Kubernetes overlay in its own container on a
+network of the run's own, and players reaching it through the door only (``deploy/local/run.py``).
+
+Needs a container engine and the image (``make image``); without them the tests say they are
+skipped, and under ``PAIJU_REQUIRE_SERVICES`` (CI) that skip is a failure.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from tests.deploy.players import newcomers, play_zhajinhua_hand, seat_together, zhajinhua_move
+
+ROOT = Path(__file__).resolve().parents[2]
+IMAGE = os.environ.get("PAIJU_IMAGE", "paiju:latest")
+TABLE_REPLICAS = 2
+
+
+def _load_run_module():
+    spec = importlib.util.spec_from_file_location("paiju_local_run", ROOT / "deploy" / "local" / "run.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+local_run = _load_run_module()
+
+
+def _missing() -> str | None:
+    if not (shutil.which("podman") or shutil.which("docker")):
+        return "no container engine (apt-get install podman runc netavark aardvark-dns)"
+    if not shutil.which("kubectl"):
+        return "no kubectl to render the overlay"
+    command = local_run.engine()
+    if subprocess.run([*command, "image", "inspect", IMAGE], capture_output=True, check=False).returncode != 0:
+        return f"the image {IMAGE} is not built (make image)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def deployed() -> Iterator[object]:
+    missing = _missing()
+    if missing:
+        message = f"SKIPPED real-server test: the deployment run needs {missing}"
+        if os.environ.get("PAIJU_REQUIRE_SERVICES"):
+            pytest.fail(message + " (PAIJU_REQUIRE_SERVICES is set)")
+        pytest.skip(message)
+    run = local_run.up("dev", {"paiju-table": TABLE_REPLICAS}, IMAGE)
+    try:
+        yield run
+    finally:
+        local_run.down(run)
+
+
+def deployed_name(run, pod: str) -> str:
+    """The container of ``pod`` (a Deployment's name and the replica's number) in ``run``."""
+    return run.container(pod)
+
+
+def _sql(run, query: str) -> list[str]:
+    """Rows of ``query`` on the run's PostgreSQL, asked inside its own container."""
+    done = subprocess.run([*run.engine, "exec", deployed_name(run, "paiju-postgres-0"), "psql", "-h", "/var/run/postgresql", "-U", "paiju", "-d",
+                           "paiju", "-At", "-c", query], capture_output=True, text=True, check=True)
+    return [line for line in done.stdout.splitlines() if line]
+
+
+def _settled(players, timeout: float = 60) -> list[tuple[int, int]]:
+    """Each player's (available, held) once no coin of theirs is held (the worker settled)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        balances = [(b.available, b.held) for b in (player.balance() for player in players)]
+        if all(held == 0 for _, held in balances) or time.monotonic() > deadline:
+            return balances
+        time.sleep(0.5)
+
+
+def test_a_whole_zhajinhua_hand_through_the_door(deployed) -> None:
+    players = newcomers(deployed.door, 3)
+    room = seat_together(players, "zhajinhua", "free")
+    last = play_zhajinhua_hand(players, room)
+    result = last["state"]["result"]
+    assert sum(result["coins"]) == 0 and result["winners"]
+    balances = _settled(players)
+    assert all(held == 0 for _, held in balances), balances
+    assert [available - 20_000 for available, _ in balances] == result["coins"]
+    for player in players:
+        player.close()
+
+
+def test_a_table_server_killed_mid_hand_the_hand_goes_on_on_the_other(deployed) -> None:
+    players = newcomers(deployed.door, 2)
+    room = seat_together(players, "zhajinhua", "free")
+    for player in players:
+        player.ready(room)
+    by_seat = {player.view(room)["seat"]: player for player in players}
+    moved = 0
+    while moved < 2:  # two moves, then one table server dies without a word
+        view = players[0].view(room)
+        hand = view["hand"]
+        if hand is None or hand["state"].get("to_act") is None:
+            time.sleep(0.2)
+            continue
+        actor = by_seat[hand["seats"][hand["state"]["to_act"]]]
+        mine = actor.view(room)
+        actor.act(room, "call", mine["version"])
+        moved += 1
+    hand_id = players[0].view(room)["hand"]["hand_id"]
+    deployed.kill(deployed_name(deployed, "paiju-table-0"))
+    finished = _finish_through_retries(players, by_seat, room, hand_id)
+    result = finished["state"]["result"]
+    assert sum(result["coins"]) == 0
+    balances = _settled(players)
+    assert [available - 20_000 for available, _ in balances] == result["coins"], "settled once, no coin held"
+
+
+def _finish_through_retries(players, by_seat, room: str, hand_id: str, timeout: float = 120) -> dict:
+    """Plays on until ``hand_id`` is over; a call that reached the dead server is asked again."""
+    from paiju.client.sdk import PaijuError, StaleView
+
+    deadline = time.monotonic() + timeout
+    moves = 2
+    while time.monotonic() < deadline:
+        try:
+            view = players[0].view(room)
+            if view["hand"] is None or view["hand"]["hand_id"] != hand_id:
+                assert view["last_hand"]["hand_id"] == hand_id
+                return view["last_hand"]
+            to_act = view["hand"]["state"].get("to_act")
+            if to_act is None:
+                time.sleep(0.2)
+                continue
+            actor = by_seat[view["hand"]["seats"][to_act]]
+            mine = actor.view(room)
+            legal = mine["hand"]["state"]["legal_actions"]
+            if legal:
+                actor.act(room, zhajinhua_move(legal, moves), mine["version"])
+                moves += 1
+        except StaleView:
+            continue
+        except PaijuError as error:
+            if error.status != grpc.StatusCode.UNAVAILABLE:
+                raise
+            time.sleep(0.5)
+    raise AssertionError(f"{hand_id} did not end within {timeout:.0f} s after a table server was killed")
+
+
+def test_every_container_stops_on_sigterm_within_its_grace_and_the_ledger_balances(deployed) -> None:
+    datastores = (deployed_name(deployed, "paiju-postgres-0"), deployed_name(deployed, "paiju-redis-0"))
+    stoppable = [name for name in deployed.names
+                 if name not in datastores and name != deployed_name(deployed, "paiju-table-0")]
+    results: dict[str, tuple[int, float]] = {}
+
+    def stop(name: str) -> None:
+        results[name] = deployed.stop(name, timeout=30)
+
+    threads = [threading.Thread(target=stop, args=(name,)) for name in stoppable]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    slow = {name: seconds for name, (_, seconds) in results.items() if seconds >= 29}
+    assert not slow, {name: (seconds, deployed.logs(name)[-3000:]) for name, seconds in slow.items()}
+    failed = {name: code for name, (code, _) in results.items() if code not in (0, 143)}
+    assert not failed, {name: deployed.logs(name)[-1500:] for name in failed}
+    assert _sql(deployed, "SELECT coalesce(sum(amount), 0) FROM wallet_holds") == ["0"]
+    assert _sql(deployed, "SELECT hand_id FROM wallet_entries WHERE hand_id IS NOT NULL "
+                          "GROUP BY hand_id HAVING sum(amount) <> 0") == []
+    total = _sql(deployed, "SELECT coalesce(sum(balance), 0) FROM wallet_accounts")
+    granted = _sql(deployed, "SELECT coalesce(sum(amount), 0) FROM wallet_entries WHERE reason = 'grant'")
+    assert total == granted
