@@ -67,6 +67,10 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
     door = None
     if set(services) == set(SERVICES):
         door = open_web_door(settings, f"{dial_host(server.host)}:{server.port}", share_port, out)
+    elif list(services) == ["lobby"]:
+        # Deployed apart, the lobby's pods serve the page: the door in front routes to them what
+        # is not a gRPC call, so the client is served at the door's own origin.
+        door = open_web_door(settings, f"{dial_host(server.host)}:{server.port}", share_port, out, relay=False)
     stop = threading.Event()
     stats = start_bots(server.address, bot_tables, stop, house_sign_in(platform, server.address)) if bot_tables else {}
     live = LiveLine(platform, stats, out)
@@ -109,15 +113,20 @@ def connect_hint(services: Sequence[str], address: str) -> str | None:
             f"or any gRPC client (reflection is on: grpcurl -plaintext {address} list)")
 
 
-def open_web_door(settings: Settings, grpc_target: str, share_port: bool, out) -> WebDoor | None:  # type: ignore[no-untyped-def]
-    """The web port relaying to the all-in-one gRPC server at ``grpc_target``, or ``None`` (said)
-    when it cannot listen."""
+def open_web_door(settings: Settings, grpc_target: str, share_port: bool, out,  # type: ignore[no-untyped-def]
+                  relay: bool = True) -> WebDoor | None:
+    """The web port relaying to the all-in-one gRPC server at ``grpc_target`` (without
+    ``relay``: the web client's files alone), or ``None`` (said) when it cannot listen."""
     try:
-        door = start_web_door(grpc_target, settings.bind_host, settings.web_port, share_port=share_port)
+        door = start_web_door(grpc_target, settings.bind_host, settings.web_port, share_port=share_port,
+                              relay=relay)
     except DoorStartError as error:
         out(f"web: {error} (set PAIJU_WEB_PORT, or 0 for a free port); serving without the web client")
         return None
-    out(f"open http://{dial_host(door.host)}:{door.port} and play")
+    if relay:
+        out(f"open http://{dial_host(door.host)}:{door.port} and play")
+    else:
+        out(f"web: the web client's files on port {door.port}, for the door in front (it speaks gRPC-Web)")
     return door
 
 

@@ -157,6 +157,17 @@ def _finish_through_retries(players, by_seat, room: str, hand_id: str, timeout: 
     raise AssertionError(f"{hand_id} did not end within {timeout:.0f} s after a table server was killed")
 
 
+def test_the_door_serves_the_web_client_at_its_own_origin(deployed) -> None:
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://{deployed.door}/", timeout=10) as page:
+        html = page.read().decode()
+        assert page.status == 200 and "text/html" in page.headers["content-type"]
+    assert "app.js" in html
+    with urllib.request.urlopen(f"http://{deployed.door}/app.js", timeout=10) as script:
+        assert script.status == 200 and len(script.read()) > 10_000
+
+
 def test_every_container_stops_on_sigterm_within_its_grace_and_the_ledger_balances(deployed) -> None:
     datastores = (deployed_name(deployed, "paiju-postgres-0"), deployed_name(deployed, "paiju-redis-0"))
     stoppable = [name for name in deployed.names

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
+from paiju.common.config import Settings
 from paiju.common.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY
 from paiju.common.interceptor import AUTHORIZATION_KEY, INTERNAL_SERVICES, PUBLIC_SERVICES
 from paiju.gateway.grpc_web import ROUTED_SERVICES
@@ -58,22 +59,66 @@ def routes(files: dict[str, str]) -> list[dict[str, Any]]:
     return host["routes"]
 
 
-def routed(files: dict[str, str], path: str) -> str | None:
-    """The cluster Envoy sends ``path`` to (first matching prefix, as Envoy matches), or None."""
-    return next((r["route"]["cluster"] for r in routes(files) if path.startswith(r["match"]["prefix"])), None)
+PAGE_ROUTE_MATCH = {"prefix": "/", "headers": [{"name": ":method", "string_match": {"exact": "GET"}}]}
+
+
+def _matches(route: dict[str, Any], path: str, method: str) -> bool:
+    wanted = {header["name"]: header["string_match"]["exact"] for header in route["match"].get("headers", [])}
+    return path.startswith(route["match"]["prefix"]) and wanted.get(":method", method) == method
+
+
+def routed(files: dict[str, str], path: str, method: str = "POST") -> str | None:
+    """The cluster Envoy sends a ``method`` of ``path`` to (the first route that matches, as
+    Envoy matches), or None. gRPC and gRPC-Web calls are POSTs."""
+    return next((r["route"]["cluster"] for r in routes(files) if _matches(r, path, method)), None)
+
+
+def grpc_routes(files: dict[str, str]) -> list[dict[str, Any]]:
+    return [route for route in routes(files) if route["match"] != PAGE_ROUTE_MATCH]
 
 
 def test_routes_cover_exactly_the_public_services_by_their_name_and_a_slash(overlay) -> None:
     _, objects = overlay
     files = door_files(objects)
-    assert [set(route["match"]) for route in routes(files)] == [{"prefix"}] * len(routes(files))
-    assert {route["match"]["prefix"] for route in routes(files)} == {f"/{name}/" for name in ROUTED_SERVICES}
+    assert [set(route["match"]) for route in grpc_routes(files)] == [{"prefix"}] * len(grpc_routes(files))
+    assert {route["match"]["prefix"] for route in grpc_routes(files)} == {f"/{name}/" for name in ROUTED_SERVICES}
     assert ROUTED_SERVICES == set(SERVICE_COMPONENT)
+    # Besides them one route, last: a GET of anything else is the web client's.
+    assert routes(files)[-1]["match"] == PAGE_ROUTE_MATCH and len(routes(files)) == len(ROUTED_SERVICES) + 1
+
+
+def test_the_web_client_is_served_at_the_doors_origin_from_the_lobbys_web_port(overlay) -> None:
+    _, objects = overlay
+    files = door_files(objects)
+    assert routed(files, "/", "GET") == routed(files, "/app.js", "GET") == "paiju-web"
+    assert routed(files, "/paiju.v1.Lobby/ListRooms", "GET") == "paiju-lobby"  # a call is a call
+    clusters = {c["name"]: c for c in yaml.safe_load(files["envoy.yaml"])["static_resources"]["clusters"]}
+    (endpoint,) = clusters["paiju-web"]["load_assignment"]["endpoints"][0]["lb_endpoints"]
+    address = endpoint["endpoint"]["address"]["socket_address"]
+    service = named(objects, "Service")[address["address"]]
+    (lobby,) = [d for d in named(objects, "Deployment").values()
+                if selects(service["spec"]["selector"], d["spec"]["template"]["metadata"]["labels"])]
+    assert lobby["spec"]["template"]["metadata"]["labels"]["app.kubernetes.io/component"] == "lobby"
+    ports = {p["name"]: p["containerPort"] for p in lobby["spec"]["template"]["spec"]["containers"][0]["ports"]}
+    assert ports["web"] == address["port_value"] == Settings.from_env({}).web_port
+
+
+def test_each_door_pod_holds_ten_thousand_open_streams_per_service(overlay) -> None:
+    # Envoy's default circuit breaker caps a cluster at 1,024 open requests (each Watch is one).
+    _, objects = overlay
+    files = door_files(objects)
+    clusters = {c["name"]: c for c in yaml.safe_load(files["envoy.yaml"])["static_resources"]["clusters"]}
+    for route in grpc_routes(files):
+        (thresholds,) = clusters[route["route"]["cluster"]]["circuit_breakers"]["thresholds"]
+        assert thresholds.get("priority", "DEFAULT") == "DEFAULT"
+        for limit in ("max_connections", "max_pending_requests", "max_requests"):
+            assert thresholds[limit] >= 10_000, (route["route"]["cluster"], limit)
 
 
 @pytest.mark.parametrize("method", [
     *(f"/{service}/AnyMethod" for service in sorted(INTERNAL_SERVICES | PUBLIC_SERVICES)),
     "/paiju.v1.WalletInternal/HoldForHand", "/paiju.v1.Tablet/Act", "/paiju.v1.wallet/Login", "/",
+    "/grpc.health.v1.Health/Check", "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
 ])
 def test_no_route_takes_an_internal_or_unknown_service(overlay, method: str) -> None:
     _, objects = overlay
@@ -95,8 +140,7 @@ def test_each_route_reaches_every_pod_of_its_own_service(overlay) -> None:
         (chosen,) = [d for d in deployments.values()
                      if selects(service["spec"]["selector"], d["spec"]["template"]["metadata"]["labels"])]
         assert chosen["spec"]["template"]["metadata"]["labels"]["app.kubernetes.io/component"] == component
-        (port,) = service["spec"]["ports"]
-        assert port["port"] == address["port_value"]
+        (port,) = [p for p in service["spec"]["ports"] if p["port"] == address["port_value"]]
         container_ports = {p["name"]: p["containerPort"] for p in chosen["spec"]["template"]["spec"]["containers"][0]["ports"]}
         assert container_ports[port["targetPort"]] == address["port_value"]
 
@@ -104,7 +148,7 @@ def test_each_route_reaches_every_pod_of_its_own_service(overlay) -> None:
 def test_long_streams_are_left_alone_and_deadlines_come_from_the_call(overlay) -> None:
     _, objects = overlay
     files = door_files(objects)
-    for route in routes(files):
+    for route in grpc_routes(files):
         assert route["route"]["timeout"] == "0s"
         assert route["route"]["max_stream_duration"] == {"grpc_timeout_header_max": "0s"}
     for listener in listeners(files):
@@ -117,6 +161,8 @@ def test_long_streams_are_left_alone_and_deadlines_come_from_the_call(overlay) -
 def test_upstream_connections_are_http2_with_keepalive(overlay) -> None:
     _, objects = overlay
     for cluster in yaml.safe_load(door_files(objects)["envoy.yaml"])["static_resources"]["clusters"]:
+        if cluster["name"] == "paiju-web":
+            continue  # the web client's files: plain HTTP/1.1
         options = cluster["typed_extension_protocol_options"]["envoy.extensions.upstreams.http.v3.HttpProtocolOptions"]
         keepalive = options["explicit_http_config"]["http2_protocol_options"]["connection_keepalive"]
         assert keepalive == {"interval": "20s", "timeout": "10s"}
@@ -147,7 +193,12 @@ def test_the_door_is_one_public_address_and_reaches_only_the_public_services(ove
     egress = [p for p in policies if "Egress" in p["spec"]["policyTypes"] and selects(p["spec"]["podSelector"], labels)]
     allowed = {(port["port"], port.get("protocol", "TCP")) for p in egress for rule in p["spec"]["egress"]
                for port in rule["ports"]}
-    assert allowed == {(53, "UDP"), (53, "TCP"), ("grpc", "TCP")}
+    assert allowed == {(53, "UDP"), (53, "TCP"), ("grpc", "TCP"), ("web", "TCP")}
+    web_peers = {d["spec"]["template"]["metadata"]["labels"]["app.kubernetes.io/component"]
+                 for p in egress for rule in p["spec"]["egress"] if {port["port"] for port in rule["ports"]} == {"web"}
+                 for peer in rule.get("to", []) for d in named(objects, "Deployment").values()
+                 if selects(peer["podSelector"], d["spec"]["template"]["metadata"]["labels"])}
+    assert web_peers == {"lobby"}, "the web port is opened to the lobby's pods alone"
     reached = {d["spec"]["template"]["metadata"]["labels"]["app.kubernetes.io/component"]
                for p in egress for rule in p["spec"]["egress"] for peer in rule.get("to", [])
                for d in named(objects, "Deployment").values()

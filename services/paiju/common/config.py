@@ -22,7 +22,7 @@ variable                       default                      meaning
 ``PAIJU_TABLE_PORT``           ``50054``                    the table service alone
 ``PAIJU_WATCHDOG_PORT``        ``50055``                    the watchdog service alone
 ``PAIJU_METRICS_PORT``         ``9100``                     Prometheus metrics (0: none)
-``PAIJU_WEB_PORT``             ``8080``                     all in one: the web client and gRPC-Web (0: a free port)
+``PAIJU_WEB_PORT``             ``8080``                     all in one: the web client and gRPC-Web; lobby alone: the client's files (0: a free port)
 ``PAIJU_WALLET_TARGET``        ``127.0.0.1:50052``          where the other services reach the wallet
 ``PAIJU_LOBBY_TARGET``         ``127.0.0.1:50053``          where the other services reach the lobby
 ``PAIJU_TABLE_TARGET``         ``127.0.0.1:50054``          where the other services reach the table

@@ -39,12 +39,15 @@ class DoorStartError(RuntimeError):
     """The front door could not listen where it was asked to."""
 
 
-def build_app(channel: grpc.aio.Channel, target: str, static_root: Path = STATIC_ROOT) -> web.Application:
+def build_app(channel: grpc.aio.Channel, target: str, static_root: Path = STATIC_ROOT, *,
+              relay: bool = True) -> web.Application:
     """The routes: gRPC-Web POSTs by service and method (relayed over ``channel`` to
-    ``target``), CORS preflights, the client's files."""
+    ``target``), CORS preflights, the client's files; only the files without ``relay`` (behind
+    a door that speaks gRPC-Web itself, as Kubernetes' Envoy does)."""
     app = web.Application()
-    app.router.add_post("/{service}/{method}", GrpcWebRelay(channel, target).handle)
-    app.router.add_route("OPTIONS", "/{path:.*}", _preflight)
+    if relay:
+        app.router.add_post("/{service}/{method}", GrpcWebRelay(channel, target).handle)
+        app.router.add_route("OPTIONS", "/{path:.*}", _preflight)
     app.router.add_get("/{path:.*}", StaticFiles(static_root).handle)
     app.on_response_prepare.append(_allow_other_origins)
     return app
@@ -98,8 +101,9 @@ class WebDoor:
 
 
 def start_web_door(grpc_target: str, host: str, port: int, *, share_port: bool = False,
-                   static_root: Path = STATIC_ROOT) -> WebDoor:
-    """Listen on ``host:port`` (0: a free port) and relay gRPC-Web to ``grpc_target``.
+                   static_root: Path = STATIC_ROOT, relay: bool = True) -> WebDoor:
+    """Listen on ``host:port`` (0: a free port) and relay gRPC-Web to ``grpc_target`` (with
+    ``relay``; without it, serve the web client's files alone).
 
     ``share_port`` lets other processes of this user listen on the same port, as the gRPC
     server's does. Raises :class:`DoorStartError` when the port cannot be had.
@@ -111,7 +115,7 @@ def start_web_door(grpc_target: str, host: str, port: int, *, share_port: bool =
     async def open_door() -> tuple[web.AppRunner, grpc.aio.Channel, int]:
         channel = grpc.aio.insecure_channel(grpc_target)
         # Cancelling a call's handler when its browser goes away is what cancels the call.
-        runner = web.AppRunner(build_app(channel, grpc_target, static_root), handler_cancellation=True,
+        runner = web.AppRunner(build_app(channel, grpc_target, static_root, relay=relay), handler_cancellation=True,
                                access_log=None, shutdown_timeout=STOP_GRACE_SECONDS)
         await runner.setup()
         site = web.TCPSite(runner, host, port, reuse_port=share_port or None)
