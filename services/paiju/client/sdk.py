@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import grpc
 
-from paiju.common.channels import authorized_channel, connection_options
+from paiju.common.channels import authorized_channel, is_loopback, open_channel
 from paiju.common.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY, trailer
 from paiju.common.limits import SERVER_BUSY, TOO_MANY_LOGINS
 from paiju.proto.v1 import (
@@ -32,6 +32,8 @@ from paiju.proto.v1 import (
 if TYPE_CHECKING:
     from paiju.client.session import PlaySession
 
+DEFAULT_TIMEOUT_SECONDS = 10.0
+"""The deadline of a call (not of a stream) unless the client is given another."""
 LOGIN_TRIES = 20
 LOGIN_RETRY_FIRST_PAUSE_S = 0.05
 LOGIN_RETRY_LONGEST_PAUSE_S = 2.0
@@ -96,15 +98,26 @@ def updates_of(update: table_pb2.TableUpdate) -> Iterator[TableUpdate]:
 class PaijuClient:
     """One player's session with a Paiju server."""
 
-    def __init__(self, target: str, routes: dict[str, str] | None = None, *, own_connection: bool = False) -> None:
+    def __init__(self, target: str, routes: dict[str, str] | None = None, *, own_connection: bool = False,
+                 tls: bool | None = None, root_certificates: bytes | None = None,
+                 timeout: float | None = DEFAULT_TIMEOUT_SECONDS) -> None:
         """``target`` serves every service (all-in-one, or a gateway); ``routes`` may send
         ``"wallet"``, ``"lobby"`` or ``"table"`` calls to other addresses. ``own_connection``
         opens connections of this client's own instead of sharing the process's (many players
-        in one process, each as if on its own device)."""
+        in one process, each as if on its own device).
+
+        ``tls``: connect over TLS — by default for every address but loopback — trusting the
+        system's roots, or ``root_certificates`` (PEM) when given. ``timeout``: the deadline of
+        each call but the streams, in seconds (``None``: none), so that a server that stops
+        answering is an error, not a client that waits for ever."""
         self.target = target
         self.routes = {name: (routes or {}).get(name, target) for name in ("wallet", "lobby", "table")}
         self.own_connection = own_connection
-        self._open_channel = grpc.insecure_channel(self.routes["wallet"], options=connection_options(own_connection))
+        self.timeout = timeout
+        use_tls = (not is_loopback(target)) if tls is None else tls
+        self._credentials = grpc.ssl_channel_credentials(root_certificates) if use_tls else None
+        self._open_channel = open_channel(self.routes["wallet"], own_connection=own_connection,
+                                          credentials=self._credentials)
         self._wallet_open = wallet_pb2_grpc.WalletStub(self._open_channel)
         self.token = ""
         self.account_id = ""
@@ -114,11 +127,12 @@ class PaijuClient:
 
     @classmethod
     def connect(cls, target: str, username: str, password: str, routes: dict[str, str] | None = None, *,
-                register: bool = False, own_connection: bool = False) -> PaijuClient:
+                register: bool = False, own_connection: bool = False, **transport: Any) -> PaijuClient:
         """Log in to an existing account; with ``register``, create the account first (a name
         already taken is refused, ALREADY_EXISTS). A wrong password is UNAUTHENTICATED, never
-        mistaken for a wish to register."""
-        client = cls(target, routes, own_connection=own_connection)
+        mistaken for a wish to register. ``transport``: ``tls``, ``root_certificates`` and
+        ``timeout`` as for the constructor."""
+        client = cls(target, routes, own_connection=own_connection, **transport)
         if register:
             client.register(username, password)
         else:
@@ -127,16 +141,17 @@ class PaijuClient:
 
     @classmethod
     def from_session(cls, target: str, token: str, account_id: str, username: str,
-                     routes: dict[str, str] | None = None, *, own_connection: bool = False) -> PaijuClient:
+                     routes: dict[str, str] | None = None, *, own_connection: bool = False,
+                     **transport: Any) -> PaijuClient:
         """A client for a session already held (a token kept from an earlier login, or one the
         platform issued to its own players): no password is sent."""
-        client = cls(target, routes, own_connection=own_connection)
+        client = cls(target, routes, own_connection=own_connection, **transport)
         client._session(wallet_pb2.SessionResponse(token=token, account_id=account_id, username=username))
         return client
 
     def _call(self, method: Any, request: Any) -> Any:
         try:
-            return method(request)
+            return method(request, timeout=self.timeout)
         except grpc.RpcError as error:
             raise _refusal(error) from None
 
@@ -145,7 +160,8 @@ class PaijuClient:
         for channel in self._channels:
             channel.close()
         channels = {
-            address: authorized_channel(address, lambda: self.token, own_connection=self.own_connection)
+            address: authorized_channel(address, lambda: self.token, own_connection=self.own_connection,
+                                        credentials=self._credentials)
             for address in set(self.routes.values())
         }
         self._channels = list(channels.values())

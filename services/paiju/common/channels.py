@@ -98,16 +98,45 @@ class _CallDetails(grpc.ClientCallDetails):
         self.compression = compression
 
 
-def authorized_channel(target: str, tokens: TokenSource, *, own_connection: bool = False) -> grpc.Channel:
-    """An insecure channel to ``target`` whose every call carries ``Bearer <tokens()>``.
+def authorized_channel(target: str, tokens: TokenSource, *, own_connection: bool = False,
+                       credentials: grpc.ChannelCredentials | None = None) -> grpc.Channel:
+    """A channel to ``target`` whose every call carries ``Bearer <tokens()>``: over TLS with
+    ``credentials``, else plain (loopback, and the services within a cluster).
 
     For a fixed token pass ``lambda: token``; for service calls a ``ServiceTokenSource``.
     Close it like any channel (it is a context manager). grpc shares one connection among a
     process's channels to the same target; ``own_connection`` gives this channel its own, as a
     separate device would have (so that server processes sharing a port each get some).
     """
-    return grpc.intercept_channel(grpc.insecure_channel(target, options=connection_options(own_connection)),
+    return grpc.intercept_channel(open_channel(target, own_connection=own_connection, credentials=credentials),
                                   _BearerInterceptor(tokens))
+
+
+def open_channel(target: str, *, own_connection: bool = False,
+                 credentials: grpc.ChannelCredentials | None = None) -> grpc.Channel:
+    """A channel to ``target``: over TLS with ``credentials``, else plain."""
+    options = connection_options(own_connection)
+    if credentials is None:
+        return grpc.insecure_channel(target, options=options)
+    return grpc.secure_channel(target, credentials, options=options)
+
+
+def is_loopback(target: str) -> bool:
+    """Whether ``target`` (``host:port``) is this machine, where a plain connection is safe.
+
+    >>> [is_loopback(t) for t in ("127.0.0.1:50051", "localhost:8080", "[::1]:443", "play.example.com:443")]
+    [True, True, True, False]
+    """
+    host = target.rsplit(":", 1)[0].strip("[]") if ":" in target else target
+    if host == "localhost" or host.startswith("unix"):
+        return True
+    try:
+        import ipaddress
+
+        address = ipaddress.ip_address(host)
+        return address.is_loopback or address.is_unspecified  # 0.0.0.0 dials this machine
+    except ValueError:
+        return False
 
 
 def connection_options(own_connection: bool) -> tuple[tuple[str, int], ...]:
