@@ -24,7 +24,7 @@ class _Wallet(wallet_pb2_grpc.WalletServicer):
     def __init__(self, hang: threading.Event | None = None) -> None:
         self.hang = hang
 
-    def Register(self, request, context):  # noqa: N802 (gRPC's name)
+    def Register(self, request, context):
         if self.hang is not None:
             self.hang.wait(10)
         return wallet_pb2.SessionResponse(token="t", account_id="1", username=request.username)
