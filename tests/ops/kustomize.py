@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import missing_tool
+
 REPO = Path(__file__).resolve().parents[2]
 K8S = REPO / "k8s"
 KUBERNETES_VERSION = "1.30.0"
@@ -31,7 +33,7 @@ def render(directory: Path) -> list[dict[str, Any]]:
     yaml = pytest.importorskip("yaml", reason="PyYAML is not installed (comes with kubernetes-validate)")
     command = kustomize_command()
     if command is None:
-        pytest.skip("no kustomize here: install `kustomize` or `kubectl` to build k8s/ overlays")
+        missing_tool("no kustomize here: install `kustomize` or `kubectl` to build k8s/ overlays")
     result = subprocess.run(
         [*command, str(directory)], capture_output=True, text=True, timeout=300, check=False
     )

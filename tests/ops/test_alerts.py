@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import missing_tool
 from tests.ops.promql import defined_series, promtool, series_used
 
 yaml = pytest.importorskip("yaml", reason="PyYAML is not installed (comes with kubernetes-validate)")
@@ -62,7 +63,7 @@ def test_every_alert_is_exercised_by_a_unit_test() -> None:
 def run_promtool(*args: str) -> subprocess.CompletedProcess[str]:
     binary = promtool()
     if binary is None:
-        pytest.skip("promtool is not installed (Debian package `prometheus`)")
+        missing_tool("promtool is not installed (Debian package `prometheus`)")
     return subprocess.run([binary, *args], capture_output=True, text=True, timeout=120, check=False)
 
 

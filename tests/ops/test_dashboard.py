@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import missing_tool
 from tests.ops.promql import defined_series, promtool, series_used
 
 GRAFANA = Path(__file__).resolve().parents[2] / "deploy" / "grafana"
@@ -67,7 +68,7 @@ def test_every_query_is_promql_that_promtool_accepts(
 ) -> None:
     binary = promtool()
     if binary is None:
-        pytest.skip("promtool is not installed (Debian package `prometheus`)")
+        missing_tool("promtool is not installed (Debian package `prometheus`)")
     rules = []
     for number, expression in enumerate(queries(dashboard)):
         for variable, value in VARIABLES.items():

