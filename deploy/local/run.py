@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[2]
 STATE = Path(tempfile.gettempdir()) / "paiju-local-run.json"
 DATASTORES_IMAGE = "localhost/paiju-datastores:bookworm"
 LOCAL_BASE = "localhost/paiju-python:bookworm"
-START_ORDER = ("redis", "postgres", "wallet", "lobby", "table", "watchdog", "worker", "beat", "door")
+START_ORDER = ("redis", "postgres", "migrate", "wallet", "lobby", "table", "watchdog", "worker", "beat", "door")
 
 
 def engine() -> list[str]:
@@ -83,6 +83,11 @@ class Container:
     grace_seconds: int = 30
     readiness: list[str] | None = None
     """A command run inside the container that succeeds once it is ready (its readiness probe)."""
+    job_tries: int | None = None
+    """For a Job's pod: how many times it may run before the Job fails (its backoffLimit + 1)."""
+    started_at: float | None = None
+    ready_after: float | None = None
+    """Seconds from its start until its readiness probe first passed (the run's figures)."""
 
     def run_command(self, network: str, engine_name: str) -> list[str]:
         command = ["run", "-d", "--name", self.name, "--network", network, "--hostname", self.name,
@@ -132,7 +137,8 @@ def containers(objects: list[dict[str, Any]], paiju_image: str, base_image: str,
     services = _by_kind(objects, "Service")
     envoy = _envoy_binary()
     found: list[Container] = []
-    for name, deployment in _by_kind(objects, "Deployment").items():
+    workloads = [*_by_kind(objects, "Job").items(), *_by_kind(objects, "Deployment").items()]
+    for name, deployment in workloads:
         pod = deployment["spec"]["template"]
         labels = pod["metadata"].get("labels", {})
         aliases = [service for service, spec in services.items()
@@ -169,6 +175,8 @@ def containers(objects: list[dict[str, Any]], paiju_image: str, base_image: str,
                     grace_seconds=int(spec.get("terminationGracePeriodSeconds", 30)),
                 )
                 box.readiness = _probe_command(container.get("readinessProbe") or {})
+                if deployment["kind"] == "Job":
+                    box.job_tries = int(deployment["spec"].get("backoffLimit", 6)) + 1
                 for mount in container.get("volumeMounts", []):
                     volume = volumes[mount["name"]]
                     if "emptyDir" in volume:
@@ -305,11 +313,17 @@ def up(overlay: str = "dev", replicas: dict[str, int] | None = None, image: str 
     subprocess.run([*command, "network", "create", network], check=True, capture_output=True)
     run = Run(network, [], f"127.0.0.1:{port}", command)
     try:
-        for box in boxes:
+        for index, box in enumerate(boxes):
+            if box.job_tries is not None:
+                # A Job runs to its end before what comes after it: once what it needs is ready.
+                _wait_until_ready(run, boxes[:index], wait_seconds, door=False)
+                _run_job(run, box, network)
+                continue
             done = subprocess.run([*command, *box.run_command(network, command[0])], capture_output=True, text=True, check=False)
             if done.returncode != 0:
                 raise SystemExit(f"{box.name} did not start: {done.stderr.strip()}")
             run.names.append(box.name)
+            box.started_at = time.monotonic()
             print(f"run: started {box.name}", file=sys.stderr)
         STATE.write_text(json.dumps({"network": network, "names": run.names, "door": run.door}))
         _wait_until_ready(run, boxes, wait_seconds)
@@ -319,18 +333,43 @@ def up(overlay: str = "dev", replicas: dict[str, int] | None = None, image: str 
     return run
 
 
-def _wait_until_ready(run: Run, boxes: list[Container], seconds: float) -> None:
+def _run_job(run: Run, box: Container, network: str) -> None:
+    """A Job's pod run to its end, again after a failure (restartPolicy OnFailure), at most
+    ``box.job_tries`` times."""
+    assert box.job_tries is not None
+    for attempt in range(1, box.job_tries + 1):
+        subprocess.run([*run.engine, "rm", "--force", box.name], capture_output=True, check=False)
+        started = subprocess.run([*run.engine, *box.run_command(network, run.engine[0])],
+                                 capture_output=True, text=True, check=False)
+        if started.returncode != 0:
+            raise SystemExit(f"{box.name} did not start: {started.stderr.strip()}")
+        waited = subprocess.run([*run.engine, "wait", box.name], capture_output=True, text=True, check=False)
+        if waited.stdout.strip() == "0":
+            print(f"run: {box.name} done ({attempt} run{'s' if attempt > 1 else ''})", file=sys.stderr)
+            run.names.append(box.name)
+            return
+        time.sleep(min(2 ** attempt, 10))
+    raise SystemExit(f"the Job {box.name} failed {box.job_tries} times:\n{run.logs(box.name)[-2000:]}")
+
+
+def _wait_until_ready(run: Run, boxes: list[Container], seconds: float, door: bool = True) -> None:
     """Until every container's readiness probe passes, as the kubelet would before sending it
-    traffic, and the door answers."""
+    traffic, and (with ``door``) the door answers."""
     deadline = time.monotonic() + seconds
     for box in boxes:
-        if box.readiness is None:
+        if box.readiness is None or box.job_tries is not None:
+            continue
+        if box.ready_after is not None:
             continue
         while subprocess.run([*run.engine, "exec", box.name, *box.readiness], capture_output=True, check=False).returncode != 0:
             if time.monotonic() > deadline:
                 raise SystemExit(f"{box.name} was not ready within {seconds:.0f} s:\n{run.logs(box.name)[-2000:]}")
-            time.sleep(0.5)
-    _wait_for_door(run, max(1.0, deadline - time.monotonic()))
+            time.sleep(0.25)
+        if box.started_at is not None:
+            box.ready_after = time.monotonic() - box.started_at
+            print(f"run: {box.name} ready {box.ready_after:.1f} s after its start", file=sys.stderr)
+    if door:
+        _wait_for_door(run, max(1.0, deadline - time.monotonic()))
 
 
 def _wait_for_door(run: Run, seconds: float) -> None:

@@ -41,6 +41,31 @@ def _worker(args: argparse.Namespace) -> int:
     return 0
 
 
+def _migrate(args: argparse.Namespace) -> int:
+    from paiju.common.config import Settings
+    from paiju.wallet.database import Database
+    from paiju.wallet.errors import SchemaError
+    from paiju.wallet.migrations import current_version, migrate
+
+    settings = Settings.from_env()
+    database = Database(settings.database_url)
+    try:
+        before = current_version(database)
+        applied = migrate(database)
+        after = current_version(database)
+    except SchemaError as error:
+        print(f"paiju migrate: {error}", file=sys.stderr)
+        return 1
+    finally:
+        database.dispose()
+    where = database.url.render_as_string(hide_password=True)
+    if applied:
+        print(f"paiju migrate: {where} from schema {before} to {after} (applied {', '.join(map(str, applied))})")
+    else:
+        print(f"paiju migrate: {where} is at schema {after} already: nothing to do")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="paiju", description="Paiju (牌局) card-game server")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -65,6 +90,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--log-level", default="WARNING", help="root log level (default WARNING)")
     serve.add_argument("--text-logs", action="store_true", help="plain text logs instead of JSON lines")
     serve.set_defaults(handler=_serve)
+
+    migrate = commands.add_parser(
+        "migrate", help="bring the ledger's schema (DATABASE_URL) to this release's; run once per release "
+                        "(a deployment's Job), where the services wait for it (PAIJU_MIGRATE=wait)")
+    migrate.set_defaults(handler=_migrate)
 
     worker = commands.add_parser("worker", help="a Celery worker with beat: settlements and the outbox relay")
     worker.add_argument("--loglevel", default="info")

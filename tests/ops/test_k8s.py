@@ -307,3 +307,20 @@ def test_every_paiju_pod_may_reach_only_dns_its_datastores_and_paiju(build: tupl
 def test_every_kustomization_is_tested() -> None:
     found = {p.parent for p in Path(K8S).rglob("kustomization.yaml")}
     assert found == set(KUSTOMIZATIONS.values())
+
+
+def test_one_job_migrates_the_schema_and_every_role_waits_for_it(build: tuple[str, list[dict[str, Any]]]) -> None:
+    _, objects = build
+    (job,) = named(objects, "Job").values()
+    (container,) = job["spec"]["template"]["spec"]["containers"]
+    assert build_parser().parse_args(container["args"]).command == "migrate"
+    assert job["spec"]["template"]["spec"]["restartPolicy"] == "OnFailure"
+    sources = {ref for key in ("configMapRef", "secretRef") for source in container["envFrom"]
+               for ref in [source.get(key, {}).get("name")] if ref}
+    settings = Settings.from_env(paiju_config(objects)["data"])
+    assert settings.migrate == "wait" and settings.schema_wait_seconds > 0
+    for deployment, role in containers(objects):
+        if deployment["metadata"]["name"] in ROLES:
+            names = {ref for key in ("configMapRef", "secretRef") for source in role.get("envFrom", [])
+                     for ref in [source.get(key, {}).get("name")] if ref}
+            assert names == sources, f"{deployment['metadata']['name']} reads other settings than the Job"

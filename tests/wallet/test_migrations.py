@@ -87,3 +87,78 @@ def test_an_in_memory_wallet_works_across_threads() -> None:
     assert len(set(accounts)) == 8
     assert wallet.total_coins() == 8 * 20_000
     wallet.close()
+
+
+# --- a deployment: one Job migrates, every process waits for it -------------------------------
+
+
+class _Clock:
+    """Time that passes only when the waiter sleeps."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def test_a_process_told_to_wait_takes_the_schema_once_it_is_migrated(open_wallet: Callable[..., Wallet]) -> None:
+    from paiju.wallet.migrations import latest_version, wait_for_schema
+
+    wallet = open_wallet()
+    clock = _Clock()
+    migrated_at = 3.0
+
+    def sleep(seconds: float) -> None:
+        clock.sleep(seconds)
+        if clock.now >= migrated_at and current_version(wallet.database) == 0:
+            wallet.migrate()  # the Job, meanwhile
+
+    assert wait_for_schema(wallet.database, 60, clock=clock, sleep=sleep) == latest_version()
+    assert migrated_at <= clock.now < 60
+
+
+def test_a_process_told_to_wait_gives_up_with_the_reason_and_never_migrates(open_wallet: Callable[..., Wallet]) -> None:
+    from paiju.wallet.migrations import wait_for_schema
+
+    wallet = open_wallet()
+    clock = _Clock()
+    with pytest.raises(SchemaError, match="run `paiju migrate`"):
+        wait_for_schema(wallet.database, 30, clock=clock, sleep=clock.sleep)
+    assert clock.now >= 30
+    assert current_version(wallet.database) == 0
+
+
+def test_a_schema_newer_than_the_release_is_refused_at_once(open_wallet: Callable[..., Wallet]) -> None:
+    from paiju.wallet.migrations import Migration, wait_for_schema
+
+    wallet = open_wallet()
+    newer = (*MIGRATIONS, Migration(MIGRATIONS[-1].version + 1, "a later release's step", lambda conn: None))
+    from paiju.wallet.migrations import migrate
+
+    migrate(wallet.database, newer)
+    clock = _Clock()
+    with pytest.raises(SchemaError, match="newer than this release"):
+        wait_for_schema(wallet.database, 30, clock=clock, sleep=clock.sleep)
+    assert clock.now == 0
+
+
+def test_paiju_migrate_brings_the_database_to_the_release_and_says_so(tmp_path, monkeypatch, capsys) -> None:
+    from paiju.cli import main
+    from paiju.wallet.database import Database
+    from paiju.wallet.migrations import latest_version
+
+    url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
+    monkeypatch.setenv("DATABASE_URL", url)
+    assert main(["migrate"]) == 0
+    assert "to " + str(latest_version()) in capsys.readouterr().out
+    assert main(["migrate"]) == 0
+    assert "nothing to do" in capsys.readouterr().out
+    database = Database(url)
+    try:
+        assert current_version(database) == latest_version()
+    finally:
+        database.dispose()

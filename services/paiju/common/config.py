@@ -47,6 +47,8 @@ variable                       default                      meaning
 ``PAIJU_LOGIN_BURST_PER_PEER`` ``60``                       ... after a first burst of this many (token bucket)
 ``PAIJU_TRUSTED_PROXIES``      ``127.0.0.0/8,::1/128``      networks of the doors in front (web door, Envoy): their calls count against the address their ``x-forwarded-for`` names
 ``PAIJU_REFUSAL_PAUSE_MS``     ``500``                      a refusal by these limits is answered after this pause
+``PAIJU_MIGRATE``              ``start``                    ``start``: migrate the ledger's schema at start; ``wait``: wait for ``paiju migrate`` (a deployment's Job)
+``PAIJU_SCHEMA_WAIT_SECONDS``  ``300``                      with ``wait``: how long, before giving up with the reason
 ``PAIJU_HASHING_THREADS``      (cores - 1, at least 1)      password hashes (scrypt, 16 MiB each) computed at once
 =============================  ===========================  =========================================
 
@@ -133,6 +135,9 @@ class Settings:
     trusted_proxies: tuple[str, ...]
     refusal_pause_ms: int
     """Slows a client that retries refused calls in a loop (see :mod:`paiju.common.limits`)."""
+    migrate: str
+    """``start`` (migrate the ledger at start) or ``wait`` (for ``paiju migrate``, run once)."""
+    schema_wait_seconds: int
     hashing_threads: int
     """Password hashes computed at once: each takes a core, and one is left to the event loop."""
 
@@ -198,6 +203,8 @@ class Settings:
             starting_grant=env.integer("PAIJU_STARTING_GRANT", 20_000, minimum=0),
             max_request_bytes=env.integer("PAIJU_MAX_REQUEST_BYTES", 4_096, minimum=256),
             max_action_bytes=env.integer("PAIJU_MAX_ACTION_BYTES", 512, minimum=64),
+            migrate=env.choice("PAIJU_MIGRATE", ("start", "wait"), "start"),
+            schema_wait_seconds=env.integer("PAIJU_SCHEMA_WAIT_SECONDS", 300, minimum=0),
             streams_per_account=env.integer("PAIJU_STREAMS_PER_ACCOUNT", 16, minimum=1),
             calls_per_second=env.integer("PAIJU_CALLS_PER_SECOND", 50, minimum=1),
             call_burst=env.integer("PAIJU_CALL_BURST", 200, minimum=1),

@@ -11,6 +11,7 @@ latest step).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -205,3 +206,39 @@ def current_version(database: Database) -> int:
         if not sa.inspect(conn).has_table(_version_table.name):
             return 0
         return conn.execute(sa.select(sa.func.max(_version_table.c.version))).scalar_one() or 0
+
+
+def latest_version(migrations: tuple[Migration, ...] = MIGRATIONS) -> int:
+    """The schema version this code expects: its newest step."""
+    return max(migration.version for migration in migrations)
+
+
+def wait_for_schema(
+    database: Database,
+    seconds: float,
+    *,
+    migrations: tuple[Migration, ...] = MIGRATIONS,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+    pause: float = 1.0,
+) -> int:
+    """Wait, up to ``seconds``, until the database is at this code's schema (``paiju migrate``,
+    run once per release, puts it there); its version then.
+
+    A process deployed beside others waits rather than migrating itself, so that only the one
+    migration Job changes the schema. :class:`SchemaError` when the time runs out, and at once
+    for a database that a newer release has migrated, or that cannot be reached at all.
+    """
+    wanted = latest_version(migrations)
+    deadline = clock() + seconds
+    while True:
+        found = current_version(database)
+        if found > wanted:
+            raise SchemaError(f"the database is at schema {found}, newer than this release's {wanted}: "
+                              "run the newer release, or restore the database")
+        if found == wanted:
+            return found
+        if clock() >= deadline:
+            raise SchemaError(f"the database is at schema {found} and this release needs {wanted}: "
+                              f"run `paiju migrate` (waited {seconds:.0f} s for it)")
+        sleep(pause)

@@ -67,10 +67,11 @@ _ENTRY_REASONS: dict[Reason, int] = {
 
 
 def open_wallet(settings: Settings) -> Wallet:
-    """The ledger of ``settings.database_url``, migrated, granting ``settings.starting_grant``."""
+    """The ledger of ``settings.database_url`` at this release's schema (migrated, or waited
+    for: ``PAIJU_MIGRATE``), granting ``settings.starting_grant``."""
     wallet = Wallet(settings.database_url, starting_grant=settings.starting_grant,
                     password_hasher=PasswordHasher(concurrency=settings.hashing_threads))
-    wallet.migrate()
+    wallet.prepare_schema(settings.migrate, settings.schema_wait_seconds)
     return wallet
 
 

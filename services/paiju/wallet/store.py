@@ -18,7 +18,7 @@ from paiju.games.zhajinhua import level_for
 from paiju.wallet import accounts, ledger, queries, scores
 from paiju.wallet.database import Database
 from paiju.wallet.holds import abandon_hand, hand_holds, hands_held_before, place_holds
-from paiju.wallet.migrations import migrate
+from paiju.wallet.migrations import migrate, wait_for_schema
 from paiju.wallet.model import (
     BalanceMismatch,
     Coins,
@@ -116,6 +116,15 @@ class Wallet:
     def migrate(self) -> list[int]:
         """Bring the schema up to date; the versions this call applied (none the second time)."""
         return migrate(self.database)
+
+    def prepare_schema(self, how: str, wait_seconds: float) -> None:
+        """Make the schema ready as ``PAIJU_MIGRATE`` says: ``start`` migrates now (one machine,
+        the embedded defaults); ``wait`` waits up to ``wait_seconds`` for ``paiju migrate``
+        (a deployment, where one Job migrates once per release)."""
+        if how == "wait":
+            wait_for_schema(self.database, wait_seconds)
+        else:
+            self.migrate()
 
     def close(self) -> None:
         """Release the database connections."""

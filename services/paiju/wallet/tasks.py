@@ -66,12 +66,12 @@ class WorkerResources:
 
     @classmethod
     def from_env(cls) -> WorkerResources:
-        """Open the ledger of ``DATABASE_URL`` (migrated) and, when ``REDIS_URL`` is set, the
-        leaderboards and table store on that Redis."""
+        """Open the ledger of ``DATABASE_URL`` (at this release's schema: ``PAIJU_MIGRATE``) and,
+        when ``REDIS_URL`` is set, the leaderboards and table store on that Redis."""
         settings = Settings.from_env()
         options = WorkerOptions.from_env()
         wallet = Wallet(settings.database_url, starting_grant=settings.starting_grant)
-        wallet.migrate()
+        wallet.prepare_schema(settings.migrate, settings.schema_wait_seconds)
         if settings.redis_url is None:
             return cls(wallet)
         client = open_redis(settings.redis_url, cluster=settings.redis_cluster)
