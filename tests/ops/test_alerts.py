@@ -40,9 +40,21 @@ def test_every_alert_has_a_severity_a_summary_and_a_pending_period() -> None:
         assert str(rule["for"]).endswith("m"), rule["alert"]
 
 
+SCRAPE_ALERTS = {"PaijuTargetDown", "PaijuMetricsAbsent"}
+"""They read Prometheus's own ``up``: they watch the scraping that every other alert relies on."""
+
+
+def test_the_scraping_itself_is_watched() -> None:
+    rules = {str(rule["alert"]): str(rule["expr"]) for rule in alerting_rules()}
+    assert SCRAPE_ALERTS <= set(rules)
+    assert "absent(" in rules["PaijuMetricsAbsent"] and "== 0" in rules["PaijuTargetDown"]
+
+
 def test_every_metric_an_alert_reads_is_defined_in_the_code() -> None:
     defined = defined_series()
     for rule in alerting_rules():
+        if rule["alert"] in SCRAPE_ALERTS:
+            continue
         used = series_used(str(rule["expr"]))
         assert used, f"{rule['alert']} reads no paiju metric"
         assert used <= defined, f"{rule['alert']} reads unknown {sorted(used - defined)}"

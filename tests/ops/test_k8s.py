@@ -71,6 +71,42 @@ SERVICE_MONITOR_SCHEMA: dict[str, Any] = {
 }
 
 
+# The part of monitoring.coreos.com/v1 PrometheusRule these manifests use.
+PROMETHEUS_RULE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["apiVersion", "kind", "metadata", "spec"],
+    "properties": {
+        "apiVersion": {"const": "monitoring.coreos.com/v1"},
+        "spec": {
+            "type": "object",
+            "required": ["groups"],
+            "additionalProperties": False,
+            "properties": {"groups": {"type": "array", "minItems": 1, "items": {
+                "type": "object", "required": ["name", "rules"], "additionalProperties": False,
+                "properties": {"name": {"type": "string"}, "rules": {"type": "array", "minItems": 1, "items": {
+                    "type": "object", "required": ["alert", "expr"], "additionalProperties": False,
+                    "properties": {"alert": {"type": "string"}, "expr": {"type": "string"},
+                                   "for": {"type": "string", "pattern": "^[0-9]+(ms|s|m|h)$"},
+                                   "labels": {"type": "object"}, "annotations": {"type": "object"}},
+                }}},
+            }}},
+        },
+    },
+}
+
+
+def test_the_prometheus_rule_is_the_alerts_promtool_tests() -> None:
+    import sys
+
+    sys.path.insert(0, str(K8S.parent / "scripts"))
+    try:
+        import gen_prometheus_rule
+    finally:
+        sys.path.pop(0)
+    assert gen_prometheus_rule.RULE.read_text() == gen_prometheus_rule.rule_text(), (
+        "k8s/base/prometheus-rule.yaml is stale: run .venv/bin/python scripts/gen_prometheus_rule.py")
+
+
 @pytest.fixture(scope="module", params=sorted(KUSTOMIZATIONS))
 def build(request: pytest.FixtureRequest) -> tuple[str, list[dict[str, Any]]]:
     return request.param, render(KUSTOMIZATIONS[request.param])
@@ -95,6 +131,8 @@ def test_every_object_validates_against_the_kubernetes_schemas(build: tuple[str,
     for obj in objects:
         if obj["kind"] == "ServiceMonitor":
             jsonschema.validate(obj, SERVICE_MONITOR_SCHEMA)
+        elif obj["kind"] == "PrometheusRule":
+            jsonschema.validate(obj, PROMETHEUS_RULE_SCHEMA)
         else:
             kubernetes_validate.validate(obj, KUBERNETES_VERSION, strict=True)
 
