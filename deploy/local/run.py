@@ -135,6 +135,9 @@ def containers(objects: list[dict[str, Any]], paiju_image: str, base_image: str,
     """The containers of every Deployment of the rendered ``objects``."""
     configs, secrets = _by_kind(objects, "ConfigMap"), _by_kind(objects, "Secret")
     services = _by_kind(objects, "Service")
+    # A Deployment an autoscaler scales starts at the autoscaler's minimum, as in a cluster.
+    autoscaled = {hpa["spec"]["scaleTargetRef"]["name"]: int(hpa["spec"].get("minReplicas", 1))
+                  for hpa in _by_kind(objects, "HorizontalPodAutoscaler").values()}
     envoy = _envoy_binary()
     found: list[Container] = []
     workloads = [*_by_kind(objects, "Job").items(), *_by_kind(objects, "Deployment").items()]
@@ -144,7 +147,7 @@ def containers(objects: list[dict[str, Any]], paiju_image: str, base_image: str,
         aliases = [service for service, spec in services.items()
                    if spec["spec"].get("selector") and all(labels.get(k) == v for k, v in spec["spec"]["selector"].items())]
         spec = pod["spec"]
-        count = replicas.get(name, deployment["spec"].get("replicas", 1))
+        count = replicas.get(name, deployment["spec"].get("replicas", autoscaled.get(name, 1)))
         volumes = {volume["name"]: volume for volume in spec.get("volumes", [])}
         pod_user = spec.get("securityContext", {})
         for replica in range(count):

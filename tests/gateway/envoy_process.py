@@ -40,8 +40,12 @@ def door_in_front_of(grpc_port: int, folder: Path) -> Iterator[int]:
     bootstrap = yaml.safe_load((DOOR_FILES / "envoy.yaml").read_text())
     routes = folder / "routes.yaml"
     routes.write_text((DOOR_FILES / "routes.yaml").read_text())
-    bootstrap["admin"]["address"]["socket_address"]["port_value"] = 0
-    (listener,) = bootstrap["static_resources"]["listeners"]
+    admin_port = free_port()
+    bootstrap["admin"]["address"]["socket_address"]["port_value"] = admin_port
+    (listener,) = [one for one in bootstrap["static_resources"]["listeners"] if one["name"] == "door"]
+    for other in bootstrap["static_resources"]["listeners"]:
+        if other is not listener:  # the metrics listener: on a free port of its own here
+            other["address"]["socket_address"] = {"address": "127.0.0.1", "port_value": free_port()}
     port = free_port()
     listener["address"]["socket_address"] = {"address": "127.0.0.1", "port_value": port}
     (chain,) = listener["filter_chains"]
@@ -49,7 +53,8 @@ def door_in_front_of(grpc_port: int, folder: Path) -> Iterator[int]:
     for cluster in bootstrap["static_resources"]["clusters"]:
         cluster["type"] = "STATIC"
         endpoint = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]
-        endpoint["address"]["socket_address"] = {"address": "127.0.0.1", "port_value": grpc_port}
+        target = admin_port if cluster["name"] == "envoy-admin" else grpc_port
+        endpoint["address"]["socket_address"] = {"address": "127.0.0.1", "port_value": target}
     config = folder / "envoy.yaml"
     config.write_text(yaml.safe_dump(bootstrap))
     log = (folder / "envoy.log").open("w")

@@ -42,8 +42,14 @@ def route_config(files: dict[str, str]) -> dict[str, Any]:
     return resource
 
 
+METRICS_LISTENER = "metrics"
+"""Envoy's own metrics for Prometheus, apart from the players' listeners."""
+
+
 def listeners(files: dict[str, str]) -> list[dict[str, Any]]:
-    found = yaml.safe_load(files["envoy.yaml"])["static_resources"]["listeners"]
+    """The listeners players reach (not the metrics one)."""
+    found = [listener for listener in yaml.safe_load(files["envoy.yaml"])["static_resources"]["listeners"]
+             if listener["name"] != METRICS_LISTENER]
     if "door-tls-listener.yaml" in files:
         found += yaml.safe_load(files["door-tls-listener.yaml"])["static_resources"]["listeners"]
     return found
@@ -162,8 +168,8 @@ def test_long_streams_are_left_alone_and_deadlines_come_from_the_call(overlay) -
 def test_upstream_connections_are_http2_with_keepalive(overlay) -> None:
     _, objects = overlay
     for cluster in yaml.safe_load(door_files(objects)["envoy.yaml"])["static_resources"]["clusters"]:
-        if cluster["name"] == "paiju-web":
-            continue  # the web client's files: plain HTTP/1.1
+        if cluster["name"] in ("paiju-web", "envoy-admin"):
+            continue  # the web client's files and Envoy's own admin: plain HTTP/1.1
         options = cluster["typed_extension_protocol_options"]["envoy.extensions.upstreams.http.v3.HttpProtocolOptions"]
         keepalive = options["explicit_http_config"]["http2_protocol_options"]["connection_keepalive"]
         assert keepalive == {"interval": "20s", "timeout": "10s"}
@@ -252,6 +258,8 @@ def validation_bootstrap(files: dict[str, str], folder: Path) -> Path:
     routes_resource = route_config(files)
     inline = {key: value for key, value in routes_resource.items() if key != "@type"}
     for listener in bootstrap["static_resources"]["listeners"]:
+        if listener["name"] == METRICS_LISTENER:
+            continue
         manager = connection_manager(listener)
         del manager["rds"]
         manager["route_config"] = copy.deepcopy(inline)
@@ -282,3 +290,24 @@ def test_envoy_refuses_a_broken_route(tmp_path: Path) -> None:
     result = subprocess.run([envoy, "--mode", "validate", "-c", str(path)],
                             capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode != 0
+
+
+def test_the_doors_metrics_are_scraped_inside_the_cluster_and_show_nothing_else_of_the_admin(overlay) -> None:
+    _, objects = overlay
+    files = door_files(objects)
+    (metrics,) = [listener for listener in yaml.safe_load(files["envoy.yaml"])["static_resources"]["listeners"]
+                  if listener["name"] == METRICS_LISTENER]
+    (host,) = connection_manager(metrics)["route_config"]["virtual_hosts"]
+    assert host["routes"] == [{"match": {"path": "/metrics"},
+                               "route": {"cluster": "envoy-admin", "prefix_rewrite": "/stats/prometheus"}}]
+    admin = yaml.safe_load(files["envoy.yaml"])["admin"]["address"]["socket_address"]
+    assert admin["address"] == "127.0.0.1", "the admin interface stays on the pod's loopback"
+    services = named(objects, "Service")
+    scraped = [s for s in services.values() if s["metadata"].get("labels", {}).get("paiju.io/metrics") == "true"
+               and selects(s["spec"]["selector"], named(objects, "Deployment")["paiju-door"]["spec"]["template"]["metadata"]["labels"])]
+    (service,) = scraped
+    assert service["spec"].get("type", "ClusterIP") == "ClusterIP"
+    assert [p["name"] for p in service["spec"]["ports"]] == ["metrics"]
+    port = metrics["address"]["socket_address"]["port_value"]
+    pod_ports = named(objects, "Deployment")["paiju-door"]["spec"]["template"]["spec"]["containers"][0]["ports"]
+    assert {"name": "metrics", "containerPort": port} in pod_ports

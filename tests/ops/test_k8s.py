@@ -154,10 +154,11 @@ def test_every_role_has_a_deployment_and_the_expected_objects(build: tuple[str, 
     deployments = set(named(objects, "Deployment"))
     extra = {"paiju-redis", "paiju-postgres"} if name == "dev" else set()
     assert deployments == ROLES | {DOOR} | extra
-    assert set(named(objects, "HorizontalPodAutoscaler")) == {"paiju-table"}
+    assert set(named(objects, "HorizontalPodAutoscaler")) == {"paiju-table", DOOR}
+    assert "replicas" not in named(objects, "Deployment")[DOOR]["spec"], "the door's replicas are its autoscaler's"
     assert named(objects, "ConfigMap") and named(objects, "ServiceMonitor") and named(objects, "NetworkPolicy")
     budgets = named(objects, "PodDisruptionBudget").values()
-    for role in GRPC_ROLES | {"paiju-worker"}:
+    for role in GRPC_ROLES | {"paiju-worker", DOOR}:
         labels = named(objects, "Deployment")[role]["spec"]["template"]["metadata"]["labels"]
         assert any(selects(b["spec"]["selector"], labels) for b in budgets), f"no PDB for {role}"
 
@@ -362,3 +363,19 @@ def test_one_job_migrates_the_schema_and_every_role_waits_for_it(build: tuple[st
             names = {ref for key in ("configMapRef", "secretRef") for source in role.get("envFrom", [])
                      for ref in [source.get(key, {}).get("name")] if ref}
             assert names == sources, f"{deployment['metadata']['name']} reads other settings than the Job"
+
+
+def test_the_watchdog_runs_two_replicas_and_a_drain_keeps_one(build: tuple[str, list[dict[str, Any]]]) -> None:
+    _, objects = build
+    assert named(objects, "Deployment")["paiju-watchdog"]["spec"]["replicas"] >= 2
+    assert named(objects, "PodDisruptionBudget")["paiju-watchdog"]["spec"]["minAvailable"] >= 1
+
+
+def test_the_worker_and_beat_are_probed(build: tuple[str, list[dict[str, Any]]]) -> None:
+    _, objects = build
+    (worker,) = [c for d, c in containers(objects) if d["metadata"]["name"] == "paiju-worker"]
+    assert worker["readinessProbe"]["httpGet"]["port"] == "metrics"
+    assert "inspect ping" in " ".join(worker["livenessProbe"]["exec"]["command"])
+    (beat,) = [c for d, c in containers(objects) if d["metadata"]["name"] == "paiju-beat"]
+    schedule = beat["args"][beat["args"].index("--schedule") + 1]
+    assert schedule in beat["livenessProbe"]["exec"]["command"][-1]
