@@ -379,3 +379,12 @@ def test_the_worker_and_beat_are_probed(build: tuple[str, list[dict[str, Any]]])
     (beat,) = [c for d, c in containers(objects) if d["metadata"]["name"] == "paiju-beat"]
     schedule = beat["args"][beat["args"].index("--schedule") + 1]
     assert schedule in beat["livenessProbe"]["exec"]["command"][-1]
+
+
+def test_replicas_spread_over_nodes_and_zones(build: tuple[str, list[dict[str, Any]]]) -> None:
+    _, objects = build
+    for name in GRPC_ROLES | {"paiju-worker", DOOR}:
+        pod = named(objects, "Deployment")[name]["spec"]["template"]
+        keys = {c["topologyKey"] for c in pod["spec"]["topologySpreadConstraints"]
+                if selects(c["labelSelector"]["matchLabels"], pod["metadata"]["labels"])}
+        assert keys == {"kubernetes.io/hostname", "topology.kubernetes.io/zone"}, name
