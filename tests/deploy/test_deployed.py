@@ -168,6 +168,79 @@ def test_the_door_serves_the_web_client_at_its_own_origin(deployed) -> None:
         assert script.status == 200 and len(script.read()) > 10_000
 
 
+def test_a_person_in_chromium_plays_a_whole_zhajinhua_hand_through_the_door(deployed) -> None:
+    from tests.web.conftest import ARTIFACTS, Browsers, _need_browser, wait_until
+    from tests.web.pages import Player, css
+    from tests.web.test_browser import zhajinhua_move as clicked_move
+
+    _need_browser()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    windows = Browsers()
+    others = newcomers(deployed.door, 2)
+    stop = threading.Event()
+    try:
+        ann = Player(windows.open(), f"http://{deployed.door}/", ARTIFACTS, "deployed")
+        ann.register()
+        ann.shot("lobby")
+        room = next(r.room_id for r in others[0].rooms("zhajinhua", "free") if not any(s.account_id for s in r.seats))
+        ann.choose("zhajinhua", "free")
+        ann.sit(room)
+        for other in others:
+            other.sit(room)
+            other.ready(room)
+        ann.press_start()
+        by_seat = {other.view(room)["seat"]: other for other in others}
+        playing = threading.Thread(target=_play_along, args=(by_seat, room, stop), daemon=True)
+        playing.start()
+        looked = False
+
+        def hand_over() -> bool:
+            nonlocal looked
+            if ann.in_settlement():
+                return True
+            legal, version = ann.legal(), ann.version()
+            if legal:
+                move = clicked_move(legal, looked)
+                ann.click_action(move)
+                looked = looked or move == "look"
+                wait_until("the move to be taken", lambda: ann.version() != version or ann.in_settlement(), timeout=30)
+            return False
+
+        ann.shot("table")
+        try:
+            wait_until("the hand to end", hand_over, timeout=180)
+        finally:
+            ann.shot("settlement")
+        rows = css(ann.driver, "[data-testid=result-row]")
+        assert len(rows) == 3 and "(you)" in rows[0].text
+    finally:
+        stop.set()
+        windows.close()
+        for other in others:
+            other.close()
+
+
+def _play_along(by_seat, room: str, stop: threading.Event) -> None:
+    """The two other players of the browser's hand, on the SDK through the door."""
+    from paiju.client.sdk import PaijuError
+
+    moves = 0
+    while not stop.is_set():
+        for seat, player in by_seat.items():
+            try:
+                view = player.view(room)
+                hand = view["hand"]
+                if hand is None or hand["state"].get("to_act") is None or hand["seats"][hand["state"]["to_act"]] != seat:
+                    continue
+                legal = hand["state"]["legal_actions"]
+                if legal:
+                    player.act(room, zhajinhua_move(legal, moves), view["version"])
+                    moves += 1
+            except PaijuError:
+                continue
+        time.sleep(0.2)
+
+
 def test_every_container_stops_on_sigterm_within_its_grace_and_the_ledger_balances(deployed) -> None:
     datastores = (deployed_name(deployed, "paiju-postgres-0"), deployed_name(deployed, "paiju-redis-0"))
     stoppable = [name for name in deployed.names
