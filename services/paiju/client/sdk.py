@@ -199,10 +199,37 @@ class PaijuClient:
     def leaderboard(self, game: str, limit: int = 10) -> wallet_pb2.LeaderboardResponse:
         return self._call(self.wallet.Leaderboard, wallet_pb2.LeaderboardRequest(game=game, limit=limit))
 
+    def history(self, limit: int = 50, page_token: str = "", game: str = "") -> wallet_pb2.HistoryResponse:
+        """My ledger entries, newest first, one page (its ``next_page_token`` asks for the next)."""
+        request = wallet_pb2.HistoryRequest(limit=limit, page_token=page_token, game=game)
+        return self._call(self.wallet.History, request)
+
+    def level(self, game: str, account_id: str = "") -> wallet_pb2.LevelResponse:
+        """My level in ``game`` (another account's with ``account_id``)."""
+        return self._call(self.wallet.Level, wallet_pb2.LevelRequest(game=game, account_id=account_id))
+
     # --- lobby --------------------------------------------------------------------------
+
+    def tiers(self, game: str) -> list[common_pb2.Tier]:
+        """The tiers of ``game``, in the order a frontend lists them."""
+        return list(self._call(self.lobby.ListTiers, lobby_pb2.ListTiersRequest(game=game)).tiers)
 
     def rooms(self, game: str, tier: str) -> list[common_pb2.Room]:
         return list(self._call(self.lobby.ListRooms, lobby_pb2.ListRoomsRequest(game=game, tier=tier)).rooms)
+
+    def watch_rooms(self, game: str, tier: str = "") -> Iterator[lobby_pb2.RoomListUpdate]:
+        """The live room list of ``game`` (one ``tier``, or all): a snapshot, then each change,
+        until the caller stops iterating."""
+        stream = self.lobby.WatchRooms(lobby_pb2.WatchRoomsRequest(game=game, tier=tier))
+        self._streams.append(stream)
+        try:
+            yield from stream
+        except grpc.RpcError as error:
+            if error.code() != grpc.StatusCode.CANCELLED:  # type: ignore[attr-defined]
+                raise _refusal(error) from None
+        finally:
+            stream.cancel()
+            self._forget(stream)
 
     def quick_match(self, game: str, tier: str) -> tuple[str, int]:
         """Seat me anywhere in this game and tier: the room id and my seat."""
@@ -243,9 +270,38 @@ class PaijuClient:
         message = self._call(self.table.CheckAction, table_pb2.CheckActionRequest(table_id=table_id, action=action))
         return message.legal, message.reason
 
-    def watch(self, table_id: str, after_event_id: str = "", follow_view: bool = False) -> Iterator[TableUpdate]:
+    def watch(self, table_id: str, after_event_id: str = "", follow_view: bool = False, *,
+              resume: bool = False, resume_for: float = 60.0) -> Iterator[TableUpdate]:
         """My live stream of the table, until the caller stops iterating or the server ends;
-        with ``follow_view``, a fresh view comes too whenever what I may do changed."""
+        with ``follow_view``, a fresh view comes too whenever what I may do changed.
+
+        With ``resume``, a stream that drops (the server went away, the network failed: an
+        UNAVAILABLE) is opened again after the last event it delivered, so no event is missed
+        and none comes twice; it gives up after ``resume_for`` seconds without getting through."""
+        last = after_event_id
+        while True:
+            try:
+                for update in self._watch_once(table_id, last, follow_view):
+                    if update.event_id:
+                        last = update.event_id
+                    yield update
+                return
+            except PaijuError as error:
+                if not resume or error.status != grpc.StatusCode.UNAVAILABLE:
+                    raise
+            deadline = time.monotonic() + resume_for
+            pause = 0.2
+            while True:  # wait until the table answers again, then reopen from ``last``
+                try:
+                    self.view(table_id)
+                    break
+                except PaijuError as error:
+                    if error.status != grpc.StatusCode.UNAVAILABLE or time.monotonic() > deadline:
+                        raise
+                time.sleep(pause)
+                pause = min(pause * 2, 2.0)
+
+    def _watch_once(self, table_id: str, after_event_id: str, follow_view: bool) -> Iterator[TableUpdate]:
         request = table_pb2.WatchRequest(table_id=table_id, after_event_id=after_event_id, follow_view=follow_view)
         stream = self.table.Watch(request)
         self._streams.append(stream)
