@@ -220,7 +220,11 @@ class PaijuClient:
     def watch_rooms(self, game: str, tier: str = "") -> Iterator[lobby_pb2.RoomListUpdate]:
         """The live room list of ``game`` (one ``tier``, or all): a snapshot, then each change,
         until the caller stops iterating."""
-        stream = self.lobby.WatchRooms(lobby_pb2.WatchRoomsRequest(game=game, tier=tier))
+        return self._messages(self.lobby.WatchRooms(lobby_pb2.WatchRoomsRequest(game=game, tier=tier)))
+
+    def _messages(self, stream: Any) -> Iterator[Any]:
+        """A server stream's messages, until the caller stops iterating or the server ends it;
+        its refusal as a :class:`PaijuError`; cancelled when left."""
         self._streams.append(stream)
         try:
             yield from stream
@@ -303,17 +307,8 @@ class PaijuClient:
 
     def _watch_once(self, table_id: str, after_event_id: str, follow_view: bool) -> Iterator[TableUpdate]:
         request = table_pb2.WatchRequest(table_id=table_id, after_event_id=after_event_id, follow_view=follow_view)
-        stream = self.table.Watch(request)
-        self._streams.append(stream)
-        try:
-            for update in stream:
-                yield from updates_of(update)
-        except grpc.RpcError as error:
-            if error.code() != grpc.StatusCode.CANCELLED:  # type: ignore[attr-defined]
-                raise _refusal(error) from None
-        finally:
-            stream.cancel()
-            self._forget(stream)
+        for update in self._messages(self.table.Watch(request)):
+            yield from updates_of(update)
 
     def play_stream(self, table_id: str, follow_view: bool = True) -> PlaySession:
         """My updates and my moves on one ``Table.Play`` stream (:mod:`paiju.client.session`):
