@@ -31,9 +31,15 @@ OLDER_PYTHON = ("async-timeout>=4.0.3",)
 bookworm's 3.11.2: the lock is resolved by this Python, which may be newer."""
 
 
+def server_dependencies(pyproject: Path = ROOT / "pyproject.toml") -> list[str]:
+    """What the image installs: the client's dependencies and the ``server`` extra's."""
+    project = tomllib.loads(pyproject.read_text())["project"]
+    return [*project["dependencies"], *project["optional-dependencies"]["server"]]
+
+
 def dependencies_digest(pyproject: Path = ROOT / "pyproject.toml") -> str:
-    """A digest of ``[project] dependencies``, in the order written."""
-    dependencies = tomllib.loads(pyproject.read_text())["project"]["dependencies"]
+    """A digest of what the image installs, in the order written."""
+    dependencies = server_dependencies(pyproject)
     return hashlib.sha256("\n".join([*dependencies, *BUILD_TOOLS, *OLDER_PYTHON]).encode()).hexdigest()[:16]
 
 
@@ -52,7 +58,7 @@ def resolve() -> list[tuple[str, str, str]]:
         print("resolving the dependencies of pyproject.toml …", file=sys.stderr)
         subprocess.run(
             [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet",
-             "--only-binary", ":all:", "--report", str(report), str(ROOT), *BUILD_TOOLS, *OLDER_PYTHON],
+             "--only-binary", ":all:", "--report", str(report), f"{ROOT}[server]", *BUILD_TOOLS, *OLDER_PYTHON],
             check=True,
         )
         installed = json.loads(report.read_text())["install"]

@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from paiju.games.zhajinhua import Room
-
 
 def _demo(args: argparse.Namespace) -> int:
     from paiju.demo import run_table
+    from paiju.games.zhajinhua import Room
 
     room = Room.EXPERT if args.room == "expert" else Room.FREE
     try:
@@ -108,6 +107,13 @@ def main(argv: list[str] | None = None) -> int:
         return args.handler(args)
     except ValueError as error:
         print(f"paiju: {error}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as missing:
+        if missing.name is None or missing.name.split(".")[0] == "paiju":
+            raise
+        # `pip install paiju` is the SDK alone; the server's roles need its extra.
+        print(f"paiju {args.command}: {missing.name} is not installed: this is the client's install; "
+              "the server needs pip install 'paiju[server]'", file=sys.stderr)
         return 2
 
 

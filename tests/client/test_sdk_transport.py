@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from concurrent import futures
+from pathlib import Path
 
 import grpc
 import pytest
@@ -99,3 +101,52 @@ def test_bug_a_call_to_a_server_that_never_answers_waited_for_ever() -> None:
 
 def test_the_default_deadline_is_finite() -> None:
     assert PaijuClient("127.0.0.1:1").timeout is not None
+
+
+SERVER_ONLY = ("orjson", "redis", "sqlalchemy", "psycopg", "celery", "aiohttp", "prometheus_client",
+               "fakeredis", "confusable_homoglyphs", "grpc_health", "grpc_reflection")
+
+
+def test_the_sdk_installs_without_the_servers_dependencies() -> None:
+    import tomllib
+
+    project = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())["project"]
+    names = {spec.split(">")[0].split("=")[0].split("[")[0] for spec in project["dependencies"]}
+    assert names == {"grpcio", "protobuf"}, "pip install paiju is the client: the server is the `server` extra"
+
+
+def test_bug_importing_the_sdk_pulled_in_the_server_and_its_json_library() -> None:
+    # Run in a fresh interpreter where every server-only package fails to import, as in an
+    # environment that installed the client alone.
+    script = f"""
+import importlib.abc, sys
+class Refuse(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name.split(".")[0] in {SERVER_ONLY!r}:
+            raise ModuleNotFoundError(f"{{name}} is the server's", name=name)
+        return None
+sys.meta_path.insert(0, Refuse())
+from paiju.client.sdk import PaijuClient
+from paiju.client.session import PlaySession
+client = PaijuClient("127.0.0.1:1")
+assert client.timeout and client._credentials is None
+print("imported")
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0 and "imported" in done.stdout, done.stderr[-2000:]
+
+
+def test_the_cli_of_a_client_install_says_how_to_get_the_server() -> None:
+    script = f"""
+import importlib.abc, sys
+class Refuse(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name.split(".")[0] in {SERVER_ONLY!r}:
+            raise ModuleNotFoundError(f"{{name}} is the server's", name=name)
+        return None
+sys.meta_path.insert(0, Refuse())
+from paiju.cli import main
+sys.exit(main(["migrate"]))
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2 and "pip install 'paiju[server]'" in done.stderr, done.stderr[-2000:]

@@ -17,8 +17,13 @@ from typing import TYPE_CHECKING, Any
 import grpc
 
 from paiju.common.channels import authorized_channel, is_loopback, open_channel
-from paiju.common.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY, trailer
-from paiju.common.limits import SERVER_BUSY, TOO_MANY_LOGINS
+from paiju.common.wire import (
+    CURRENT_VERSION_KEY,
+    ERROR_CODE_KEY,
+    SERVER_BUSY,
+    TOO_MANY_LOGINS,
+    trailer,
+)
 from paiju.proto.v1 import (
     common_pb2,
     lobby_pb2,

@@ -18,7 +18,7 @@ from typing import Any
 import grpc
 
 from paiju.common.auth import Clock, TokenSigner
-from paiju.common.interceptor import AUTHORIZATION_KEY
+from paiju.common.wire import AUTHORIZATION_KEY
 
 TokenSource = Callable[[], str]
 """Returns the token to present now; called once per RPC."""

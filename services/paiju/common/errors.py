@@ -13,10 +13,9 @@ from typing import NoReturn
 
 import grpc
 
+from paiju.common.wire import CURRENT_VERSION_KEY, ERROR_CODE_KEY, trailer  # noqa: F401 (the servicers import them from here)
 from paiju.games.engine import IllegalAction
 
-ERROR_CODE_KEY = "paiju-error-code"
-CURRENT_VERSION_KEY = "paiju-current-version"
 MAX_MESSAGE_CHARS = 400
 """A status message is cut here whatever it says: its reason must fit in gRPC's metadata limit
 (8 KB soft), or the client gets RESOURCE_EXHAUSTED about metadata instead of the reason. Input
@@ -66,18 +65,3 @@ def refuse_illegal(context: grpc.ServicerContext, error: IllegalAction) -> NoRet
     as the message and its code in ``paiju-error-code``."""
     code = grpc.StatusCode.INVALID_ARGUMENT if error.malformed else grpc.StatusCode.FAILED_PRECONDITION
     abort(context, code, error.reason, error_code=error.code)
-
-
-def trailer(error: grpc.RpcError, key: str) -> str | None:
-    """A trailing metadata value of a failed call, client side (``None`` when absent).
-
-    >>> trailer(object(), ERROR_CODE_KEY) is None
-    True
-    """
-    trailing = getattr(error, "trailing_metadata", None)
-    if trailing is None:
-        return None
-    for name, value in trailing() or ():
-        if name == key:
-            return value if isinstance(value, str) else value.decode("utf-8", "replace")
-    return None

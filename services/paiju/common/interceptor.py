@@ -24,6 +24,7 @@ import grpc
 
 from paiju.common.auth import Caller, TokenError, TokenSigner
 from paiju.common.logs import bind_log_context
+from paiju.common.wire import AUTHORIZATION_KEY
 
 PUBLIC_METHODS: frozenset[str] = frozenset({"/paiju.v1.Wallet/Register", "/paiju.v1.Wallet/Login"})
 """Full method names callable without a token."""
@@ -44,7 +45,6 @@ INTERNAL_SERVICES: frozenset[str] = frozenset(
 )
 """Services only other Paiju services (tokens of the ``service`` role) may call."""
 
-AUTHORIZATION_KEY = "authorization"
 _BEARER = "bearer"
 
 _current_caller: contextvars.ContextVar[Caller | None] = contextvars.ContextVar(

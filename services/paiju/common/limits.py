@@ -52,6 +52,7 @@ from paiju.common.auth import TokenSigner
 from paiju.common.config import Settings
 from paiju.common.errors import ERROR_CODE_KEY
 from paiju.common.interceptor import PUBLIC_METHODS, presented_caller
+from paiju.common.wire import SERVER_BUSY, TOO_MANY_LOGINS
 
 Clock = Callable[[], float]
 
@@ -79,8 +80,6 @@ RECEIVE_CEILING_BYTES = 4 * 1024 * 1024
 """grpc's default receive limit, kept as the ceiling above every method's own limit."""
 RATE_LIMITED = "rate_limited"
 TOO_MANY_STREAMS = "too_many_streams"
-TOO_MANY_LOGINS = "too_many_logins"
-SERVER_BUSY = "server_busy"
 
 
 @dataclass(frozen=True, slots=True)
