@@ -115,9 +115,9 @@ def test_the_sdk_installs_without_the_servers_dependencies() -> None:
     assert names == {"grpcio", "protobuf"}, "pip install paiju is the client: the server is the `server` extra"
 
 
-def test_bug_importing_the_sdk_pulled_in_the_server_and_its_json_library() -> None:
-    # Run in a fresh interpreter where every server-only package fails to import, as in an
-    # environment that installed the client alone.
+def _run_without_the_server(body: str) -> subprocess.CompletedProcess[str]:
+    """``body`` in a fresh interpreter where every server-only package fails to import, as in an
+    environment that installed the client alone."""
     script = f"""
 import importlib.abc, sys
 class Refuse(importlib.abc.MetaPathFinder):
@@ -126,27 +126,21 @@ class Refuse(importlib.abc.MetaPathFinder):
             raise ModuleNotFoundError(f"{{name}} is the server's", name=name)
         return None
 sys.meta_path.insert(0, Refuse())
-from paiju.client.sdk import PaijuClient
-from paiju.client.session import PlaySession
-client = PaijuClient("127.0.0.1:1")
-assert client.timeout and client._credentials is None
-print("imported")
+{body}
 """
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_bug_importing_the_sdk_pulled_in_the_server_and_its_json_library() -> None:
+    done = _run_without_the_server(
+        "from paiju.client.sdk import PaijuClient\n"
+        "from paiju.client.session import PlaySession\n"
+        "client = PaijuClient('127.0.0.1:1')\n"
+        "assert client.timeout and client._credentials is None\n"
+        "print('imported')")
     assert done.returncode == 0 and "imported" in done.stdout, done.stderr[-2000:]
 
 
 def test_the_cli_of_a_client_install_says_how_to_get_the_server() -> None:
-    script = f"""
-import importlib.abc, sys
-class Refuse(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path, target=None):
-        if name.split(".")[0] in {SERVER_ONLY!r}:
-            raise ModuleNotFoundError(f"{{name}} is the server's", name=name)
-        return None
-sys.meta_path.insert(0, Refuse())
-from paiju.cli import main
-sys.exit(main(["migrate"]))
-"""
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)
+    done = _run_without_the_server("from paiju.cli import main\nsys.exit(main(['migrate']))")
     assert done.returncode == 2 and "pip install 'paiju[server]'" in done.stderr, done.stderr[-2000:]
