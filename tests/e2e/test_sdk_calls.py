@@ -73,3 +73,68 @@ def test_bug_a_dropped_watch_ended_the_stream_and_the_events_after_it_were_lost(
     assert len(seen) == len(set(seen)), "no event twice"
     for client in clients:
         client.close()
+
+
+ASYNC_PROGRAM = """
+import asyncio, json, secrets, sys
+
+import grpc
+
+from paiju.client.aio import AsyncPaijuClient
+from paiju.client.sdk import PaijuError
+
+
+async def play(address: str) -> dict:
+    players = [await AsyncPaijuClient.connect(address, f"aio{secrets.token_hex(3)}{i}", "a long password",
+                                              register=True) for i in range(2)]
+    room = "zhajinhua-free-02"
+    for player in players:
+        await player.sit(room)
+    tiers = [t.tier for t in await players[0].tiers("zhajinhua")]
+    updates = players[0].watch(room)
+    first = await anext(updates)  # the stream is open: what happens from now on comes on it
+    for player in players:
+        await player.ready(room)
+    event = await anext(updates)
+    while not event.event_id:
+        event = await anext(updates)
+    by_seat = {(await p.view(room))["seat"]: p for p in players}
+    while True:
+        view = await players[0].view(room)
+        if view["hand"] is None:
+            break
+        actor = by_seat[view["hand"]["seats"][view["hand"]["state"]["to_act"]]]
+        mine = await actor.view(room)
+        await actor.act(room, "fold", mine["version"])
+    try:
+        await players[0].act(room, "fold", 0)
+        refused = None
+    except PaijuError as error:
+        refused = error.status.name
+    await updates.aclose()
+    total = sum([(await p.balance()).total for p in players])
+    for player in players:
+        await player.close()
+    return {"tiers": tiers, "first_is_view": first.view is not None, "event": event.event_type,
+            "refused": refused, "total": total}
+
+
+print(json.dumps(asyncio.run(play(sys.argv[1]))))
+"""
+
+
+@pytest.mark.parametrize("deployment", ["embedded"], indirect=True)
+def test_an_asyncio_program_plays_a_hand_with_the_async_client(deployment) -> None:
+    # A program of its own, as a client is: grpc's asyncio runs one event loop per process.
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", ASYNC_PROGRAM, deployment.address], capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    outcome = json.loads(done.stdout.strip().splitlines()[-1])
+    assert outcome["tiers"] == ["free", "expert"]
+    assert outcome["first_is_view"] and outcome["event"], "a watch opens with the view, then the events"
+    assert outcome["total"] == 40_000, "coins are conserved"
+    assert outcome["refused"] in ("FAILED_PRECONDITION", "ABORTED"), "a refusal is a PaijuError"
