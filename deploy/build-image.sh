@@ -26,7 +26,7 @@ fi
 commit="$(git rev-parse --short=12 HEAD 2>/dev/null || echo dev)"
 tag="${1:-paiju:$commit}"
 base="${PYTHON_IMAGE:-python:3.11-slim-bookworm}"
-local_base="localhost/paiju-python:bookworm"
+local_base="${LOCAL_BASE:-localhost/paiju-python:bookworm}"
 
 if ! $engine image inspect "$base" >/dev/null 2>&1; then
   say "pulling $base …"
