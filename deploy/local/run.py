@@ -21,6 +21,7 @@ SIGTERM (each within its pod's grace period) and removes the network.
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import os
 import shutil
@@ -121,8 +122,6 @@ def _by_kind(objects: list[dict[str, Any]], kind: str) -> dict[str, dict[str, An
 
 
 def _data(obj: dict[str, Any]) -> dict[str, str]:
-    import base64
-
     if obj["kind"] == "Secret":
         plain = dict(obj.get("stringData", {}))
         plain.update({key: base64.b64decode(value).decode() for key, value in obj.get("data", {}).items()})

@@ -65,14 +65,9 @@ def deployed() -> Iterator[object]:
         local_run.down(run)
 
 
-def deployed_name(run, pod: str) -> str:
-    """The container of ``pod`` (a Deployment's name and the replica's number) in ``run``."""
-    return run.container(pod)
-
-
 def _sql(run, query: str) -> list[str]:
     """Rows of ``query`` on the run's PostgreSQL, asked inside its own container."""
-    done = subprocess.run([*run.engine, "exec", deployed_name(run, "paiju-postgres-0"), "psql", "-h", "/var/run/postgresql", "-U", "paiju", "-d",
+    done = subprocess.run([*run.engine, "exec", run.container("paiju-postgres-0"), "psql", "-h", "/var/run/postgresql", "-U", "paiju", "-d",
                            "paiju", "-At", "-c", query], capture_output=True, text=True, check=True)
     return [line for line in done.stdout.splitlines() if line]
 
@@ -118,7 +113,7 @@ def test_a_table_server_killed_mid_hand_the_hand_goes_on_on_the_other(deployed) 
         actor.act(room, "call", mine["version"])
         moved += 1
     hand_id = players[0].view(room)["hand"]["hand_id"]
-    deployed.kill(deployed_name(deployed, "paiju-table-0"))
+    deployed.kill(deployed.container("paiju-table-0"))
     finished = _finish_through_retries(players, by_seat, room, hand_id)
     result = finished["state"]["result"]
     assert sum(result["coins"]) == 0
@@ -169,9 +164,8 @@ def test_the_door_serves_the_web_client_at_its_own_origin(deployed) -> None:
 
 
 def test_a_person_in_chromium_plays_a_whole_zhajinhua_hand_through_the_door(deployed) -> None:
-    from tests.web.conftest import ARTIFACTS, Browsers, _need_browser, wait_until
+    from tests.web.conftest import ARTIFACTS, Browsers, _need_browser
     from tests.web.pages import Player, css
-    from tests.web.test_browser import zhajinhua_move as clicked_move
 
     _need_browser()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -192,25 +186,8 @@ def test_a_person_in_chromium_plays_a_whole_zhajinhua_hand_through_the_door(depl
         by_seat = {other.view(room)["seat"]: other for other in others}
         playing = threading.Thread(target=_play_along, args=(by_seat, room, stop), daemon=True)
         playing.start()
-        looked = False
-
-        def hand_over() -> bool:
-            nonlocal looked
-            if ann.in_settlement():
-                return True
-            legal, version = ann.legal(), ann.version()
-            if legal:
-                move = clicked_move(legal, looked)
-                ann.click_action(move)
-                looked = looked or move == "look"
-                wait_until("the move to be taken", lambda: ann.version() != version or ann.in_settlement(), timeout=30)
-            return False
-
         ann.shot("table")
-        try:
-            wait_until("the hand to end", hand_over, timeout=180)
-        finally:
-            ann.shot("settlement")
+        ann.play_zhajinhua_to_the_settlement(180)
         rows = css(ann.driver, "[data-testid=result-row]")
         assert len(rows) == 3 and "(you)" in rows[0].text
     finally:
@@ -242,9 +219,9 @@ def _play_along(by_seat, room: str, stop: threading.Event) -> None:
 
 
 def test_every_container_stops_on_sigterm_within_its_grace_and_the_ledger_balances(deployed) -> None:
-    datastores = (deployed_name(deployed, "paiju-postgres-0"), deployed_name(deployed, "paiju-redis-0"))
+    datastores = (deployed.container("paiju-postgres-0"), deployed.container("paiju-redis-0"))
     stoppable = [name for name in deployed.names
-                 if name not in datastores and name != deployed_name(deployed, "paiju-table-0")]
+                 if name not in datastores and name != deployed.container("paiju-table-0")]
     results: dict[str, tuple[int, float]] = {}
 
     def stop(name: str) -> None:

@@ -167,3 +167,37 @@ class Player:
         else:
             enabled = [b for b in buttons if b.is_enabled()]
             enabled[0].click()
+
+    def play_zhajinhua_to_the_settlement(self, timeout: float, shots: int = 0) -> None:
+        """Click 炸金花 moves (look first, then open, call or fold: :func:`zhajinhua_click`)
+        until the settlement shows, a screenshot of each of the first ``shots`` moves."""
+        looked, taken = False, 0
+
+        def hand_over() -> bool:
+            nonlocal looked, taken
+            if self.in_settlement():
+                return True
+            legal, version = self.legal(), self.version()
+            if legal:
+                move = zhajinhua_click(legal, looked)
+                self.click_action(move)
+                looked = looked or move == "look"
+                if taken < shots:
+                    taken += 1
+                    self.shot(f"hand-{taken}")
+                # The same choices can come back on the next turn: the version tells the moves apart.
+                wait_until("the move to be taken", lambda: self.version() != version or self.in_settlement(), timeout=30)
+            return False
+
+        try:
+            wait_until("the hand to end", hand_over, timeout=timeout)
+        finally:
+            self.shot("settlement")
+
+
+def zhajinhua_click(legal: list[str], looked: bool) -> str:
+    """Look first, then call while the stake allows, opening when that is possible."""
+    for wanted in ("look" if not looked else "", "open", "call", "fold"):
+        if wanted and wanted in legal:
+            return wanted
+    return legal[0]

@@ -15,14 +15,6 @@ from tests.web.pages import Player, css, one
 HAND_BOUND_SECONDS = 240
 
 
-def zhajinhua_move(legal: list[str], looked: bool) -> str:
-    """Look first, then call while the stake allows, opening when that is possible."""
-    for wanted in ("look" if not looked else "", "open", "call", "fold"):
-        if wanted and wanted in legal:
-            return wanted
-    return legal[0]
-
-
 # The causes of this test failing now and then, each fixed: a hand the bots folded at once (see
 # below); a registration refused because every call through the web door counted against the
 # door's address; then because the house's bots logged in through the door from the same
@@ -63,29 +55,7 @@ def test_a_person_registers_sits_with_bots_and_plays_zhajinhua_to_the_settlement
         ann.shot("phone-table")
         assert not ann.overlaps_on_the_felt()
     assert commitments[-1], "the shuffle commitment is shown at the start"
-    looked = False
-    shots = 0
-
-    def hand_over() -> bool:
-        nonlocal looked, shots
-        if ann.in_settlement():
-            return True
-        legal, version = ann.legal(), ann.version()
-        if legal:
-            move = zhajinhua_move(legal, looked)
-            ann.click_action(move)
-            looked = looked or move == "look"
-            if shots < 3:
-                shots += 1
-                ann.shot(f"hand-{shots}")
-            # The same choices can come back on the next turn: the page's version tells the moves apart.
-            wait_until("the move to be taken", lambda: ann.version() != version or ann.in_settlement(), timeout=30)
-        return False
-
-    try:
-        wait_until("the hand to end", hand_over, timeout=HAND_BOUND_SECONDS)
-    finally:
-        ann.shot("settlement")
+    ann.play_zhajinhua_to_the_settlement(HAND_BOUND_SECONDS, shots=3)
     rows = css(ann.driver, "[data-testid=result-row]")
     assert len(rows) >= 3 and "(you)" in rows[0].text, "the settlement lists every player, own row first"
     wait_until("the fairness check", lambda: one(ann.driver, "[data-testid=fair-ok]"))

@@ -10,6 +10,7 @@ True
 
 from __future__ import annotations
 
+import ipaddress
 import threading
 import time
 from collections.abc import Callable
@@ -131,8 +132,6 @@ def is_loopback(target: str) -> bool:
     if host == "localhost" or host.startswith("unix"):
         return True
     try:
-        import ipaddress
-
         address = ipaddress.ip_address(host)
         return address.is_loopback or address.is_unspecified  # 0.0.0.0 dials this machine
     except ValueError:

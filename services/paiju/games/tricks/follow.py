@@ -198,7 +198,8 @@ def _single_trick_winner(cards: Sequence[Card], order: TrumpOrder) -> int:
     for index in range(1, len(cards)):
         card, best = cards[index], cards[winner]
         card_class = suit_class[card]
-        if card_class == suit_class[best] and strength[card] > strength[best] or card_class == TRUMP and suit_class[best] != TRUMP:
+        stronger_of_its_class = card_class == suit_class[best] and strength[card] > strength[best]
+        if stronger_of_its_class or (card_class == TRUMP and suit_class[best] != TRUMP):
             winner = index
     return winner
 
