@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[2]
 STATE = Path(tempfile.gettempdir()) / "paiju-local-run.json"
 DATASTORES_IMAGE = "localhost/paiju-datastores:bookworm"
 LOCAL_BASE = "localhost/paiju-python:bookworm"
-START_ORDER = ("redis", "postgres", "migrate", "wallet", "lobby", "table", "watchdog", "worker", "beat", "door")
+START_ORDER = ("redis", "postgres", "migrate", "wallet", "lobby", "table", "watchdog", "worker", "beat", "door", "bots")
 
 
 def engine() -> list[str]:

@@ -33,6 +33,15 @@ def _serve(args: argparse.Namespace) -> int:
                  relay=not args.external_worker, processes=args.processes)
 
 
+def _bots(args: argparse.Namespace) -> int:
+    from paiju.common.config import Settings
+    from paiju.common.logs import configure_logging
+    from paiju.house_bots import serve_house
+
+    configure_logging(args.log_level, json=not args.text_logs)
+    return serve_house(args.address, Settings.from_env().secret, tables=args.tables, plaintext=args.plaintext)
+
+
 def _worker(args: argparse.Namespace) -> int:
     from paiju.wallet.celery_app import app
 
@@ -89,6 +98,18 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--log-level", default="WARNING", help="root log level (default WARNING)")
     serve.add_argument("--text-logs", action="store_true", help="plain text logs instead of JSON lines")
     serve.set_defaults(handler=_serve)
+
+    bots = commands.add_parser(
+        "bots", help="the house's bots as a role of their own: they sign in through ADDRESS (the door) as "
+                     "players do and keep people company in each game's first room (a deployment's paiju-bots)")
+    bots.add_argument("address", help="the door's address, host:port")
+    bots.add_argument("--tables", type=int, default=0,
+                      help="tables of bots alone in each game besides (rooms 01…N; the company room is N+1)")
+    bots.add_argument("--plaintext", action="store_true",
+                      help="plain gRPC to the door (inside the cluster); TLS otherwise, but to loopback")
+    bots.add_argument("--log-level", default="INFO", help="root log level (default INFO)")
+    bots.add_argument("--text-logs", action="store_true", help="plain text logs instead of JSON lines")
+    bots.set_defaults(handler=_bots)
 
     migrate = commands.add_parser(
         "migrate", help="bring the ledger's schema (DATABASE_URL) to this release's; run once per release "

@@ -3,31 +3,26 @@
 All in one (the default) runs wallet, lobby and table on one port and, in background threads,
 the deadline pump and the settlement relay; its web port (``PAIJU_WEB_PORT``) serves the web
 client and gRPC-Web for browsers (:mod:`paiju.gateway`). ``--bots N`` seats N tables of bots in
-each game (:data:`BOT_TABLES`) that play through the public API, and prints one live line: hands
+each game (:data:`paiju.house_bots.BOT_TABLES`) that play through the public API, and prints one live line: hands
 per game, actions/s, the 炸金花 leaderboard top.
 """
 
 from __future__ import annotations
 
-import itertools
 import logging
-import random
-import secrets
 import signal
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-import grpc
-
-from paiju.client.bots import BOTS
-from paiju.client.play import BotStats, play_bot
-from paiju.client.sdk import PaijuClient, PaijuError
+from paiju.client.play import BotStats
+from paiju.client.sdk import PaijuClient
 from paiju.common.collector import settle_after_start_up
 from paiju.common.config import Settings
 from paiju.common.metrics import MetricsServerError, start_metrics_server
 from paiju.common.server import start_from_settings
 from paiju.gateway.door import DoorStartError, WebDoor, start_web_door
+from paiju.house_bots import BOT_TABLES, SignIn, login_sign_in, rooms_for_bots, start_bots
 from paiju.platform import SERVICES, Platform, build
 from paiju.wallet.errors import DuplicateUsername
 
@@ -190,48 +185,6 @@ def _live_line(platform, stats, actions_per_second, elapsed) -> str:  # type: ig
     return f"\r{hands} · {actions_per_second:,} actions/s · {elapsed:,.0f} s · 炸金花 top: {leaders}".ljust(110)
 
 
-# (game, tier, bots per table, the bots seated in turn)
-BOT_TABLES = (
-    ("zhajinhua", "free", 3, ("sensible", "sensible", "random")),
-    ("hunzhan", "stake10", 4, ("trick",)),
-    ("chaodipi", "yangzhou-fortune10", 4, ("trick",)),
-)
-
-
-# (game, tier, bots) of the room after the bots' own tables where bots keep a person company: one
-# seat is left free, and the bots press start only once someone who is not one of them has.
-COMPANY_TABLES = (
-    ("zhajinhua", "free", 2),
-    ("hunzhan", "stake10", 3),
-    ("chaodipi", "yangzhou-fortune10", 3),
-)
-
-
-def rooms_for_bots(tables: int) -> int:
-    """Rooms per tier that ``tables`` bot tables need: theirs and the company room after them."""
-    return tables + 1 if tables else 0
-
-
-SignIn = Callable[[str, str], PaijuClient]
-"""How a bot gets its session: ``sign_in(name, password)``, making the account the first time."""
-
-
-def login_sign_in(address: str) -> SignIn:
-    """A bot signs in as any player does: registers, or logs in once its name is taken (an
-    earlier answer lost)."""
-
-    def sign_in(name: str, password: str) -> PaijuClient:
-        try:
-            # A connection of its own, as a player's device has (and server processes each take some).
-            return PaijuClient.connect(address, name, password, register=True, own_connection=True)
-        except PaijuError as error:
-            if error.status != grpc.StatusCode.ALREADY_EXISTS:
-                raise
-        return PaijuClient.connect(address, name, password, own_connection=True)
-
-    return sign_in
-
-
 def house_sign_in(platform: Platform, address: str) -> SignIn:
     """The house's bots sign in without the login door when the wallet is in this process: the
     account is made here and the session issued here. They come from the same address as a
@@ -253,82 +206,3 @@ def house_sign_in(platform: Platform, address: str) -> SignIn:
         return PaijuClient.from_session(address, token, str(account), name, own_connection=True)
 
     return sign_in
-
-
-def start_bots(address: str, tables: int, stop: threading.Event, sign_in: SignIn | None = None) -> dict[str, list[BotStats]]:
-    """``tables`` tables of bots for every game in :data:`BOT_TABLES`, and a company room per
-    game (:data:`COMPANY_TABLES`); the bot tables' live figures. ``sign_in`` is how each bot gets
-    its session (a login, by default)."""
-    stats: dict[str, list[BotStats]] = {}
-    run = secrets.token_hex(3)
-    sign_in = sign_in or login_sign_in(address)
-    if tables:
-        start_company(sign_in, f"bot-{run}-company", tables + 1, stop)
-    for game, tier, per_table, kinds in BOT_TABLES:
-        bots = itertools.cycle(kinds)
-        for table in range(tables):
-            room = f"{game}-{tier}-{table + 1:02d}"
-            for seat in range(per_table):
-                stat = BotStats()
-                stats.setdefault(game, []).append(stat)
-                name = f"bot-{run}-{game[:3]}{table}-{seat}"
-                thread = threading.Thread(
-                    target=_bot_forever, args=(sign_in, name, game, tier, room, BOTS[next(bots)], stat, stop), daemon=True
-                )
-                thread.start()
-    return stats
-
-
-def start_company(sign_in: SignIn, prefix: str, number: int, stop: threading.Event) -> None:
-    """Bots in room ``number`` of each company tier, waiting for a person to press start."""
-
-    def someone_else_pressed_start(view: dict) -> bool:
-        return any(s is not None and s["ready"] and not s["name"].startswith(prefix) for s in view["table"]["seats"])
-
-    for game, tier, count in COMPANY_TABLES:
-        kind = "sensible" if game == "zhajinhua" else "trick"
-        for seat in range(count):
-            name = f"{prefix}-{game[:3]}-{seat}"
-            thread = threading.Thread(
-                target=_bot_forever,
-                args=(sign_in, name, game, tier, f"{game}-{tier}-{number:02d}", BOTS[kind], BotStats(), stop),
-                kwargs={"press_start_when": someone_else_pressed_start},
-                daemon=True,
-            )
-            thread.start()
-
-
-def _bot_forever(sign_in, name, game, tier, room, bot, stat, stop, press_start_when=None) -> None:  # type: ignore[no-untyped-def]
-    """A bot that keeps playing; when stood up (broke) it takes its seat again later, and when its
-    session runs out it signs in again.
-
-    What befalls it goes to the log, not the terminal, where the live line is drawn; a server
-    shutting down (even in its first seconds) ends it quietly.
-    """
-    rng = random.Random()
-    password = secrets.token_hex(16)
-    client = None
-    try:
-        while not stop.is_set():
-            try:
-                if client is None:
-                    client = sign_in(name, password)
-                play_bot(client, game, tier, bot, hands=10**9, stop=stop, rng=rng, room_id=room, stats=stat,
-                         press_start_when=press_start_when)
-            except PaijuError as error:
-                if stop.is_set():
-                    return
-                log.info("bot %s: %s", name, error.reason)
-                if error.error_code == "not_enough_coins":
-                    return  # broke: this bot has played its last hand
-                if error.status == grpc.StatusCode.UNAUTHENTICATED and client is not None:
-                    client.close()
-                    client = None
-            except (grpc.RpcError, ValueError) as error:  # ValueError: grpc's "Channel closed!"
-                if stop.is_set():
-                    return
-                log.info("bot %s: %s", name, error)
-            stop.wait(2.0)
-    finally:
-        if client is not None:
-            client.close()

@@ -48,15 +48,9 @@ def check_processes(settings: Settings, processes: int) -> None:
 def serve_processes(settings: Settings, services: Sequence[str], processes: int, *, bot_tables: int = 0,
                     rooms_per_tier: int = 10, relay: bool = True, out=print) -> int:  # type: ignore[no-untyped-def]
     """Run ``processes`` copies of ``services`` until a signal or a copy's death; the exit status."""
+    from paiju.house_bots import rooms_for_bots, start_bots
     from paiju.platform import build
-    from paiju.serve import (
-        LiveLine,
-        house_sign_in,
-        rooms_for_bots,
-        service_port,
-        shutdown_on_signals,
-        start_bots,
-    )
+    from paiju.serve import LiveLine, house_sign_in, service_port, shutdown_on_signals
 
     check_processes(settings, processes)
     port = service_port(settings, services)

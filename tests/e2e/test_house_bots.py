@@ -43,3 +43,50 @@ def test_house_bots_never_queue_a_person_at_the_login_door(deployment: Deploymen
     finally:
         for client in (*clients, again):
             client.close()
+
+
+@pytest.mark.parametrize("deployment", ["embedded"], indirect=True)
+def test_the_house_role_keeps_company_through_the_login_door_with_the_same_accounts_after_a_restart(
+    deployment: Deployment,
+) -> None:
+    """`paiju bots ADDRESS` (a deployment's paiju-bots): bots that log in as players do, sit in
+    each company tier's first room, and come back to their own accounts when the role restarts
+    (new accounts at every start would each take a starting grant)."""
+    import threading
+
+    from paiju.client.sdk import PaijuClient
+    from paiju.house_bots import COMPANY_TABLES, HOUSE_PREFIX, serve_house
+    from tests.web.conftest import wait_until
+
+    wallet = deployment.platform.wallet
+    assert wallet is not None
+    secret = secrets.token_bytes(16)
+    viewer = PaijuClient.connect(deployment.address, f"viewer-{secrets.token_hex(3)}", "a password of twelve", register=True)
+
+    def seated() -> dict[str, set[str]]:
+        return {game: {seat.username for room in viewer.rooms(game, tier) if room.room_id == f"{game}-{tier}-01"
+                       for seat in room.seats if seat.account_id}
+                for game, tier, _ in COMPANY_TABLES}
+
+    def run_the_role() -> tuple[threading.Event, threading.Thread]:
+        stop = threading.Event()
+        role = threading.Thread(target=serve_house, args=(deployment.address, secret), kwargs={"stop": stop}, daemon=True)
+        role.start()
+        return stop, role
+
+    wanted = {game: {f"{HOUSE_PREFIX}-company-{game[:3]}-{seat}" for seat in range(count)}
+              for game, _, count in COMPANY_TABLES}
+    try:
+        stop, role = run_the_role()
+        wait_until("the house's bots in every company room", lambda: seated() == wanted, timeout=90)
+        accounts = {name: wallet.account_id(name) for names in wanted.values() for name in names}
+        assert all(accounts.values())
+        stop.set()
+        role.join(10)
+        stop, role = run_the_role()
+        wait_until("the bots back in their seats", lambda: seated() == wanted, timeout=90)
+        assert {name: wallet.account_id(name) for name in accounts} == accounts, "the same accounts, none made anew"
+        stop.set()
+        role.join(10)
+    finally:
+        viewer.close()

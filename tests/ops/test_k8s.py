@@ -30,7 +30,10 @@ from tests.ops.kustomize import (
 )
 
 KUSTOMIZATIONS = {"base": K8S / "base", "dev": K8S / "overlays" / "dev", "prod": K8S / "overlays" / "prod"}
-ROLES = {"paiju-wallet", "paiju-lobby", "paiju-table", "paiju-watchdog", "paiju-worker", "paiju-beat"}
+SERVICE_ROLES = {"paiju-wallet", "paiju-lobby", "paiju-table", "paiju-watchdog", "paiju-worker", "paiju-beat"}
+BOTS = "paiju-bots"
+"""The house's bots: players of the house, which reach the door and nothing else."""
+ROLES = SERVICE_ROLES | {BOTS}
 GRPC_ROLES = {"paiju-wallet", "paiju-lobby", "paiju-table", "paiju-watchdog"}
 DOOR = "paiju-door"
 """The front door (Envoy's image, not ours): tests/ops/test_door.py checks it."""
@@ -286,7 +289,10 @@ def test_prod_keeps_no_secret_and_no_datastore_in_git() -> None:
         assert "latest" not in container["image"]
         if deployment["metadata"]["name"] == DOOR:
             continue  # Envoy's image, which needs no Paiju secret
-        assert {"secretRef": {"name": "paiju-secrets"}} in container["envFrom"]
+        secrets = {source["secretRef"]["name"] for source in container.get("envFrom", []) if "secretRef" in source}
+        secrets |= {item["valueFrom"]["secretKeyRef"]["name"] for item in container.get("env", [])
+                    if "secretKeyRef" in item.get("valueFrom", {})}
+        assert secrets == {"paiju-secrets"}, deployment["metadata"]["name"]
         assert container["image"].endswith(":0.1.0")
     assert {o["metadata"].get("namespace") for o in objects if o["kind"] != "Namespace"} == {"paiju"}
 
@@ -332,8 +338,8 @@ def test_every_paiju_pod_may_reach_only_dns_its_datastores_and_paiju(build: tupl
     policies = [p for p in named(objects, "NetworkPolicy").values() if "Egress" in p["spec"]["policyTypes"]]
     for name, deployment in named(objects, "Deployment").items():
         labels = deployment["spec"]["template"]["metadata"]["labels"]
-        if labels.get("app.kubernetes.io/component") in ("redis", "postgres", "door"):
-            continue  # the dev overlay's datastores and the door (test_door.py) run no Paiju code
+        if labels.get("app.kubernetes.io/component") in ("redis", "postgres", "door", "bots"):
+            continue  # the dev overlay's datastores and the door (test_door.py) run no Paiju code; the bots: below
         governing = [p for p in policies if selects(p["spec"]["podSelector"], labels)]
         assert governing, f"{name}: nothing limits where its pods may connect"
         allowed = {(port["port"], port.get("protocol", "TCP"))
@@ -341,6 +347,31 @@ def test_every_paiju_pod_may_reach_only_dns_its_datastores_and_paiju(build: tupl
         assert {(53, "UDP"), (6379, "TCP"), (5432, "TCP"), ("grpc", "TCP")} <= allowed, (name, allowed)
         assert all(rule.get("ports") for p in governing for rule in p["spec"]["egress"]), \
             f"{name}: an egress rule without ports lets it connect anywhere"
+
+
+def test_the_house_bots_reach_only_dns_and_the_doors_plain_port(build: tuple[str, list[dict[str, Any]]]) -> None:
+    _, objects = build
+    bots = named(objects, "Deployment")[BOTS]
+    labels = bots["spec"]["template"]["metadata"]["labels"]
+    policies = [p for p in named(objects, "NetworkPolicy").values() if selects(p["spec"]["podSelector"], labels)
+                and "Egress" in p["spec"]["policyTypes"]]
+    allowed = {(port["port"], port.get("protocol", "TCP"))
+               for p in policies for rule in p["spec"]["egress"] for port in rule.get("ports", [])}
+    assert allowed == {(53, "UDP"), (53, "TCP"), ("web", "TCP")}
+    (container,) = bots["spec"]["template"]["spec"]["containers"]
+    args = build_parser().parse_args(container["args"])
+    assert args.command == "bots" and args.plaintext
+    host, port = args.address.rsplit(":", 1)
+    (service,) = [s for s in named(objects, "Service").values() if s["metadata"]["name"] == host]
+    door_labels = named(objects, "Deployment")[DOOR]["spec"]["template"]["metadata"]["labels"]
+    assert selects(service["spec"]["selector"], door_labels)
+    (door_port,) = [p for p in service["spec"]["ports"] if p["port"] == int(port)]
+    assert door_port["targetPort"] == "web"
+    ingress = [p for p in named(objects, "NetworkPolicy").values() if selects(p["spec"]["podSelector"], door_labels)
+               and any(selects(peer.get("podSelector", {}).get("matchLabels", {"-": "-"}), labels)
+                       for rule in p["spec"].get("ingress", []) for peer in rule.get("from", []))]
+    assert ingress, "no policy lets the bots in at the door"
+    assert bots["spec"]["replicas"] == 1 and bots["spec"]["strategy"]["type"] == "Recreate", "two would share accounts"
 
 
 def test_every_kustomization_is_tested() -> None:
@@ -359,7 +390,7 @@ def test_one_job_migrates_the_schema_and_every_role_waits_for_it(build: tuple[st
     settings = Settings.from_env(paiju_config(objects)["data"])
     assert settings.migrate == "wait" and settings.schema_wait_seconds > 0
     for deployment, role in containers(objects):
-        if deployment["metadata"]["name"] in ROLES:
+        if deployment["metadata"]["name"] in SERVICE_ROLES:
             names = {ref for key in ("configMapRef", "secretRef") for source in role.get("envFrom", [])
                      for ref in [source.get(key, {}).get("name")] if ref}
             assert names == sources, f"{deployment['metadata']['name']} reads other settings than the Job"
