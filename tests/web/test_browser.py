@@ -137,8 +137,9 @@ def test_a_person_plays_a_trick_game_with_bots_by_clicking_through_a_reload(game
                 assert not bob.play_button().is_enabled() and reason.text.strip()
                 bob.shot("illegal")
                 checked_illegal = True
-            bob.select(plays[0].split(" ")[1:])
-            bob.play_selection(right_click=moves % 2 == 1)
+        if not bob.click_trick_move(legal, right_click=moves % 2 == 1):
+            return False
+        if plays:
             moves += 1
             if moves in (1, 6):
                 # The cards just played stand clear of their player's panel, cards and badges (庄).
@@ -147,11 +148,6 @@ def test_a_person_plays_a_trick_game_with_bots_by_clicking_through_a_reload(game
                 with bob.phone_width():
                     bob.shot(f"phone-play-{moves}")
                     assert not bob.overlaps_on_the_felt()
-        elif any(not a.startswith("multiple ") for a in legal):
-            # Declarations, robs and passes; a stake multiple is optional and left as it is.
-            bob.click_action(next((a for a in legal if a == "pass"), next(a for a in legal if not a.startswith("multiple "))))
-        else:
-            return False
         # A move the table refused as stale (it moved on meanwhile) is shown and tried again.
         wait_until("the move to be taken or refused", lambda: bob.version() != version or bob.in_settlement()
                    or one(bob.driver, "[data-testid=table-message]"), timeout=60)
