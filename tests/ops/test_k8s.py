@@ -293,7 +293,8 @@ def test_prod_keeps_no_secret_and_no_datastore_in_git() -> None:
         secrets |= {item["valueFrom"]["secretKeyRef"]["name"] for item in container.get("env", [])
                     if "secretKeyRef" in item.get("valueFrom", {})}
         assert secrets == {"paiju-secrets"}, deployment["metadata"]["name"]
-        assert container["image"].endswith(":0.1.0")
+        digest = container["image"].partition("@")[2]
+        assert re.fullmatch(r"sha256:[0-9a-f]{64}", digest), f"{container['image']}: not pinned by digest"
     assert {o["metadata"].get("namespace") for o in objects if o["kind"] != "Namespace"} == {"paiju"}
 
 
