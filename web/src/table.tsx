@@ -3,7 +3,6 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { Code, codeOf, lobby, reasonOf, table } from "./api";
 import type { TableView } from "./gen/paiju/v1/table_pb";
-import { prettyCards } from "./cards";
 import { checkAction } from "./check";
 import { followTable, isSeatLost } from "./follow";
 import { gameTitle, STAND_REASONS } from "./labels";
@@ -16,6 +15,7 @@ import { ZhajinhuaControls, ZhajinhuaFelt, ZhajinhuaSeat } from "./zhajinhua";
 import { CoinIcon } from "./coin";
 import { NewestView } from "./newest";
 import { EventIds } from "./event_ids";
+import { logLine, type Namers } from "./log_lines";
 
 /** One seat's view as the server sent it, with the view JSON parsed. */
 export interface Live {
@@ -60,6 +60,8 @@ export interface EventLine {
   type: string;
   payload: Record<string, any>;
   at: number;
+  /** The log's line, named as the seats were when the event came (null: a quiet event). */
+  line: string | null;
 }
 
 interface Props {
@@ -78,6 +80,15 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
   const [pressedStart, setPressedStart] = useState(false);
   const [dismissed, setDismissed] = useState<string>("");
   const refreshing = useRef<Promise<void> | null>(null);
+  // Names by table seat as last seen, so a player who stood up is still named in the log, and
+  // the hand's seats as of the latest hand_seats, so a line names the players of its own hand.
+  const seatNames = useRef<Record<number, string>>({});
+  const handSeatsNow = useRef<number[] | null>(null);
+  const tableName = (ts: number) => seatNames.current[ts] ?? `seat ${ts + 1}`;
+  const names: Namers = {
+    hand: (hs) => tableName(handSeatsNow.current ? (handSeatsNow.current[hs] ?? hs) : hs),
+    table: tableName,
+  };
   const again = useRef(false);
   const now = useTick(250);
 
@@ -89,6 +100,10 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
     if (!newest.current.take(view.version)) return;
     const fresh = liveOf(view);
     const hand = fresh.view.hand;
+    (fresh.view.table?.seats ?? []).forEach((sitter: TableSeat | null, ts: number) => {
+      if (sitter) seatNames.current[ts] = sitter.name;
+    });
+    if (hand?.seats) handSeatsNow.current = hand.seats;
     if (hand && hand.my_hand_seat != null) rememberPlayed(hand.hand_id);
     setLive(fresh);
   };
@@ -115,7 +130,13 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
   const eventIds = useRef(new EventIds());
   // From the stream, and the person's own moves from Act's reply: each event once, by its id.
   const onEvents = (batch: { type: string; payloadJson: string; id: string }[]) => {
-    const lines = eventIds.current.fresh(batch).map((e) => ({ type: e.type, payload: safeJson(e.payloadJson), at: Date.now() }));
+    const lines: EventLine[] = [];
+    for (const e of eventIds.current.fresh(batch)) {
+      const payload = safeJson(e.payloadJson);
+      if (e.type === "hand_seats" && Array.isArray(payload.seats)) handSeatsNow.current = payload.seats;
+      if (e.type === "sat" && payload.name) seatNames.current[payload.seat] = payload.name;
+      lines.push({ type: e.type, payload, at: Date.now(), line: logLine({ type: e.type, payload }, names) });
+    }
     for (const line of lines) {
       if (line.type === "disconnected") {
         setAway((a) => ({ ...a, [line.payload.seat]: line.payload.reconnect_by_ms ?? 0 }));
@@ -228,6 +249,10 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
   const seatCount = tableSeats.length;
   const placeOfTable = (ts: number) => (mySeatAtTable === null ? ts : (ts - mySeatAtTable + seatCount) % seatCount);
   const tableSeatOfHand = (hs: number) => (handSeats ? handSeats[hs] : hs);
+  tableSeats.forEach((sitter, ts) => {
+    if (sitter) seatNames.current[ts] = sitter.name;
+  });
+  if (handSeats) handSeatsNow.current = handSeats;
   const nameOf = (hs: number) => tableSeats[tableSeatOfHand(hs)]?.name ?? `seat ${hs + 1}`;
   const me_ = mySeatAtTable !== null ? tableSeats[mySeatAtTable] : null;
   const turnSeat = live.turn ? live.turn.seat : null;
@@ -345,7 +370,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
             <code data-testid="commitment">{hand.state.commitment.slice(0, 16)}…</code>
           </div>
         )}
-        <EventLog events={events} nameOf={nameOf} />
+        <EventLog events={events} />
         <button class="leave" data-testid="leave" onClick={leave}>
           离开 Leave table
         </button>
@@ -385,28 +410,11 @@ function safeJson(text: string): Record<string, any> {
   }
 }
 
-const LOGGED: Record<string, (p: Record<string, any>, name: (hs: number) => string) => string> = {
-  looked: (p, n) => `${n(p.seat)} 看牌 looked`,
-  called: (p, n) => `${n(p.seat)} 跟注 called ${p.amount}`,
-  raised: (p, n) => `${n(p.seat)} 加注 raised to ${p.stake}`,
-  folded: (p, n) => `${n(p.seat)} 弃牌 folded`,
-  compare_result: (p, n) => `${n(p.seat)} 比牌 compared with ${n(p.target)}: ${n(p.loser)} lost`,
-  opened: (p, n) => `${n(p.seat)} 开牌 opened`,
-  declared: (p, n) => `${n(p.seat)} 亮主 declared ${prettyCards(p.cards ?? "")}`,
-  played: (p, n) => `${n(p.seat)} 出 ${prettyCards(p.cards ?? "")}`,
-  trick_won: (p, n) => `${n(p.seat)} 赢墩 took the trick${p.points ? ` (+${p.points})` : ""}`,
-  hand_over: () => `本局结束 hand over`,
-  timed_out: (p, n) => `${n(p.seat)} 超时 timed out`,
-  escaped: (p, n) => `${n(p.seat)} 逃跑 escaped`,
-  passed: (p, n) => `${n(p.seat)} 不抄 passed`,
-  multiple: (p, n) => `${n(p.seat)} 倍数 ×${p.value ?? p.multiple ?? ""}`,
-};
-
-function EventLog({ events, nameOf }: { events: EventLine[]; nameOf: (hs: number) => string }) {
+function EventLog({ events }: { events: EventLine[] }) {
   const lines = events
-    .map((e) => (LOGGED[e.type] ? LOGGED[e.type](e.payload, nameOf) : null))
+    .map((e) => e.line)
     .filter((x): x is string => !!x)
-    .slice(-8);
+    .slice(-10);
   return (
     <ul class="log" data-testid="log">
       {lines.map((l, i) => (
