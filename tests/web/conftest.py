@@ -41,6 +41,10 @@ BOT_TABLES = 1
 """`paiju serve --bots 1`: the bots' own room is number 01, the room where bots wait for a person 02."""
 
 
+ROOMS = 4
+"""Rooms per tier: the bots' (01), the company room (02), and rooms of the tests' own (03, 04)."""
+
+
 def company_room(game: str, tier: str) -> str:
     return f"{game}-{tier}-{BOT_TABLES + 1:02d}"
 
@@ -84,6 +88,13 @@ def _need_browser() -> None:
 class WebServer:
     url: str
     log: Path | None
+    grpc: str | None = None
+    """The server's gRPC address, for players on the SDK beside the browser (None: not known)."""
+
+    def need_grpc(self) -> str:
+        if self.grpc is None:
+            pytest.skip("SKIPPED: PAIJU_WEB_TEST_URL names a server whose gRPC address is not known")
+        return self.grpc
 
 
 @pytest.fixture(scope="session")
@@ -117,7 +128,7 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
         environment["DATABASE_URL"] = f"sqlite:///{folder / 'ledger.sqlite3'}"
     log = folder / "serve.log"
     with log.open("w") as output:
-        process = subprocess.Popen([sys.executable, "-m", "paiju.cli", "serve", "--bots", str(BOT_TABLES), "--rooms", "3"],
+        process = subprocess.Popen([sys.executable, "-m", "paiju.cli", "serve", "--bots", str(BOT_TABLES), "--rooms", str(ROOMS)],
                                    env=environment, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{web_port}/"
 
@@ -129,7 +140,7 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
 
     try:
         wait_until("the web client to be served", page_served, timeout=90, pause=0.5)
-        yield WebServer(url, log)
+        yield WebServer(url, log, f"127.0.0.1:{grpc_port}")
     finally:
         process.send_signal(signal.SIGTERM)
         try:

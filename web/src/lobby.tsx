@@ -1,5 +1,5 @@
 // The lobby: games, their tiers, and the live room list with free seats to take.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { lobby, reasonOf } from "./api";
 import { RoomState, type Room, type Tier } from "./gen/paiju/v1/common_pb";
 import { GAMES } from "./labels";
@@ -29,8 +29,12 @@ export function LobbyScreen({ me, onSeated, onError }: Props) {
   const [tier, setTier] = useState<string>("");
   const [rooms, setRooms] = useState<Map<string, Room>>(new Map());
   const [live, setLive] = useState(false);
+  // A notice the player came back with (stood up, a refusal) is about where they were: it goes
+  // once they choose another game.
+  const firstGame = useRef(game);
 
   useEffect(() => {
+    if (game !== firstGame.current) onError("");
     localStorage.setItem("paiju.game", game);
     setTiers([]);
     lobby

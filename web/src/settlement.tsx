@@ -5,7 +5,7 @@ import { CardRow, cardsOf } from "./cards";
 import { dealsOf, verifyDeal, type FairnessResult } from "./fairness";
 import { HOW } from "./labels";
 import type { Session } from "./session";
-import { signed } from "./util";
+import { secondsLeft, signed } from "./util";
 
 interface Props {
   lastHand: { hand_id: string; seats: number[]; state: Record<string, any> };
@@ -13,12 +13,15 @@ interface Props {
   me: Session;
   myTableSeat: number | null;
   ready: boolean;
+  /** When the viewer will be stood up for not pressing start (the others are ready), or null. */
+  kickDueMs: number | null;
+  now: number;
   onAgain: () => void;
   onClose: () => void;
   onLeave: () => void;
 }
 
-export function Settlement({ lastHand, tableSeats, myTableSeat, ready, onAgain, onClose, onLeave }: Props) {
+export function Settlement({ lastHand, tableSeats, myTableSeat, ready, kickDueMs, now, onAgain, onClose, onLeave }: Props) {
   const state = lastHand.state;
   const result = state.result ?? {};
   const details = result.details ?? {};
@@ -97,6 +100,13 @@ export function Settlement({ lastHand, tableSeats, myTableSeat, ready, onAgain, 
             <span>checking the shuffle…</span>
           )}
         </div>
+        {!ready && kickDueMs !== null && (
+          <p class="kick-countdown" role="alert" data-testid="settlement-kick">
+            其他玩家已举手：{secondsLeft(kickDueMs, now)} 秒内按“再来一局”，否则将离座。
+            <br />
+            The others are ready: press Next hand within <b>{secondsLeft(kickDueMs, now)}s</b> or you will be stood up.
+          </p>
+        )}
         <div class="buttons">
           {ready ? (
             <span class="muted" data-testid="waiting-next">已举手 Ready ✋ — waiting for the others…</span>

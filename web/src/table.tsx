@@ -321,6 +321,8 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
                   </button>
                   {view.ready_kick?.seat === mySeatAtTable && (
                     <p class="kick-warning" data-testid="my-kick">
+                      其他玩家已举手：{secondsLeft(view.ready_kick.due_ms, now)} 秒内请按开始，否则将离座。
+                      <br />
                       The others are ready: press start within {secondsLeft(view.ready_kick.due_ms, now)}s or you will be stood up.
                     </p>
                   )}
@@ -382,6 +384,8 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
           me={me}
           myTableSeat={mySeatAtTable}
           ready={!!me_?.ready || pressedStart}
+          kickDueMs={view.ready_kick?.seat === mySeatAtTable ? view.ready_kick.due_ms : null}
+          now={now}
           onAgain={ready}
           onClose={() => setDismissed(lastHand.hand_id)}
           onLeave={leave}

@@ -1,0 +1,65 @@
+"""A player's evening in Chromium: what once surprised a person at the table, each pinned by what
+the page shows now."""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+
+from paiju.client.sdk import PaijuClient, PaijuError
+from tests.web.conftest import ROOMS, wait_until
+from tests.web.pages import Player, css, one
+
+PASSWORD = "a password for the evening"
+
+
+def _fold_whenever_asked(players: list[PaijuClient], room: str, stop: threading.Event) -> None:
+    """SDK players who fold at every turn of theirs, so the browser's hand ends soon."""
+    while not stop.is_set():
+        for player in players:
+            try:
+                view = player.view(room)
+                hand = view["hand"]
+                if hand and "fold" in hand["state"].get("legal_actions", []):
+                    player.act(room, "fold", view["version"])
+            except PaijuError:
+                continue
+        time.sleep(0.2)
+
+
+def test_the_settlement_counts_down_to_the_ready_kick_once_the_others_are_ready(web_server, browsers, artifacts):
+    """Reading the 炸金花 settlement for 20 s once stood a person up without a word: the window
+    now says the others are ready and counts down, and pressing Next hand ends the count."""
+    address = web_server.need_grpc()
+    room = f"zhajinhua-free-{ROOMS:02d}"
+    tag = secrets.token_hex(3)
+    others = [PaijuClient.connect(address, f"eve{tag}{i}", PASSWORD, register=True) for i in range(2)]
+    stop = threading.Event()
+    folding = threading.Thread(target=_fold_whenever_asked, args=(others, room, stop), daemon=True)
+    try:
+        for other in others:
+            other.sit(room)
+        ann = Player(browsers.open(), web_server.url, artifacts, "kick")
+        ann.register()
+        ann.choose("zhajinhua", "free")
+        ann.sit(room)
+        ann.press_start()
+        for other in others:
+            other.ready(room)
+        folding.start()
+        ann.play_zhajinhua_to_the_settlement(120)
+        assert not css(ann.driver, "[data-testid=settlement-kick]"), "no count while the others have not pressed start"
+        for other in others:
+            other.ready(room)
+        warning = wait_until("the count-down on the settlement", lambda: one(ann.driver, "[data-testid=settlement-kick]"))
+        seconds = [int(word.rstrip("s")) for word in warning.text.split() if word.rstrip("s").isdigit()]
+        assert seconds and 0 < seconds[0] <= 20, warning.text
+        ann.shot("settlement-kick")
+        one(ann.driver, "[data-testid=again]").click()
+        wait_until("the count to end once Next hand is pressed",
+                   lambda: not css(ann.driver, "[data-testid=settlement-kick]") and not css(ann.driver, "[data-testid=my-kick]"))
+    finally:
+        stop.set()
+        for other in others:
+            other.close()
