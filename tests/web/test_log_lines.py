@@ -18,7 +18,7 @@ def documented_events() -> set[str]:
     sections = re.split(r"\n#{2,3} ", text)
     events: set[str] = set()
     for section in sections:
-        if not (section.startswith("Events") or section.startswith("Table events")):
+        if not section.startswith(("Events", "Table events")):
             continue
         for line in section.splitlines():
             if line.startswith("| `"):
