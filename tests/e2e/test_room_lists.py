@@ -89,3 +89,29 @@ def test_a_refused_room_list_names_the_unknown_tier(small_pool) -> None:
     with pytest.raises(grpc.RpcError) as refused:
         next(updates)
     assert refused.value.code() in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND)
+
+
+@pytest.mark.parametrize("deployment", ["embedded"], indirect=True)
+def test_list_tiers_counts_the_players_seated_in_each_tier(deployment) -> None:
+    """A frontend offers first the tier where players sit (炒地皮's first tier, yancheng 积分, was
+    empty while the bots played in another, and a newcomer waited alone there)."""
+
+    def seated(client: PaijuClient) -> dict[str, int]:
+        return {tier.tier: tier.players_seated for tier in client.tiers("hunzhan")}
+
+    players = [PaijuClient.connect(deployment.address, f"tiers{secrets.token_hex(3)}{i}", "a long password", register=True)
+               for i in range(3)]
+    try:
+        before = seated(players[0])
+        tier = next(name for name in before if name != next(iter(before)))
+        rooms = [room.room_id for room in players[0].rooms("hunzhan", tier)]
+        players[0].sit(rooms[0])
+        players[1].sit(rooms[0])
+        players[2].sit(rooms[1])
+        after = seated(players[0])
+        assert after[tier] == before[tier] + 3
+        assert {name: count for name, count in after.items() if name != tier} == \
+               {name: count for name, count in before.items() if name != tier}
+    finally:
+        for player in players:
+            player.close()

@@ -1,7 +1,7 @@
 // Run by tests/web/test_web_units.py (bundled by esbuild, then `node --test`).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { SUIT_NAMES, trumpLabel } from "./labels";
+import { SUIT_NAMES, liveliestTier, trumpLabel, waitingFor } from "./labels";
 
 test("a 炒地皮 hand known to be no-trump says so, not 'not yet'", () => {
   assert.equal(trumpLabel({ trump: null, trump_known: true }), SUIT_NAMES.NT);
@@ -11,4 +11,22 @@ test("a 炒地皮 hand known to be no-trump says so, not 'not yet'", () => {
 test("混战's no-trump and a trump suit", () => {
   assert.equal(trumpLabel({ no_trump: true }), SUIT_NAMES.NT);
   assert.equal(trumpLabel({ trump: "D", trump_known: true }), SUIT_NAMES.D);
+});
+
+test("the tier offered first is where players sit: 炒地皮's empty yancheng 积分 was the default", () => {
+  const tiers = [
+    { tier: "yancheng-score", playersSeated: 0 },
+    { tier: "yangzhou-fortune10", playersSeated: 7 },
+    { tier: "yangzhou-fortune100", playersSeated: 2 },
+  ];
+  assert.equal(liveliestTier(tiers), "yangzhou-fortune10");
+  assert.equal(liveliestTier(tiers.map((t) => ({ ...t, playersSeated: 0 }))), "yancheng-score");
+  assert.equal(liveliestTier([]), "");
+});
+
+test("a player alone at a table is told what the wait is for", () => {
+  const me = { name: "ann", ready: true };
+  assert.match(waitingFor("hunzhan", [me, null, null, null], "ann"), /3 more players to sit down \(a hand needs 4\)/);
+  assert.match(waitingFor("zhajinhua", [me, { name: "bob", ready: false }, null], "ann"), /Waiting for bob to press start/);
+  assert.match(waitingFor("zhajinhua", [{ name: "ann", ready: false }, { name: "bob", ready: true }], "ann"), /Starting/);
 });

@@ -1,9 +1,30 @@
 // Names shown to people: Chinese first, English beside it.
-export const GAMES: { name: string; title: string; english: string; blurb: string }[] = [
-  { name: "zhajinhua", title: "炸金花", english: "Zha Jin Hua", blurb: "Three cards, bluff and raise · 2–5 players" },
-  { name: "hunzhan", title: "混战", english: "Hunzhan", blurb: "Tricks and points, every player alone · 4 players" },
-  { name: "chaodipi", title: "炒地皮", english: "Chao Di Pi", blurb: "Partners, kitty and robs · 4 players" },
+export const GAMES: { name: string; title: string; english: string; blurb: string; minPlayers: number }[] = [
+  { name: "zhajinhua", title: "炸金花", english: "Zha Jin Hua", blurb: "Three cards, bluff and raise · 2–5 players", minPlayers: 2 },
+  { name: "hunzhan", title: "混战", english: "Hunzhan", blurb: "Tricks and points, every player alone · 4 players", minPlayers: 4 },
+  { name: "chaodipi", title: "炒地皮", english: "Chao Di Pi", blurb: "Partners, kitty and robs · 4 players", minPlayers: 4 },
 ];
+
+/** The tier offered first: where most players sit now (a hand starts there soonest), else the first. */
+export function liveliestTier(tiers: { tier: string; playersSeated: number }[]): string {
+  let best = tiers[0];
+  for (const t of tiers) if (t.playersSeated > (best?.playersSeated ?? 0)) best = t;
+  return best?.tier ?? "";
+}
+
+/** What a player who pressed start is waiting for, in words (``me``: their own name, ready). */
+export function waitingFor(game: string, seats: ({ ready: boolean; name: string } | null)[], me = ""): string {
+  const needed = GAMES.find((g) => g.name === game)?.minPlayers ?? 2;
+  const seated = seats.filter((s) => s !== null) as { ready: boolean; name: string }[];
+  if (seated.length < needed) {
+    const more = needed - seated.length;
+    return `等待 ${more} 位玩家入座 Waiting for ${more} more player${more > 1 ? "s" : ""} to sit down (a hand needs ${needed})…`;
+  }
+  const slow = seated.filter((s) => !s.ready && s.name !== me).map((s) => s.name);
+  return slow.length
+    ? `等待举手 Waiting for ${slow.join(", ")} to press start…`
+    : `即将开始 Starting…`;
+}
 
 export function gameTitle(name: string): string {
   return GAMES.find((g) => g.name === name)?.title ?? name;

@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { lobby, reasonOf } from "./api";
 import { RoomState, type Room, type Tier } from "./gen/paiju/v1/common_pb";
-import { GAMES } from "./labels";
+import { GAMES, liveliestTier } from "./labels";
 import type { SeatMemory, Session } from "./session";
 import { coins, sleep } from "./util";
 
@@ -42,7 +42,7 @@ export function LobbyScreen({ me, onSeated, onError }: Props) {
       .then((r) => {
         setTiers(r.tiers);
         const kept = localStorage.getItem(`paiju.tier.${game}`);
-        setTier(r.tiers.some((t) => t.tier === kept) ? kept! : (r.tiers[0]?.tier ?? ""));
+        setTier(r.tiers.some((t) => t.tier === kept) ? kept! : liveliestTier(r.tiers));
       })
       .catch((e) => onError(reasonOf(e)));
   }, [game]);
@@ -122,6 +122,7 @@ export function LobbyScreen({ me, onSeated, onError }: Props) {
           >
             <b>{t.title}</b>
             <small>
+              {t.playersSeated > 0 && <span class="tier-players" title="players seated now">👤 {t.playersSeated} · </span>}
               {Number(t.minCoins) > 0 ? `≥ ${coins(t.minCoins)} coins` : "free to sit"}
               {Number(t.stake) > 0 && ` · stake ${coins(t.stake)}${t.unit ? " " + t.unit : ""}`}
             </small>

@@ -5,7 +5,7 @@ import { Code, codeOf, lobby, reasonOf, table } from "./api";
 import type { TableView } from "./gen/paiju/v1/table_pb";
 import { checkAction } from "./check";
 import { followTable, isSeatLost } from "./follow";
-import { gameTitle, STAND_REASONS } from "./labels";
+import { gameTitle, STAND_REASONS, waitingFor } from "./labels";
 import type { SeatMemory, Session } from "./session";
 import { Settlement } from "./settlement";
 import { SeatZone, type TableSeat } from "./seats";
@@ -313,7 +313,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
           {!hand && !showSettlement && (
             <div class="center-message">
               {me_?.ready || pressedStart ? (
-                <p data-testid="waiting-others">已举手 Ready ✋ — waiting for the others…</p>
+                <p data-testid="waiting-others">已举手 Ready ✋ — {waitingFor(view.table.game, tableSeats, me.username)}</p>
               ) : (
                 <>
                   <button class="primary huge" data-testid="start" onClick={ready}>

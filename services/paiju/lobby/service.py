@@ -92,7 +92,10 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
             spec = game_spec(request.game)
         except UnknownName as error:
             abort(context, grpc.StatusCode.NOT_FOUND, str(error), error_code="unknown_name")
-        return lobby_pb2.ListTiersResponse(tiers=[tier_message(spec.name, tier) for tier in spec.tiers])
+        tiers = [tier_message(spec.name, tier) for tier in spec.tiers]
+        for message in tiers:
+            message.players_seated = sum(len(entry.record.seated()) for entry in self.lobby.rooms(spec.name, message.tier))
+        return lobby_pb2.ListTiersResponse(tiers=tiers)
 
     def ListRooms(self, request, context):  # type: ignore[no-untyped-def]
         rooms = self._rooms(request.game, request.tier, context)

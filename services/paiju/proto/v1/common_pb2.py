@@ -26,29 +26,29 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15paiju/v1/common.proto\x12\x08paiju.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"u\n\x04Tier\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04tier\x18\x02 \x01(\t\x12\r\n\x05title\x18\x03 \x01(\t\x12\x11\n\tmin_coins\x18\x04 \x01(\x03\x12\r\n\x05stake\x18\x05 \x01(\x03\x12\x0c\n\x04unit\x18\x06 \x01(\t\x12\x12\n\nseat_count\x18\x07 \x01(\x05\"k\n\x04Seat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x12\n\naccount_id\x18\x02 \x01(\t\x12\x10\n\x08username\x18\x03 \x01(\t\x12\r\n\x05\x63oins\x18\x04 \x01(\x03\x12\r\n\x05ready\x18\x05 \x01(\x08\x12\x11\n\tconnected\x18\x06 \x01(\x08\"\x9b\x01\n\x04Room\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x1c\n\x04tier\x18\x02 \x01(\x0b\x32\x0e.paiju.v1.Tier\x12\"\n\x05state\x18\x03 \x01(\x0e\x32\x13.paiju.v1.RoomState\x12\x1d\n\x05seats\x18\x04 \x03(\x0b\x32\x0e.paiju.v1.Seat\x12\x10\n\x08table_id\x18\x05 \x01(\t\x12\x0f\n\x07version\x18\x06 \x01(\x03\"\xdf\x01\n\x08\x44\x65\x61\x64line\x12\x13\n\x0b\x64\x65\x61\x64line_id\x18\x01 \x01(\t\x12$\n\x04kind\x18\x02 \x01(\x0e\x32\x16.paiju.v1.DeadlineKind\x12&\n\x05owner\x18\x03 \x01(\x0e\x32\x17.paiju.v1.DeadlineOwner\x12\x11\n\ttarget_id\x18\x04 \x01(\t\x12\x0c\n\x04seat\x18\x05 \x01(\x05\x12\x12\n\naccount_id\x18\x06 \x01(\t\x12\x0f\n\x07version\x18\x07 \x01(\x03\x12*\n\x06\x64ue_at\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"=\n\x15\x45xpireDeadlineRequest\x12$\n\x08\x64\x65\x61\x64line\x18\x01 \x01(\x0b\x32\x12.paiju.v1.Deadline\"J\n\x16\x45xpireDeadlineResponse\x12\x0f\n\x07\x61pplied\x18\x01 \x01(\x08\x12\x0e\n\x06\x64\x65tail\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\x03*l\n\tRoomState\x12\x1a\n\x16ROOM_STATE_UNSPECIFIED\x10\x00\x12\x13\n\x0fROOM_STATE_IDLE\x10\x01\x12\x16\n\x12ROOM_STATE_WAITING\x10\x02\x12\x16\n\x12ROOM_STATE_PLAYING\x10\x03*\x9e\x01\n\x0c\x44\x65\x61\x64lineKind\x12\x1d\n\x19\x44\x45\x41\x44LINE_KIND_UNSPECIFIED\x10\x00\x12\x16\n\x12\x44\x45\x41\x44LINE_KIND_TURN\x10\x01\x12\x1b\n\x17\x44\x45\x41\x44LINE_KIND_RECONNECT\x10\x02\x12\x1c\n\x18\x44\x45\x41\x44LINE_KIND_READY_KICK\x10\x03\x12\x1c\n\x18\x44\x45\x41\x44LINE_KIND_HAND_START\x10\x04*e\n\rDeadlineOwner\x12\x1e\n\x1a\x44\x45\x41\x44LINE_OWNER_UNSPECIFIED\x10\x00\x12\x18\n\x14\x44\x45\x41\x44LINE_OWNER_TABLE\x10\x01\"\x04\x08\x02\x10\x02*\x14\x44\x45\x41\x44LINE_OWNER_LOBBYb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15paiju/v1/common.proto\x12\x08paiju.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\x8d\x01\n\x04Tier\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04tier\x18\x02 \x01(\t\x12\r\n\x05title\x18\x03 \x01(\t\x12\x11\n\tmin_coins\x18\x04 \x01(\x03\x12\r\n\x05stake\x18\x05 \x01(\x03\x12\x0c\n\x04unit\x18\x06 \x01(\t\x12\x12\n\nseat_count\x18\x07 \x01(\x05\x12\x16\n\x0eplayers_seated\x18\x08 \x01(\x05\"k\n\x04Seat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x12\n\naccount_id\x18\x02 \x01(\t\x12\x10\n\x08username\x18\x03 \x01(\t\x12\r\n\x05\x63oins\x18\x04 \x01(\x03\x12\r\n\x05ready\x18\x05 \x01(\x08\x12\x11\n\tconnected\x18\x06 \x01(\x08\"\x9b\x01\n\x04Room\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x1c\n\x04tier\x18\x02 \x01(\x0b\x32\x0e.paiju.v1.Tier\x12\"\n\x05state\x18\x03 \x01(\x0e\x32\x13.paiju.v1.RoomState\x12\x1d\n\x05seats\x18\x04 \x03(\x0b\x32\x0e.paiju.v1.Seat\x12\x10\n\x08table_id\x18\x05 \x01(\t\x12\x0f\n\x07version\x18\x06 \x01(\x03\"\xdf\x01\n\x08\x44\x65\x61\x64line\x12\x13\n\x0b\x64\x65\x61\x64line_id\x18\x01 \x01(\t\x12$\n\x04kind\x18\x02 \x01(\x0e\x32\x16.paiju.v1.DeadlineKind\x12&\n\x05owner\x18\x03 \x01(\x0e\x32\x17.paiju.v1.DeadlineOwner\x12\x11\n\ttarget_id\x18\x04 \x01(\t\x12\x0c\n\x04seat\x18\x05 \x01(\x05\x12\x12\n\naccount_id\x18\x06 \x01(\t\x12\x0f\n\x07version\x18\x07 \x01(\x03\x12*\n\x06\x64ue_at\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"=\n\x15\x45xpireDeadlineRequest\x12$\n\x08\x64\x65\x61\x64line\x18\x01 \x01(\x0b\x32\x12.paiju.v1.Deadline\"J\n\x16\x45xpireDeadlineResponse\x12\x0f\n\x07\x61pplied\x18\x01 \x01(\x08\x12\x0e\n\x06\x64\x65tail\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\x03*l\n\tRoomState\x12\x1a\n\x16ROOM_STATE_UNSPECIFIED\x10\x00\x12\x13\n\x0fROOM_STATE_IDLE\x10\x01\x12\x16\n\x12ROOM_STATE_WAITING\x10\x02\x12\x16\n\x12ROOM_STATE_PLAYING\x10\x03*\x9e\x01\n\x0c\x44\x65\x61\x64lineKind\x12\x1d\n\x19\x44\x45\x41\x44LINE_KIND_UNSPECIFIED\x10\x00\x12\x16\n\x12\x44\x45\x41\x44LINE_KIND_TURN\x10\x01\x12\x1b\n\x17\x44\x45\x41\x44LINE_KIND_RECONNECT\x10\x02\x12\x1c\n\x18\x44\x45\x41\x44LINE_KIND_READY_KICK\x10\x03\x12\x1c\n\x18\x44\x45\x41\x44LINE_KIND_HAND_START\x10\x04*e\n\rDeadlineOwner\x12\x1e\n\x1a\x44\x45\x41\x44LINE_OWNER_UNSPECIFIED\x10\x00\x12\x18\n\x14\x44\x45\x41\x44LINE_OWNER_TABLE\x10\x01\"\x04\x08\x02\x10\x02*\x14\x44\x45\x41\x44LINE_OWNER_LOBBYb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'paiju.v1.common_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_ROOMSTATE']._serialized_start=819
-  _globals['_ROOMSTATE']._serialized_end=927
-  _globals['_DEADLINEKIND']._serialized_start=930
-  _globals['_DEADLINEKIND']._serialized_end=1088
-  _globals['_DEADLINEOWNER']._serialized_start=1090
-  _globals['_DEADLINEOWNER']._serialized_end=1191
-  _globals['_TIER']._serialized_start=68
-  _globals['_TIER']._serialized_end=185
-  _globals['_SEAT']._serialized_start=187
-  _globals['_SEAT']._serialized_end=294
-  _globals['_ROOM']._serialized_start=297
-  _globals['_ROOM']._serialized_end=452
-  _globals['_DEADLINE']._serialized_start=455
-  _globals['_DEADLINE']._serialized_end=678
-  _globals['_EXPIREDEADLINEREQUEST']._serialized_start=680
-  _globals['_EXPIREDEADLINEREQUEST']._serialized_end=741
-  _globals['_EXPIREDEADLINERESPONSE']._serialized_start=743
-  _globals['_EXPIREDEADLINERESPONSE']._serialized_end=817
+  _globals['_ROOMSTATE']._serialized_start=844
+  _globals['_ROOMSTATE']._serialized_end=952
+  _globals['_DEADLINEKIND']._serialized_start=955
+  _globals['_DEADLINEKIND']._serialized_end=1113
+  _globals['_DEADLINEOWNER']._serialized_start=1115
+  _globals['_DEADLINEOWNER']._serialized_end=1216
+  _globals['_TIER']._serialized_start=69
+  _globals['_TIER']._serialized_end=210
+  _globals['_SEAT']._serialized_start=212
+  _globals['_SEAT']._serialized_end=319
+  _globals['_ROOM']._serialized_start=322
+  _globals['_ROOM']._serialized_end=477
+  _globals['_DEADLINE']._serialized_start=480
+  _globals['_DEADLINE']._serialized_end=703
+  _globals['_EXPIREDEADLINEREQUEST']._serialized_start=705
+  _globals['_EXPIREDEADLINEREQUEST']._serialized_end=766
+  _globals['_EXPIREDEADLINERESPONSE']._serialized_start=768
+  _globals['_EXPIREDEADLINERESPONSE']._serialized_end=842
 # @@protoc_insertion_point(module_scope)

@@ -43,7 +43,7 @@ DEADLINE_OWNER_UNSPECIFIED: DeadlineOwner
 DEADLINE_OWNER_TABLE: DeadlineOwner
 
 class Tier(_message.Message):
-    __slots__ = ("game", "tier", "title", "min_coins", "stake", "unit", "seat_count")
+    __slots__ = ("game", "tier", "title", "min_coins", "stake", "unit", "seat_count", "players_seated")
     GAME_FIELD_NUMBER: _ClassVar[int]
     TIER_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
@@ -51,6 +51,7 @@ class Tier(_message.Message):
     STAKE_FIELD_NUMBER: _ClassVar[int]
     UNIT_FIELD_NUMBER: _ClassVar[int]
     SEAT_COUNT_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_SEATED_FIELD_NUMBER: _ClassVar[int]
     game: str
     tier: str
     title: str
@@ -58,7 +59,8 @@ class Tier(_message.Message):
     stake: int
     unit: str
     seat_count: int
-    def __init__(self, game: _Optional[str] = ..., tier: _Optional[str] = ..., title: _Optional[str] = ..., min_coins: _Optional[int] = ..., stake: _Optional[int] = ..., unit: _Optional[str] = ..., seat_count: _Optional[int] = ...) -> None: ...
+    players_seated: int
+    def __init__(self, game: _Optional[str] = ..., tier: _Optional[str] = ..., title: _Optional[str] = ..., min_coins: _Optional[int] = ..., stake: _Optional[int] = ..., unit: _Optional[str] = ..., seat_count: _Optional[int] = ..., players_seated: _Optional[int] = ...) -> None: ...
 
 class Seat(_message.Message):
     __slots__ = ("seat", "account_id", "username", "coins", "ready", "connected")
