@@ -49,6 +49,10 @@ def test_the_settlement_counts_down_to_the_ready_kick_once_the_others_are_ready(
             other.ready(room)
         folding.start()
         ann.play_zhajinhua_to_the_settlement(120)
+        # One balance: the header's total comes to the seat's coins once the hand is settled
+        # (it read "6,591 (+14,599 held)" beside a seat of 21,190, and stayed stale).
+        wait_until("the header's balance to match the seat's", lambda: header_total(ann) == seat_coins(ann))
+        assert header_total(ann) != 20_000, "the hand cost or won something, and the header shows it"
         assert not css(ann.driver, "[data-testid=settlement-kick]"), "no count while the others have not pressed start"
         for other in others:
             other.ready(room)
@@ -63,3 +67,12 @@ def test_the_settlement_counts_down_to_the_ready_kick_once_the_others_are_ready(
         stop.set()
         for other in others:
             other.close()
+
+
+def header_total(player: Player) -> int:
+    balance = one(player.driver, "[data-testid=balance]")
+    return int(balance.get_attribute("data-available")) + int(balance.get_attribute("data-held"))
+
+
+def seat_coins(player: Player) -> int:
+    return int("".join(ch for ch in one(player.driver, "[data-testid=my-coins]").text if ch.isdigit()))

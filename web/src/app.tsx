@@ -1,13 +1,13 @@
 // The page: log in, then the lobby or the table the player sits at.
 import { render } from "preact";
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { Code, codeOf, lobby, reasonOf, wallet } from "./api";
 import { LobbyScreen } from "./lobby";
 import { GAMES } from "./labels";
 import { LoginScreen } from "./login";
 import { seatMemory, session, type SeatMemory, type Session } from "./session";
 import { TableScreen } from "./table";
-import { coins } from "./util";
+import { coins, sleep } from "./util";
 import { CoinIcon } from "./coin";
 
 interface Money {
@@ -23,7 +23,7 @@ function App() {
   const [notice, setNotice] = useState<string>("");
   const [checked, setChecked] = useState(false);
 
-  const refreshMoney = useCallback(async () => {
+  const fetchMoney = async (): Promise<Money | null> => {
     try {
       const balance = await wallet.getBalance({});
       let level = "";
@@ -33,9 +33,25 @@ function App() {
       } catch {
         level = "";
       }
-      setMoney({ available: Number(balance.available), held: Number(balance.held), level });
+      const fresh = { available: Number(balance.available), held: Number(balance.held), level };
+      setMoney(fresh);
+      return fresh;
     } catch (error) {
       if (codeOf(error) === Code.Unauthenticated) logOut("Your session ended: please log in again.");
+      return null;
+    }
+  };
+
+  // A hand's end reaches the table before the ledger (its settlement is applied a moment later, by
+  // the worker): after one, the balance is asked again until nothing is held, for up to a minute.
+  const settling = useRef(0);
+  const refreshMoney = useCallback(async (handEnded = false) => {
+    const round = ++settling.current;
+    let fresh = await fetchMoney();
+    for (let wait = 500; handEnded && fresh && fresh.held > 0 && round === settling.current && wait < 60_000; wait *= 1.5) {
+      await sleep(wait);
+      if (round !== settling.current) return;
+      fresh = await fetchMoney();
     }
   }, []);
 
@@ -89,9 +105,20 @@ function App() {
           <span class="avatar-mini">{me.username.slice(0, 1).toUpperCase()}</span>
           <span class="name">{me.username}</span>
           {money && (
-            <span class="balance" data-testid="balance" title="available coins (held by a hand in progress)">
-              <CoinIcon />{coins(money.available)}
-              {money.held > 0 && <small> (+{coins(money.held)} held)</small>}
+            <span
+              class="balance"
+              data-testid="balance"
+              data-available={money.available}
+              data-held={money.held}
+              title={
+                money.held > 0
+                  ? `${coins(money.held)} of these are held for the hand in play: the most it can cost you. What it does not cost comes back when it is settled.`
+                  : "your coins"
+              }
+            >
+              <CoinIcon />
+              {coins(money.available + money.held)}
+              {money.held > 0 && <small class="held"> · 🔒 {coins(money.held)} 本局冻结 in play</small>}
             </span>
           )}
           {money?.level && <span class="level">{money.level}</span>}

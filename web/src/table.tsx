@@ -68,7 +68,8 @@ interface Props {
   seat: SeatMemory;
   me: Session;
   onLeave: (message?: string) => void;
-  onMoneyChanged: () => void;
+  /** The balance may have changed; ``handEnded``: a hand just ended, its settlement on its way. */
+  onMoneyChanged: (handEnded?: boolean) => void;
 }
 
 export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
@@ -149,7 +150,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
         const why = STAND_REASONS[line.payload.reason] ?? line.payload.reason;
         onLeave(`你已离座 You were stood up: ${why}.`);
       } else if (line.type === "hand_settled" || line.type === "hand_over") {
-        onMoneyChanged();
+        onMoneyChanged(true);
       } else if (line.type === "hand_seats") {
         setPressedStart(false);
       }
@@ -232,6 +233,13 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
       else setMessage(`离开 Leave refused: ${reasonOf(e)}`);
     }
   };
+
+  // The header's balance follows the seat's coins: a settlement changes both, and the header must
+  // not wait for an event that a dropped stream lost.
+  const myCoins = live && live.view.seat != null ? live.view.table.seats[live.view.seat]?.coins : undefined;
+  useEffect(() => {
+    if (myCoins !== undefined) onMoneyChanged(!live?.view.hand);
+  }, [myCoins]);
 
   if (!live) {
     return (
