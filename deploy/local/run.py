@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import ipaddress
 import json
 import os
 import secrets
@@ -119,6 +120,10 @@ class Container:
     mounts: list[tuple[str, str]] = field(default_factory=list)
     publish: list[str] = field(default_factory=list)
     grace_seconds: int = 30
+    address: str | None = None
+    """Its address on the run's network, fixed before anything starts (see :func:`pin_addresses`)."""
+    hosts: list[tuple[str, str]] = field(default_factory=list)
+    """(name, address) of every Service name on the run's network, written into its /etc/hosts."""
     readiness: list[str] | None = None
     """A command run inside the container that succeeds once it is ready (its readiness probe)."""
     job_tries: int | None = None
@@ -133,6 +138,10 @@ class Container:
                    "--security-opt", "no-new-privileges", "--label", f"paiju.run={network}"]
         for alias in self.aliases:
             command += ["--network-alias", alias]
+        if self.address:
+            command += ["--ip", self.address]
+        for name, address in self.hosts:
+            command += ["--add-host", f"{name}:{address}"]
         if self.user:
             command += ["--user", self.user]
         if self.read_only:
@@ -152,6 +161,21 @@ class Container:
             command += ["--entrypoint", self.entrypoint[0]]
         command.append(self.image)
         return command + (self.entrypoint[1:] if self.entrypoint else []) + self.args
+
+
+def pin_addresses(boxes: list[Container], subnet: str) -> None:
+    """Each container an address of its own on ``subnet``, and every Service name written into
+    every container's /etc/hosts (a name several pods share, once per pod), as a cluster's DNS
+    would answer them. The run's DNS server (aardvark-dns) now and then leaves a query unanswered,
+    and glibc then waits and asks the host's resolver, which cannot know the run's names: one
+    lookup took 30 s under load, and every call behind it missed its deadline."""
+    network = ipaddress.ip_network(subnet)
+    hosts = list(network.hosts())
+    for index, box in enumerate(boxes):
+        box.address = str(hosts[10 + index])
+    names = sorted({(alias, box.address) for box in boxes for alias in box.aliases if box.address})
+    for box in boxes:
+        box.hosts = list(names)
 
 
 def _by_kind(objects: list[dict[str, Any]], kind: str) -> dict[str, dict[str, Any]]:
@@ -372,6 +396,9 @@ def up(overlay: str = "dev", replicas: dict[str, int] | None = None, image: str 
         objects += stand_ins
     boxes = containers(objects, image, base, files, replicas or {}, port, network)
     subprocess.run([*command, "network", "create", network], check=True, capture_output=True)
+    inspected = subprocess.run([*command, "network", "inspect", network, "--format", "{{range .Subnets}}{{.Subnet}} {{end}}"],
+                               check=True, capture_output=True, text=True).stdout.split()
+    pin_addresses(boxes, inspected[0])
     tls = public_port(objects).get("appProtocol") == "https"
     run = Run(network, [], f"127.0.0.1:{port}", command, tls, certificate)
     try:

@@ -11,24 +11,42 @@ import grpc
 from paiju.client.sdk import PaijuClient, PaijuError, StaleView
 
 PASSWORD = "a long password for the door"
+TRANSIENT = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
+"""Refusals that say "try again shortly" (a backend out of reach, a moment of load)."""
 
 
-def newcomers(door: str, count: int, tag: str = "", wait: float = 90, **transport: Any) -> list[PaijuClient]:
-    """``count`` new accounts, each signed in through ``door``; while the services behind the
-    door are still starting (it answers UNAVAILABLE), for up to ``wait`` seconds. ``transport``:
-    as for :class:`PaijuClient` (``tls``, ``root_certificates``)."""
-    tag = tag or secrets.token_hex(3)
-    deadline = time.monotonic() + wait
-    players = []
-    for i in range(count):
+class PatientClient(PaijuClient):
+    """A player who, as a real client should, asks again for up to a minute when the platform
+    answers "try again shortly". Every call here is safe to repeat: Act carries the version it
+    was chosen at (a repeat of a move that was taken is refused as stale), and a Register whose
+    answer was lost comes back as ALREADY_EXISTS (see :func:`newcomers`)."""
+
+    def _call(self, method, request):  # type: ignore[no-untyped-def]
+        deadline = time.monotonic() + 60
+        pause = 0.25
         while True:
             try:
-                players.append(PaijuClient.connect(door, f"door{tag}{i}", PASSWORD, register=True, **transport))
-                break
+                return super()._call(method, request)
             except PaijuError as error:
-                if error.status != grpc.StatusCode.UNAVAILABLE or time.monotonic() > deadline:
+                if error.status not in TRANSIENT or time.monotonic() > deadline:
                     raise
-                time.sleep(1)
+            time.sleep(pause)
+            pause = min(pause * 2, 2.0)
+
+
+def newcomers(door: str, count: int, tag: str = "", **transport: Any) -> list[PaijuClient]:
+    """``count`` new accounts, each signed in through ``door`` (patiently, while the services
+    behind it start). ``transport``: as for :class:`PaijuClient` (``tls``, ``root_certificates``)."""
+    tag = tag or secrets.token_hex(3)
+    players: list[PaijuClient] = []
+    for i in range(count):
+        try:
+            players.append(PatientClient.connect(door, f"door{tag}{i}", PASSWORD, register=True, **transport))
+        except PaijuError as error:
+            if error.status != grpc.StatusCode.ALREADY_EXISTS:
+                raise
+            # The registration went through and its answer was lost: the account is ours.
+            players.append(PatientClient.connect(door, f"door{tag}{i}", PASSWORD, **transport))
     return players
 
 

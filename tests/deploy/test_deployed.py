@@ -65,7 +65,19 @@ def deployed() -> Iterator[object]:
     try:
         yield run
     finally:
+        keep_logs(run)
         local_run.down(run)
+
+
+def keep_logs(run) -> None:
+    """Every container's log, kept beside the screenshots for a failure's post-mortem (the
+    containers go with the run)."""
+    from tests.web.conftest import ARTIFACTS
+
+    folder = ARTIFACTS / "deploy-logs" / run.network
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in run.names:
+        (folder / f"{name.removeprefix(run.network + '-')}.log").write_text(run.logs(name))
 
 
 def _newcomers(run, count: int) -> list:

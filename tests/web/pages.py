@@ -147,12 +147,18 @@ class Player:
     def play_button(self) -> Any:
         return one(self.driver, "button[name=play]")
 
-    def play_selection(self, right_click: bool = False) -> None:
-        wait_until("出牌 to light up", lambda: self.play_button().is_enabled(), timeout=20)
+    def play_selection(self, right_click: bool = False, version: str | None = None) -> bool:
+        """The selection played (by 出牌, or a right click on the hand) once 出牌 lights up; with
+        ``version``, False instead when the table moves on first (the turn ran out meanwhile)."""
+        wait_until("出牌 to light up", lambda: self.play_button().is_enabled()
+                   or (version is not None and self.version() != version), timeout=30)
+        if not self.play_button().is_enabled():
+            return False
         if right_click:
             ActionChains(self.driver).context_click(one(self.driver, "[data-testid=my-hand]")).perform()
         else:
             self.play_button().click()
+        return True
 
     def click_action(self, action: str) -> None:
         """A move other than playing cards, by its button (the buttons carry the action's verb)."""
@@ -201,9 +207,9 @@ class Player:
         those is this player's to make."""
         plays = [a for a in legal if a.startswith(("play ", "bury "))]
         if plays:
+            version = self.version()
             self.select(plays[0].split(" ")[1:])
-            self.play_selection(right_click=right_click)
-            return True
+            return self.play_selection(right_click=right_click, version=version)
         if any(not a.startswith("multiple ") for a in legal):
             self.click_action(next((a for a in legal if a == "pass"), next(a for a in legal if not a.startswith("multiple "))))
             return True

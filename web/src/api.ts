@@ -12,9 +12,37 @@ const withToken: Interceptor = (next) => async (request) => {
   return next(request);
 };
 
+/** Calls that do the same however often they are made: asked again after an outage. (Act and
+ * Sit are not among them: their answer may have been lost after they took effect.) */
+export const REPEATABLE = new Set([
+  "ListTiers", "ListRooms", "GetView", "CheckAction", "GetBalance", "GetBalances", "Level", "History",
+  "Leaderboard", "Ready",
+]);
+
+/** A refusal that only says "not now": a backend out of reach, or a call that ran out of time. */
+export function isOutage(error: unknown): boolean {
+  return error instanceof ConnectError && (error.code === Code.Unavailable || error.code === Code.DeadlineExceeded);
+}
+
+/** A repeatable unary call that met an outage is made again, up to 4 times over about 5 s, so a
+ * backend restarting or a moment of load is a short wait rather than an error on the page. */
+const retryOutages: Interceptor = (next) => async (request) => {
+  if (request.stream || !REPEATABLE.has(request.method.name)) return next(request);
+  let pause = 300;
+  for (let tries = 1; ; tries++) {
+    try {
+      return await next(request);
+    } catch (e) {
+      if (tries >= 5 || !isOutage(e) || request.signal.aborted) throw e;
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause * (0.5 + Math.random())));
+    pause *= 2;
+  }
+};
+
 const transport = createGrpcWebTransport({
   baseUrl: window.location.origin,
-  interceptors: [withToken],
+  interceptors: [withToken, retryOutages],
 });
 
 export const wallet = createClient(Wallet, transport);

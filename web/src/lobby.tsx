@@ -1,6 +1,6 @@
 // The lobby: games, their tiers, and the live room list with free seats to take.
 import { useEffect, useRef, useState } from "preact/hooks";
-import { lobby, reasonOf } from "./api";
+import { isOutage, lobby, reasonOf } from "./api";
 import { RoomState, type Room, type Tier } from "./gen/paiju/v1/common_pb";
 import { GAMES, liveliestTier } from "./labels";
 import type { SeatMemory, Session } from "./session";
@@ -81,6 +81,11 @@ export function LobbyScreen({ me, onSeated, onError }: Props) {
       const r = await lobby.sit({ roomId: room.roomId, seat });
       onSeated({ roomId: r.room!.roomId, tableId: r.room!.tableId, game, accountId: me.accountId });
     } catch (e) {
+      // An outage may have come after the seat was taken: look before saying it was not.
+      if (isOutage(e) && (await seatedIn(room.roomId, game, me.accountId))) {
+        onSeated({ roomId: room.roomId, tableId: room.tableId, game, accountId: me.accountId });
+        return;
+      }
       onError(`不能入座 Cannot sit: ${reasonOf(e)}`);
     }
   };
@@ -146,6 +151,16 @@ export function LobbyScreen({ me, onSeated, onError }: Props) {
       </section>
     </main>
   );
+}
+
+/** Whether the account sits in the room now (the room list, asked again). */
+async function seatedIn(roomId: string, game: string, accountId: string): Promise<boolean> {
+  try {
+    const { rooms } = await lobby.listRooms({ game });
+    return rooms.some((r) => r.roomId === roomId && r.seats.some((s) => s.accountId === accountId));
+  } catch {
+    return false;
+  }
 }
 
 function RoomCard({

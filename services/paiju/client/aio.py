@@ -34,7 +34,7 @@ from paiju.client.sdk import (
     _refusal,
     updates_of,
 )
-from paiju.common.channels import is_loopback
+from paiju.common.channels import connection_options, is_loopback
 from paiju.common.wire import AUTHORIZATION_KEY
 from paiju.proto.v1 import (
     common_pb2,
@@ -55,8 +55,9 @@ class AsyncPaijuClient:
         self.target = target
         self.timeout = timeout
         use_tls = (not is_loopback(target)) if tls is None else tls
-        self._channel = (grpc.aio.secure_channel(target, grpc.ssl_channel_credentials(root_certificates))
-                         if use_tls else grpc.aio.insecure_channel(target))
+        options = connection_options(own_connection=False)
+        self._channel = (grpc.aio.secure_channel(target, grpc.ssl_channel_credentials(root_certificates), options=options)
+                         if use_tls else grpc.aio.insecure_channel(target, options=options))
         self.wallet = wallet_pb2_grpc.WalletStub(self._channel)
         self.lobby = lobby_pb2_grpc.LobbyStub(self._channel)
         self.table = table_pb2_grpc.TableStub(self._channel)

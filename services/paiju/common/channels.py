@@ -11,6 +11,7 @@ True
 from __future__ import annotations
 
 import ipaddress
+import json
 import threading
 import time
 from collections.abc import Callable
@@ -138,6 +139,18 @@ def is_loopback(target: str) -> bool:
         return False
 
 
-def connection_options(own_connection: bool) -> tuple[tuple[str, int], ...]:
+RECOVERY_OPTIONS: tuple[tuple[str, int | str], ...] = (
+    # Every address a name resolves to gets a connection of its own, and calls go to the ones that
+    # are up: with grpc's default (the first address only) one replica that does not answer held
+    # every call until the deadline, even with two others serving (seen when a deployment starts).
+    ("grpc.service_config", json.dumps({"loadBalancingConfig": [{"round_robin": {}}]})),
+    # A backend that went away is tried again within seconds, not after grpc's 2-minute backoff.
+    ("grpc.initial_reconnect_backoff_ms", 250),
+    ("grpc.max_reconnect_backoff_ms", 5_000),
+    ("grpc.min_reconnect_backoff_ms", 5_000),
+)
+
+
+def connection_options(own_connection: bool) -> tuple[tuple[str, int | str], ...]:
     """Channel options for a connection of the channel's own, or the process's shared one."""
-    return (("grpc.use_local_subchannel_pool", 1),) if own_connection else ()
+    return RECOVERY_OPTIONS + ((("grpc.use_local_subchannel_pool", 1),) if own_connection else ())
