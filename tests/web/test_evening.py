@@ -76,3 +76,39 @@ def header_total(player: Player) -> int:
 
 def seat_coins(player: Player) -> int:
     return int("".join(ch for ch in one(player.driver, "[data-testid=my-coins]").text if ch.isdigit()))
+
+
+RULE_HEADINGS = {
+    "zhajinhua": ("牌型 Hands, high to low", "底注 The ante in force"),
+    "hunzhan": ("叫主 Trump", "出牌 What may be played", "计分 Points and coins"),
+    "chaodipi": ("级牌与主 Level and trump", "地区玩法 The four variants"),
+}
+
+
+def test_each_games_rules_open_from_the_lobby_and_from_the_table(web_server, browsers, artifacts):
+    """Nothing in the client explained any game: each now has its rules, illustrated with cards,
+    from the lobby and from the table, at both sizes."""
+    ann = Player(browsers.open(), web_server.url, artifacts, "rules")
+    ann.register()
+    for game, headings in RULE_HEADINGS.items():
+        one(ann.driver, f"[data-game={game}]").click()
+        one(ann.driver, "[data-testid=open-rules]").click()
+        rules = wait_until("the rules", lambda g=game: one(ann.driver, f"[data-testid=rules][data-game={g}]"))
+        shown = [h.text for h in css(ann.driver, "[data-testid=rules] h3")]
+        assert all(heading in shown for heading in headings), shown
+        assert css(ann.driver, "[data-testid=rules] .card"), "the rules show cards as the table draws them"
+        assert "No rules written" not in rules.text
+        ann.shot(f"rules-{game}")
+        with ann.phone_width():
+            ann.shot(f"phone-rules-{game}")
+        one(ann.driver, "[data-testid=rules-close]").click()
+        wait_until("the rules to close", lambda: not css(ann.driver, "[data-testid=rules]"))
+    room = f"hunzhan-stake10-{ROOMS:02d}"
+    ann.choose("hunzhan", "stake10")
+    ann.sit(room)
+    one(ann.driver, "[data-testid=open-rules]").click()
+    wait_until("the rules at the table", lambda: one(ann.driver, "[data-testid=rules][data-game=hunzhan]"))
+    ann.shot("rules-at-the-table")
+    one(ann.driver, "[data-testid=rules-close]").click()
+    one(ann.driver, "[data-testid=leave]").click()
+    wait_until("the lobby again", lambda: css(ann.driver, ".room"))

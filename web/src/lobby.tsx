@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { isOutage, lobby, reasonOf } from "./api";
 import { RoomState, type Room, type Tier } from "./gen/paiju/v1/common_pb";
 import { GAMES, liveliestTier } from "./labels";
+import { RulesDialog } from "./rules";
 import type { SeatMemory, Session } from "./session";
 import { coins, sleep } from "./util";
 
@@ -29,6 +30,7 @@ export function LobbyScreen({ me, onSeated, onError }: Props) {
   const [tier, setTier] = useState<string>("");
   const [rooms, setRooms] = useState<Map<string, Room>>(new Map());
   const [live, setLive] = useState(false);
+  const [rulesOpen, setRulesOpen] = useState(false);
   // A notice the player came back with (stood up, a refusal) is about where they were: it goes
   // once they choose another game.
   const firstGame = useRef(game);
@@ -138,6 +140,9 @@ export function LobbyScreen({ me, onSeated, onError }: Props) {
         <button class="primary big" data-testid="quick-match" onClick={quickMatch} disabled={!tier}>
           快速开始 Quick match
         </button>
+        <button class="rules-button" data-testid="open-rules" onClick={() => setRulesOpen(true)}>
+          📖 规则 How to play
+        </button>
         <span class="legend">
           <i class="dot idle" /> 空闲 idle <i class="dot waiting" /> 等待 waiting <i class="dot playing" /> 游戏中 playing
         </span>
@@ -149,6 +154,7 @@ export function LobbyScreen({ me, onSeated, onError }: Props) {
         ))}
         {sorted.length === 0 && <p class="empty">No rooms yet…</p>}
       </section>
+      {rulesOpen && <RulesDialog game={game} onClose={() => setRulesOpen(false)} />}
     </main>
   );
 }

@@ -7,6 +7,7 @@ import { checkAction } from "./check";
 import { followTable, isSeatLost } from "./follow";
 import { gameTitle, STAND_REASONS, waitingFor } from "./labels";
 import type { SeatMemory, Session } from "./session";
+import { RulesDialog } from "./rules";
 import { Settlement } from "./settlement";
 import { SeatZone, type TableSeat } from "./seats";
 import { TricksControls, TricksFelt, TricksInfo, TricksSeat } from "./tricks";
@@ -80,6 +81,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
   const [away, setAway] = useState<Record<number, number>>({});
   const [pressedStart, setPressedStart] = useState(false);
   const [dismissed, setDismissed] = useState<string>("");
+  const [rulesOpen, setRulesOpen] = useState(false);
   const refreshing = useRef<Promise<void> | null>(null);
   // Names by table seat as last seen, so a player who stood up is still named in the log, and
   // the hand's seats as of the latest hand_seats, so a line names the players of its own hand.
@@ -369,6 +371,9 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
         </div>
         <div class="side-table">
           <b>{gameTitle(view.table.game)}</b> · {view.table.tier} · {seat.roomId}
+          <button class="link rules-link" data-testid="open-rules" onClick={() => setRulesOpen(true)}>
+            📖 规则 Rules
+          </button>
           <span class={connected ? "conn on" : "conn off"} data-testid="connection">
             {connected ? "● 在线 connected" : "○ 重连中 reconnecting…"}
           </span>
@@ -385,6 +390,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
           离开 Leave table
         </button>
       </aside>
+      {rulesOpen && <RulesDialog game={view.table.game} onClose={() => setRulesOpen(false)} />}
       {showSettlement && (
         <Settlement
           lastHand={lastHand}
