@@ -47,6 +47,12 @@ def test_the_settlement_counts_down_to_the_ready_kick_once_the_others_are_ready(
         ann.press_start()
         for other in others:
             other.ready(room)
+        # The free room's ante of 10 floats to 100 when everyone holds 10,100 or more: the table
+        # says so (a player once lost 700 in a "stake 10" room without a word). The others fold
+        # only after this is read, so the hand is still on.
+        rule = wait_until("the ante's reason", lambda: one(ann.driver, "[data-testid=ante-rule]"))
+        assert "10,100" in rule.text and "100" in rule.text.split("ante is")[-1], rule.text
+        ann.shot("ante-rule")
         folding.start()
         ann.play_zhajinhua_to_the_settlement(120)
         # One balance: the header's total comes to the seat's coins once the hand is settled

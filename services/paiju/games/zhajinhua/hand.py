@@ -55,7 +55,7 @@ from paiju.games.zhajinhua.actions import (
     raise_to,
 )
 from paiju.games.zhajinhua.ranking import Strength, beats, strength
-from paiju.games.zhajinhua.rooms import ante_for
+from paiju.games.zhajinhua.rooms import ante_for, ante_threshold
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 
@@ -647,6 +647,9 @@ class Hand(CheckedActions, SerialisedState):
             "seat": seat,
             "dealer": self.dealer,
             "ante": self.ante,
+            # Why the ante is what it is: it floats with the poorest player's coins (每注计算).
+            "ante_rule": None if self.rules.ante is not None else {
+                "fewest_coins": min(self.coins), "from_coins": ante_threshold(min(self.coins))},
             "stake": self.stake,
             "max_stake": self.max_stake,
             "pot": self.pot,

@@ -42,6 +42,17 @@ FLOATING_ANTE: tuple[tuple[int, int], ...] = (
 )
 
 
+def ante_threshold(min_coins: int) -> int:
+    """The fewest coins of the floating-ante row a hand's poorest player is in: the "everyone
+    holds at least this" that explains the ante.
+
+    >>> ante_threshold(15_000), ante_threshold(1_010)
+    (10100, 1010)
+    """
+    ante_for(min_coins)  # the same refusal below the lowest row
+    return max(threshold for threshold, _ in FLOATING_ANTE if threshold <= min_coins)
+
+
 def ante_for(min_coins: int) -> int:
     """The ante of a hand whose poorest player holds ``min_coins`` (每注计算).
 
