@@ -4,6 +4,7 @@ import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import { Lobby } from "./gen/paiju/v1/lobby_pb";
 import { Table } from "./gen/paiju/v1/table_pb";
 import { Wallet } from "./gen/paiju/v1/wallet_pb";
+import { bilingual } from "./refusals";
 import { session } from "./session";
 
 const withToken: Interceptor = (next) => async (request) => {
@@ -51,9 +52,10 @@ export const table = createClient(Table, transport);
 
 export { Code, ConnectError };
 
-/** The server's reason for a refusal: its status message, without the code prefix. */
+/** The server's reason for a refusal, in Chinese and English where its code is known: the status
+ * message without the code prefix, after the Chinese sentence for its `paiju-error-code`. */
 export function reasonOf(error: unknown): string {
-  if (error instanceof ConnectError) return error.rawMessage || Code[error.code];
+  if (error instanceof ConnectError) return bilingual(paijuCodeOf(error), error.rawMessage || Code[error.code]);
   if (error instanceof Error) return error.message;
   return String(error);
 }
