@@ -249,6 +249,13 @@ def test_a_person_in_chromium_plays_a_whole_hunzhan_hand_with_the_house_bots_thr
         rows = css(cho.driver, "[data-testid=result-row]")
         assert len(rows) == 4 and "(you)" in rows[0].text
         assert sum(1 for row in rows if "house-" in row.text) == 3
+        # The coins add up: what the column misses is the house's fee, shown beside it.
+        coins = [int(row.find_elements("css selector", "td")[-1].text.replace(",", "").replace("+", "").replace("−", "-"))
+                 for row in rows]
+        fee_note = css(cho.driver, "[data-testid=fee-note]")
+        assert bool(fee_note) == (sum(coins) != 0), (coins, [n.text for n in fee_note])
+        if fee_note:
+            assert str(-sum(coins)) in fee_note[0].text
     finally:
         windows.close()
         looker.close()

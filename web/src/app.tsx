@@ -121,7 +121,11 @@ function App() {
               {money.held > 0 && <small class="held"> · 🔒 {coins(money.held)} 本局冻结 in play</small>}
             </span>
           )}
-          {money?.level && <span class="level">{money.level}</span>}
+          {money?.level && (
+            <span class="level" data-testid="level" title="等级 Your level follows your coins: the more you hold, the higher it is">
+              {money.level}
+            </span>
+          )}
           <button class="link" onClick={() => logOut()}>
             退出 Log out
           </button>

@@ -41,6 +41,13 @@ export function Settlement({ lastHand, tableSeats, myTableSeat, ready, kickDueMs
       .catch((e) => setFairError(String(e)));
   }, [lastHand.hand_id]);
 
+  // The house's fee per seat (a fee line is negative): shown whenever the hand charged one, so the
+  // coins column adds up (+29/+29/−30/−30 once did not, with the fee nowhere).
+  const feeOf = (hs: number): number =>
+    -((result.lines ?? []) as [number, number, string][])
+      .filter(([seat, , reason]) => seat === hs && reason === "fee")
+      .reduce((sum, [, amount]) => sum + amount, 0);
+  const fees = (result.fee ?? 0) > 0;
   const nameOf = (hs: number) => tableSeats[seats[hs]]?.name ?? `seat ${seats[hs] + 1}`;
   const myCoins = mine >= 0 ? (result.coins?.[mine] ?? 0) : 0;
 
@@ -59,6 +66,7 @@ export function Settlement({ lastHand, tableSeats, myTableSeat, ready, kickDueMs
               {game === "hunzhan" && <th>分 Points</th>}
               {game === "chaodipi" && <th>方 Side</th>}
               {result.scores && <th>积分 Score</th>}
+              {fees && <th title="the house's fee, taken from winnings">台费 Fee</th>}
               <th>金币 Coins</th>
             </tr>
           </thead>
@@ -78,11 +86,17 @@ export function Settlement({ lastHand, tableSeats, myTableSeat, ready, kickDueMs
                 {game === "hunzhan" && <td>{details.points?.[hs] ?? ""}</td>}
                 {game === "chaodipi" && <td>{state.players?.[hs]?.side === "banker" ? "庄 banker" : "闲 attacker"}</td>}
                 {result.scores && <td>{signed(result.scores[hs] ?? 0)}</td>}
+                {fees && <td class="fee" data-testid="fee">{feeOf(hs) ? `−${feeOf(hs)}` : ""}</td>}
                 <td class={(result.coins?.[hs] ?? 0) >= 0 ? "plus" : "minus"}>{signed(result.coins?.[hs] ?? 0)}</td>
               </tr>
             ))}
           </tbody>
         </table>
+        {fees && (
+          <p class="muted fee-note" data-testid="fee-note">
+            台费 The house takes {result.fee} as its fee from the winnings: the coins column is after it.
+          </p>
+        )}
         <div class="fairness" data-testid="fairness">
           {fair ? (
             fair.ok ? (

@@ -370,7 +370,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
           </div>
         </div>
         <div class="side-table">
-          <b>{gameTitle(view.table.game)}</b> · {view.table.tier} · {seat.roomId}
+          <b>{gameTitle(view.table.game)}</b> <span class="muted" data-testid="room-name">{view.table.tier} · 桌 {seat.roomId.replace(/^.*-(\d+)$/, "$1")}</span>
           <button class="link rules-link" data-testid="open-rules" onClick={() => setRulesOpen(true)}>
             📖 规则 Rules
           </button>
