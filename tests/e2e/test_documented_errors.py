@@ -137,7 +137,6 @@ CASES: list[Case] = [
     ("Lobby.Stand", "INVALID_ARGUMENT", "empty room_id", lambda w: w.outsider.lobby.Stand(lobby_pb2.StandRequest())),
     ("Lobby.Stand", "NOT_FOUND", "unknown room", lambda w: w.outsider.lobby.Stand(lobby_pb2.StandRequest(room_id=UNKNOWN_ROOM))),
     ("Lobby.Stand", "FAILED_PRECONDITION", "in the hand, not accepting the escape", lambda w: w.playing.lobby.Stand(lobby_pb2.StandRequest(room_id=PLAYING_ROOM))),
-    ("Lobby.Sit", "FAILED_PRECONDITION", "the room is playing", lambda w: w.outsider.lobby.Sit(lobby_pb2.SitRequest(room_id=PLAYING_ROOM))),
     ("Lobby.Ready", "FAILED_PRECONDITION", "a hand is on", lambda w: w.playing.lobby.Ready(lobby_pb2.ReadyRequest(room_id=PLAYING_ROOM))),
     ("Lobby.Stand", "FAILED_PRECONDITION", "not seated here", lambda w: w.outsider.lobby.Stand(lobby_pb2.StandRequest(room_id=IDLE_ROOM))),
     ("Lobby.Ready", "INVALID_ARGUMENT", "empty room_id", lambda w: w.seated.lobby.Ready(lobby_pb2.ReadyRequest())),

@@ -118,3 +118,21 @@ def test_each_games_rules_open_from_the_lobby_and_from_the_table(web_server, bro
     one(ann.driver, "[data-testid=rules-close]").click()
     one(ann.driver, "[data-testid=leave]").click()
     wait_until("the lobby again", lambda: css(ann.driver, ".room"))
+
+
+def test_a_person_sits_at_a_bot_table_on_the_first_click_while_a_hand_is_played(web_server, browsers, artifacts):
+    """Bot tables end a hand every second or so, and "+" was refused 2 times in 5 ("a hand is
+    being played here"): a free seat is now taken mid-hand, dealt in from the next hand."""
+    room = "zhajinhua-free-01"  # the bots' own table: three bots, two free seats
+    ann = Player(browsers.open(), web_server.url, artifacts, "midhand")
+    ann.register()
+    ann.choose("zhajinhua", "free")
+    wait_until("the bots' table to be playing", lambda: one(ann.driver, f".room[data-room='{room}'][data-state=playing]"))
+    chair = ann.free_seat(room)
+    chair.click()
+    wait_until("the table, on the first click", lambda: one(ann.driver, "[data-testid=table]"), timeout=15)
+    assert not css(ann.driver, "[data-testid=notice]"), "no refusal"
+    ann.shot("seated-mid-hand")
+    ann.press_start()
+    wait_until("a hand dealt to the newcomer", lambda: len(css(ann.driver, "[data-testid=my-cards] .card")) == 3, timeout=60)
+    ann.shot("dealt-in-next-hand")

@@ -216,8 +216,7 @@ function RoomCard({
               key={i}
               class={`chair free pos-${count}-${i}`}
               data-seat={i}
-              disabled={!open}
-              title={open ? "sit here 入座" : "a hand is on: wait for it to end"}
+              title={open ? "入座 sit here" : "入座，下一局开始加入 sit here: you are dealt in from the next hand"}
               onClick={() => onSit(room, i)}
             >
               +

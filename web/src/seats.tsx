@@ -66,7 +66,7 @@ function SeatPanel({ tableSeat, sitter, handOn, turnLeft, isTurn, awayUntilMs, k
         )}
       </div>
       <div class="who">
-        <span class="pname">{sitter.name}</span>
+        <span class="pname" title={sitter.name}>{sitter.name}</span>
         <span class="pcoins"><CoinIcon />{coins(sitter.coins)}</span>
         {!sitter.connected && (
           <span class="away-tag" data-testid="away">

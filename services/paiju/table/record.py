@@ -293,7 +293,8 @@ class TableRecord:
         # A player coming back to their own seat mid-hand (a client reconnecting) must hear that
         # they sit here, not that nobody may enter: the first answer lets them play on.
         require(self.seat_of(account) is None, "you are already seated at this table", "already_seated")
-        require(self.hand is None, "a hand is being played here: nobody may enter now", "table_playing")
+        # A free seat may be taken while a hand is played: the newcomer watches it and is dealt in
+        # from the next one, as in any card room (refusing made sitting at a busy table a race).
         self.verify_coins(coins, "sit")
         if seat is None:
             free = [s for s, taken in enumerate(self.seats) if taken is None]

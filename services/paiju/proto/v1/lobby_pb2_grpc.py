@@ -112,10 +112,11 @@ class LobbyServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Sit(self, request, context):
-        """Takes a free seat in a room that is not playing.
+        """Takes a free seat in a room; while a hand is played there the newcomer watches it and is dealt
+        in from the next hand.
         Errors: INVALID_ARGUMENT (empty or malformed room_id, seat outside the room), NOT_FOUND
         (unknown room),
-        FAILED_PRECONDITION with the reason (the room is playing; the seat is taken; the caller's
+        FAILED_PRECONDITION with the reason (the seat is taken; the caller's
         available coins are below the tier's minimum; the caller already sits in another room).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
