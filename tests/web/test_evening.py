@@ -136,3 +136,39 @@ def test_a_person_sits_at_a_bot_table_on_the_first_click_while_a_hand_is_played(
     ann.press_start()
     wait_until("a hand dealt to the newcomer", lambda: len(css(ann.driver, "[data-testid=my-cards] .card")) == 3, timeout=60)
     ann.shot("dealt-in-next-hand")
+
+
+def test_bug_a_long_log_stretched_the_table_and_pushed_the_reason_below_the_fold(web_server, browsers, artifacts):
+    """At 1280×800 (657 px of page) with 25 cards in hand, an illegal selection's reason was below
+    the fold: the side panel's log stretched the table's one row, and the felt with it."""
+    from tests.web.conftest import company_room
+
+    bob = Player(browsers.open(1280, 657), web_server.url, artifacts, "fold")
+    bob.register()
+    bob.choose("chaodipi", "yangzhou-fortune10")
+    bob.sit(company_room("chaodipi", "yangzhou-fortune10"))
+    bob.press_start()
+
+    def my_play_turn() -> bool:
+        legal = bob.legal()
+        if any(a.startswith("play ") for a in legal):
+            return True
+        if legal and not all(a.startswith("multiple ") for a in legal):
+            bob.click_action(next((a for a in legal if a == "pass"), legal[0]))
+        return False
+
+    wait_until("a turn to play", my_play_turn, timeout=120, pause=0.5)
+    legal = bob.legal()
+    hand = [card.get_attribute("data-card") for card in bob.hand_cards()]
+    used = {card for action in legal if action.startswith("play ") for card in action.split(" ")[1:]}
+    wrong = next((card for card in hand if card not in used), None)
+    if wrong is not None:
+        bob.select([wrong])
+        below = wait_until("the reason", lambda: one(bob.driver, "[data-testid=reason]"))
+    else:  # leading: every card may be played, and the hint takes the reason's place
+        below = one(bob.driver, ".hint-line")
+    bob.shot("reason-in-view")
+    height = bob.driver.execute_script("return window.innerHeight")
+    assert len(hand) >= 25
+    for element in (below, bob.play_button()):
+        assert element.rect["y"] + element.rect["height"] <= height, (element.rect, height)
