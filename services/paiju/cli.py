@@ -42,6 +42,26 @@ def _bots(args: argparse.Namespace) -> int:
     return serve_house(args.address, Settings.from_env().secret, tables=args.tables, plaintext=args.plaintext)
 
 
+def _export_hand(args: argparse.Namespace) -> int:
+    import json
+
+    from paiju.common.config import Settings
+    from paiju.wallet.hand_export import export_hand
+    from paiju.wallet.store import Wallet
+
+    wallet = Wallet(Settings.from_env().database_url)
+    try:
+        document = export_hand(wallet, args.hand_id)
+    finally:
+        wallet.database.dispose()
+    if document is None:
+        print(f"paiju hand export: no hand {args.hand_id!r} is kept (never played, or past the retention)",
+              file=sys.stderr)
+        return 1
+    print(json.dumps(document, ensure_ascii=False, indent=1))
+    return 0
+
+
 def _worker(args: argparse.Namespace) -> int:
     from paiju.wallet.celery_app import app
 
@@ -115,6 +135,13 @@ def build_parser() -> argparse.ArgumentParser:
         "migrate", help="bring the ledger's schema (DATABASE_URL) to this release's; run once per release "
                         "(a deployment's Job), where the services wait for it (PAIJU_MIGRATE=wait)")
     migrate.set_defaults(handler=_migrate)
+
+    hand = commands.add_parser("hand", help="the kept hands (an operator's look at one)")
+    hand_commands = hand.add_subparsers(dest="hand_command", required=True)
+    export = hand_commands.add_parser("export", help="one kept hand as JSON: its players, settlement and every "
+                                                     "step as the table saw it, every card shown (DATABASE_URL)")
+    export.add_argument("hand_id")
+    export.set_defaults(handler=_export_hand)
 
     worker = commands.add_parser("worker", help="a Celery worker with beat: settlements and the outbox relay")
     worker.add_argument("--loglevel", default="info")

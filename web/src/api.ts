@@ -17,7 +17,7 @@ const withToken: Interceptor = (next) => async (request) => {
  * Sit are not among them: their answer may have been lost after they took effect.) */
 export const REPEATABLE = new Set([
   "ListTiers", "ListRooms", "GetView", "CheckAction", "GetBalance", "GetBalances", "Level", "History",
-  "Leaderboard", "Ready",
+  "Leaderboard", "Ready", "Hands", "ReplayHand",
 ]);
 
 /** A refusal that only says "not now": a backend out of reach, or a call that ran out of time. */

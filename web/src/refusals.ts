@@ -31,6 +31,7 @@ export const REFUSALS_ZH: Record<string, string> = {
   no_account: "找不到这个账号",
   too_many_streams: "打开的连接太多",
   request_too_large: "请求太大",
+  unknown_hand: "找不到这一局",
 };
 
 /** "中文 · English" for a refusal with a known code, else the English alone. */

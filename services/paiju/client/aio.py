@@ -114,6 +114,12 @@ class AsyncPaijuClient:
     async def balance(self) -> wallet_pb2.Balance:
         return await self._call(self.wallet.GetBalance, wallet_pb2.GetBalanceRequest())
 
+    async def hands(self, limit: int = 20, page_token: str = "") -> wallet_pb2.HandsResponse:
+        return await self._call(self.wallet.Hands, wallet_pb2.HandsRequest(limit=limit, page_token=page_token))
+
+    async def replay_hand(self, hand_id: str) -> wallet_pb2.ReplayHandResponse:
+        return await self._call(self.wallet.ReplayHand, wallet_pb2.ReplayHandRequest(hand_id=hand_id))
+
     async def history(self, limit: int = 50, page_token: str = "", game: str = "") -> wallet_pb2.HistoryResponse:
         return await self._call(self.wallet.History, wallet_pb2.HistoryRequest(limit=limit, page_token=page_token, game=game))
 

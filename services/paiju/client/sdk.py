@@ -204,6 +204,14 @@ class PaijuClient:
     def leaderboard(self, game: str, limit: int = 10) -> wallet_pb2.LeaderboardResponse:
         return self._call(self.wallet.Leaderboard, wallet_pb2.LeaderboardRequest(game=game, limit=limit))
 
+    def hands(self, limit: int = 20, page_token: str = "") -> wallet_pb2.HandsResponse:
+        """The hands this player played, newest first, a page at a time (``next_page_token``)."""
+        return self._call(self.wallet.Hands, wallet_pb2.HandsRequest(limit=limit, page_token=page_token))
+
+    def replay_hand(self, hand_id: str) -> wallet_pb2.ReplayHandResponse:
+        """One hand this player played, move by move as they saw it (each step's ``view_json``)."""
+        return self._call(self.wallet.ReplayHand, wallet_pb2.ReplayHandRequest(hand_id=hand_id))
+
     def history(self, limit: int = 50, page_token: str = "", game: str = "") -> wallet_pb2.HistoryResponse:
         """My ledger entries, newest first, one page (its ``next_page_token`` asks for the next)."""
         request = wallet_pb2.HistoryRequest(limit=limit, page_token=page_token, game=game)

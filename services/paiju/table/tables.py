@@ -14,6 +14,7 @@ matches is a no-op, so a deadline fired twice, or late, changes nothing.
 
 from __future__ import annotations
 
+import base64
 import logging
 import secrets
 import time
@@ -792,6 +793,13 @@ class Tables:
             "game": record.game,
             "lines": [[accounts[line.seat], line.amount, line.reason] for line in result.lines],
             "fee": result.fee,
+            # The hand as it ended, for its players' hand history: replayed move by move from it.
+            "record": {
+                "tier": record.tier,
+                "accounts": accounts,
+                "names": [record.seats[s].name for s in hand_record.seats],  # type: ignore[union-attr]
+                "hand": base64.b64encode(hand.to_bytes()).decode("ascii"),
+            },
         }
         events = [Event("hand_settled", {"hand_id": hand_record.hand_id, "coins": dict(zip(accounts, result.coins))})]
         for hand_seat, table_seat in enumerate(hand_record.seats):

@@ -55,6 +55,9 @@ from paiju.common.metrics import MetricsServerError, start_metrics_server
 SETTLE_HAND = "paiju.wallet.settle_hand"
 RELAY_OUTBOX = "paiju.wallet.relay_outbox"
 SWEEP_HOLDS = "paiju.wallet.sweep_holds"
+PRUNE_HANDS = "paiju.wallet.prune_hand_records"
+DEFAULT_HAND_RETENTION_DAYS = 30
+PRUNE_HANDS_SECONDS = 3600.0
 DEFAULT_PREFIX = "paiju"
 DEFAULT_RELAY_SECONDS = 5.0
 DEFAULT_HOLD_SWEEP_SECONDS = 60.0
@@ -71,6 +74,8 @@ class WorkerOptions:
     redis_prefix: str = DEFAULT_PREFIX
     relay_seconds: float = DEFAULT_RELAY_SECONDS
     hold_sweep_seconds: float = DEFAULT_HOLD_SWEEP_SECONDS
+    hand_retention_days: int = DEFAULT_HAND_RETENTION_DAYS
+    """How long finished hands are kept for their players' history (``PAIJU_HAND_RETENTION_DAYS``)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> WorkerOptions:
@@ -83,7 +88,11 @@ class WorkerOptions:
                 f"PAIJU_REDIS_PREFIX must be 1 to 64 letters, digits or _.-, not {prefix!r}"
             )
         relay = _seconds(env, "PAIJU_RELAY_SECONDS", DEFAULT_RELAY_SECONDS)
-        return cls(prefix, relay, _seconds(env, "PAIJU_HOLD_SWEEP_SECONDS", DEFAULT_HOLD_SWEEP_SECONDS))
+        raw_days = env.get("PAIJU_HAND_RETENTION_DAYS", "").strip()
+        if raw_days and not (raw_days.isdigit() and 1 <= int(raw_days) <= 3650):
+            raise ConfigError(f"PAIJU_HAND_RETENTION_DAYS must be a whole number of days, 1 to 3650, not {raw_days!r}")
+        return cls(prefix, relay, _seconds(env, "PAIJU_HOLD_SWEEP_SECONDS", DEFAULT_HOLD_SWEEP_SECONDS),
+                   int(raw_days) if raw_days else DEFAULT_HAND_RETENTION_DAYS)
 
     @property
     def queue(self) -> str:
@@ -130,6 +139,11 @@ def celery_config(settings: Settings, options: WorkerOptions) -> dict[str, Any]:
                 "task": SWEEP_HOLDS,
                 "schedule": options.hold_sweep_seconds,
                 "options": {"expires": options.hold_sweep_seconds},
+            },
+            "prune-hand-records": {
+                "task": PRUNE_HANDS,
+                "schedule": PRUNE_HANDS_SECONDS,
+                "options": {"expires": PRUNE_HANDS_SECONDS},
             },
         },
     }

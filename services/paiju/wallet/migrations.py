@@ -153,11 +153,39 @@ def _add_username_skeletons(conn: Connection) -> None:
     ))
 
 
+def _create_hand_records(conn: Connection) -> None:
+    # Finished hands for their players' history (replays); pruned after the retention period.
+    step = sa.MetaData()
+    sa.Table("wallet_accounts", step, sa.Column("id", sa.Integer, primary_key=True))
+    records = sa.Table(
+        "wallet_hand_records",
+        step,
+        sa.Column("hand_id", sa.String(64), primary_key=True),
+        sa.Column("game", sa.String(32), nullable=False),
+        sa.Column("table_id", sa.String(64), nullable=False),
+        sa.Column("ended_at", sa.DateTime(timezone=True), nullable=False, index=True),
+        sa.Column("record", sa.Text, nullable=False),
+    )
+    players = sa.Table(
+        "wallet_hand_players",
+        step,
+        sa.Column("account_id", sa.Integer, sa.ForeignKey("wallet_accounts.id"), primary_key=True),
+        sa.Column("hand_id", sa.String(64), sa.ForeignKey("wallet_hand_records.hand_id", ondelete="CASCADE"),
+                  primary_key=True),
+        sa.Column("seat", sa.Integer, nullable=False),
+        sa.Column("net", sa.BigInteger, nullable=False),
+        sa.Column("ended_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    records.create(conn)
+    players.create(conn)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "ledger tables", _create_ledger_tables),
     Migration(2, "house account", _create_house_account),
     Migration(3, "score points", _create_score_table),
     Migration(4, "username skeletons", _add_username_skeletons),
+    Migration(5, "hand records", _create_hand_records),
 )
 """Every step, oldest first; append new ones, never edit released ones."""
 

@@ -62,6 +62,9 @@ class SettlementOrder:
     fee: int
     ended_ms: int | None = None
     """When the hand ended (epoch ms), for the settlement-lag metric; absent in old payloads."""
+    record: dict[str, Any] | None = field(default=None, compare=False)
+    """The hand as it ended, for its players' hand history (``tier``, ``accounts``, ``names``,
+    ``hand``: base64 of its state); absent in old payloads."""
 
     @property
     def outbox_key(self) -> str:
@@ -88,7 +91,9 @@ class SettlementOrder:
             raise MalformedSettlement("a settlement has a non-empty list of lines")
         lines = tuple(_line(raw, number) for number, raw in enumerate(raw_lines, start=1))
         ended = document.get("ended_ms")
-        return cls(hand_id, table_id, game, lines, fee, ended if _is_int(ended) else None)
+        record = document.get("record")
+        return cls(hand_id, table_id, game, lines, fee, ended if _is_int(ended) else None,
+                   record if isinstance(record, dict) else None)
 
     def ledger_lines(self, house: int) -> list[Line]:
         """The lines to give :meth:`Wallet.settle`: the players' lines, then the house's fee.
@@ -201,6 +206,7 @@ class Settler:
         lines = order.ledger_lines(self.wallet.house)
         settlement = self.wallet.settle(order.hand_id, order.game, lines)
         self._count(order, settlement, len(lines))
+        self._keep_records([order])
         return settlement
 
     def settle_many(self, orders: list[SettlementOrder]) -> list[Settlement]:
@@ -213,7 +219,19 @@ class Settler:
         )
         for order, hand_lines, settlement in zip(orders, lines, settlements, strict=True):
             self._count(order, settlement, len(hand_lines))
+        self._keep_records(orders)
         return settlements
+
+    def _keep_records(self, orders: list[SettlementOrder]) -> None:
+        """The hands' records, for their players' history; a failure here is logged, never
+        holds up a settlement (the coins are what must not wait)."""
+        records = [order for order in orders if order.record is not None]
+        if not records:
+            return
+        try:
+            self.wallet.keep_hand_records(records)
+        except Exception:  # the history is second to the settlement
+            log.warning("could not keep the records of %d hand(s)", len(records), exc_info=True)
 
     def _count(self, order: SettlementOrder, settlement: Settlement, lines: int) -> None:
         if not settlement.replayed:

@@ -33,6 +33,7 @@ from paiju.games.chaodipi.medals import MEDAL_LEVELS, medal_for, medal_threshold
 from paiju.games.zhajinhua.rooms import LEVEL_THRESHOLDS, LEVEL_TITLES
 from paiju.proto.v1 import wallet_pb2, wallet_pb2_grpc
 from paiju.quoting import quoted
+from paiju.wallet import hands_api
 from paiju.wallet.errors import (
     CoinsChanged,
     DuplicateUsername,
@@ -356,6 +357,18 @@ class WalletServicer(wallet_pb2_grpc.WalletServicer):
             if mine is not None:
                 reply.own.CopyFrom(mine)
             return reply
+
+    def Hands(self, request: wallet_pb2.HandsRequest, context: grpc.ServicerContext) -> wallet_pb2.HandsResponse:
+        account = _account_of(current_caller(), context)
+        with _answering(context):
+            return hands_api.hands(self.wallet, account, request, context)
+
+    def ReplayHand(
+        self, request: wallet_pb2.ReplayHandRequest, context: grpc.ServicerContext
+    ) -> wallet_pb2.ReplayHandResponse:
+        account = _account_of(current_caller(), context)
+        with _answering(context):
+            return hands_api.replay_hand(self.wallet, account, request, context)
 
     def Level(
         self, request: wallet_pb2.LevelRequest, context: grpc.ServicerContext

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import URL, Connection
 
 from paiju.games.zhajinhua import level_for
-from paiju.wallet import accounts, ledger, queries, scores
+from paiju.wallet import accounts, hand_history, ledger, queries, scores
 from paiju.wallet.database import Database
 from paiju.wallet.holds import abandon_hand, hand_holds, hands_held_before, place_holds
 from paiju.wallet.migrations import migrate, wait_for_schema
@@ -412,6 +412,38 @@ class Wallet:
         return self._write_racing_keys(
             lambda conn: scores.record_scores(conn, hand_id, game, points, self.clock())
         )
+
+    # -- hand history ------------------------------------------------------------------------
+
+    def keep_hand_records(self, orders: Iterable[Any]) -> int:
+        """Keep the records of settled hands (relay orders with a ``record``); how many were new."""
+        now = self.clock()
+        hands = [
+            hand_history.HandRecord(
+                order.hand_id, order.game, order.table_id,
+                datetime.fromtimestamp(order.ended_ms / 1000, UTC) if order.ended_ms else now,
+                order.record, hand_history.nets_of(order.lines),
+            )
+            for order in orders
+        ]
+        with self.database.write() as conn:
+            return hand_history.keep(conn, hands)
+
+    def hands_of(self, account: int, limit: int = 20,
+                 before: tuple[datetime, str] | None = None) -> list[hand_history.PlayedHand]:
+        """``account``'s kept hands, newest first (a page of ``limit`` after ``before``)."""
+        check_positive(limit, "a page size")
+        return self._read(hand_history.played_by, account, limit, before)
+
+    def hand_record(self, hand_id: str) -> hand_history.HandRecord | None:
+        """One kept hand, or None (never kept, or pruned)."""
+        check_hand_id(hand_id)
+        return self._read(hand_history.record_of, hand_id)
+
+    def prune_hand_records(self, older_than: timedelta) -> int:
+        """Forget the hands that ended more than ``older_than`` ago; how many."""
+        with self.database.write() as conn:
+            return hand_history.prune(conn, self.clock() - older_than)
 
     def hand_scores(self, hand_id: str) -> dict[int, int]:
         """The points recorded for one score-channel hand: account → points."""

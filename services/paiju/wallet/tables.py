@@ -87,3 +87,28 @@ scores = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )
 """Score points (积分) per hand and account, for score channels; totals are their sums."""
+
+hand_records = sa.Table(
+    "wallet_hand_records",
+    metadata,
+    sa.Column("hand_id", sa.String(64), primary_key=True),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("table_id", sa.String(64), nullable=False),
+    sa.Column("ended_at", sa.DateTime(timezone=True), nullable=False, index=True),
+    sa.Column("record", sa.Text, nullable=False),
+)
+"""Each finished hand as it ended (JSON: tier, accounts, names, the hand's state), kept for the
+retention period (``PAIJU_HAND_RETENTION_DAYS``) for its players' history and replays."""
+
+hand_players = sa.Table(
+    "wallet_hand_players",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("wallet_accounts.id"), primary_key=True),
+    sa.Column("hand_id", sa.String(64), sa.ForeignKey("wallet_hand_records.hand_id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("net", sa.BigInteger, nullable=False),
+    sa.Column("ended_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""Who played each kept hand, in which hand seat, and their net coins: a player's hands, newest
+first, are read by (account_id, ended_at)."""

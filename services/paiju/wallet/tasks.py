@@ -26,7 +26,9 @@ from paiju.common.failures import BACKEND_OUTAGES
 from paiju.common.redis_clients import open_redis
 from paiju.table.store import TableStore
 from paiju.wallet.celery_app import (
+    DEFAULT_HAND_RETENTION_DAYS,
     DEFAULT_HOLD_SWEEP_SECONDS,
+    PRUNE_HANDS,
     RELAY_OUTBOX,
     SETTLE_HAND,
     SWEEP_HOLDS,
@@ -58,6 +60,8 @@ class WorkerResources:
     nobody (the relay acknowledges them when it finds them applied)."""
     hold_sweep_seconds: float = DEFAULT_HOLD_SWEEP_SECONDS
     """How old a hold no table owes is when the sweep releases it."""
+    hand_retention_days: int = DEFAULT_HAND_RETENTION_DAYS
+    """How long finished hands are kept for their players' history."""
 
     @property
     def settler(self) -> Settler:
@@ -73,7 +77,7 @@ class WorkerResources:
         wallet = Wallet(settings.database_url, starting_grant=settings.starting_grant)
         wallet.prepare_schema(settings.migrate, settings.schema_wait_seconds)
         if settings.redis_url is None:
-            return cls(wallet)
+            return cls(wallet, hand_retention_days=options.hand_retention_days)
         client = open_redis(settings.redis_url, cluster=settings.redis_cluster)
         wallet.on_available = AvailableCoinsBoard(client, options.redis_prefix).publish
         return cls(
@@ -81,6 +85,7 @@ class WorkerResources:
             Leaderboard(client, options.leaderboard_prefix),
             TableStore(client, options.redis_prefix),
             options.hold_sweep_seconds,
+            options.hand_retention_days,
         )
 
 
@@ -157,3 +162,13 @@ def sweep_holds_task() -> dict[str, int]:
         return {"released": 0, "kept": 0}
     report = sweep_orphan_holds(working.wallet, working.outbox, timedelta(seconds=working.hold_sweep_seconds))
     return {"released": len(report.released), "kept": report.kept}
+
+
+@app.task(name=PRUNE_HANDS, ignore_result=True)
+def prune_hand_records_task() -> dict[str, int]:
+    """Forget the finished hands older than the retention period (the beat runs it hourly)."""
+    working = resources()
+    pruned = working.wallet.prune_hand_records(timedelta(days=working.hand_retention_days))
+    if pruned:
+        log.info("hand history: forgot %d hand(s) older than %d days", pruned, working.hand_retention_days)
+    return {"pruned": pruned}

@@ -217,3 +217,65 @@ class ReleaseHandResponse(_message.Message):
     RELEASED_FIELD_NUMBER: _ClassVar[int]
     released: int
     def __init__(self, released: _Optional[int] = ...) -> None: ...
+
+class HandsRequest(_message.Message):
+    __slots__ = ("limit", "page_token")
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    limit: int
+    page_token: str
+    def __init__(self, limit: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class PlayedHand(_message.Message):
+    __slots__ = ("hand_id", "game", "table_id", "ended_at", "seat", "net")
+    HAND_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    ENDED_AT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NET_FIELD_NUMBER: _ClassVar[int]
+    hand_id: str
+    game: str
+    table_id: str
+    ended_at: _timestamp_pb2.Timestamp
+    seat: int
+    net: int
+    def __init__(self, hand_id: _Optional[str] = ..., game: _Optional[str] = ..., table_id: _Optional[str] = ..., ended_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seat: _Optional[int] = ..., net: _Optional[int] = ...) -> None: ...
+
+class HandsResponse(_message.Message):
+    __slots__ = ("hands", "next_page_token")
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    hands: _containers.RepeatedCompositeFieldContainer[PlayedHand]
+    next_page_token: str
+    def __init__(self, hands: _Optional[_Iterable[_Union[PlayedHand, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class ReplayHandRequest(_message.Message):
+    __slots__ = ("hand_id",)
+    HAND_ID_FIELD_NUMBER: _ClassVar[int]
+    hand_id: str
+    def __init__(self, hand_id: _Optional[str] = ...) -> None: ...
+
+class ReplayStep(_message.Message):
+    __slots__ = ("seat", "move", "view_json")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    move: str
+    view_json: str
+    def __init__(self, seat: _Optional[int] = ..., move: _Optional[str] = ..., view_json: _Optional[str] = ...) -> None: ...
+
+class ReplayHandResponse(_message.Message):
+    __slots__ = ("hand_id", "game", "seat", "names", "steps")
+    HAND_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NAMES_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    hand_id: str
+    game: str
+    seat: int
+    names: _containers.RepeatedScalarFieldContainer[str]
+    steps: _containers.RepeatedCompositeFieldContainer[ReplayStep]
+    def __init__(self, hand_id: _Optional[str] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., names: _Optional[_Iterable[str]] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ...) -> None: ...

@@ -70,6 +70,16 @@ class WalletStub:
                 request_serializer=paiju_dot_v1_dot_wallet__pb2.LevelRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_wallet__pb2.LevelResponse.FromString,
                 _registered_method=True)
+        self.Hands = channel.unary_unary(
+                '/paiju.v1.Wallet/Hands',
+                request_serializer=paiju_dot_v1_dot_wallet__pb2.HandsRequest.SerializeToString,
+                response_deserializer=paiju_dot_v1_dot_wallet__pb2.HandsResponse.FromString,
+                _registered_method=True)
+        self.ReplayHand = channel.unary_unary(
+                '/paiju.v1.Wallet/ReplayHand',
+                request_serializer=paiju_dot_v1_dot_wallet__pb2.ReplayHandRequest.SerializeToString,
+                response_deserializer=paiju_dot_v1_dot_wallet__pb2.ReplayHandResponse.FromString,
+                _registered_method=True)
 
 
 class WalletServicer:
@@ -133,6 +143,26 @@ class WalletServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Hands(self, request, context):
+        """The hands the caller played, newest first, one page at a time; hands are kept for the
+        platform's retention period (PAIJU_HAND_RETENTION_DAYS, 30 by default).
+        Errors: UNAUTHENTICATED, INVALID_ARGUMENT (limit outside 0..100, or a page token that is not
+        a hand of the caller's).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReplayHand(self, request, context):
+        """One hand the caller played, move by move as they saw it then: their own cards all along, the
+        others' only once the rules showed them.
+        Errors: UNAUTHENTICATED, INVALID_ARGUMENT (empty hand_id), NOT_FOUND (no such hand kept, or
+        not one the caller played).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_WalletServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -165,6 +195,16 @@ def add_WalletServicer_to_server(servicer, server):
                     servicer.Level,
                     request_deserializer=paiju_dot_v1_dot_wallet__pb2.LevelRequest.FromString,
                     response_serializer=paiju_dot_v1_dot_wallet__pb2.LevelResponse.SerializeToString,
+            ),
+            'Hands': grpc.unary_unary_rpc_method_handler(
+                    servicer.Hands,
+                    request_deserializer=paiju_dot_v1_dot_wallet__pb2.HandsRequest.FromString,
+                    response_serializer=paiju_dot_v1_dot_wallet__pb2.HandsResponse.SerializeToString,
+            ),
+            'ReplayHand': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReplayHand,
+                    request_deserializer=paiju_dot_v1_dot_wallet__pb2.ReplayHandRequest.FromString,
+                    response_serializer=paiju_dot_v1_dot_wallet__pb2.ReplayHandResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -334,6 +374,60 @@ class Wallet:
             '/paiju.v1.Wallet/Level',
             paiju_dot_v1_dot_wallet__pb2.LevelRequest.SerializeToString,
             paiju_dot_v1_dot_wallet__pb2.LevelResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Hands(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/paiju.v1.Wallet/Hands',
+            paiju_dot_v1_dot_wallet__pb2.HandsRequest.SerializeToString,
+            paiju_dot_v1_dot_wallet__pb2.HandsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReplayHand(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/paiju.v1.Wallet/ReplayHand',
+            paiju_dot_v1_dot_wallet__pb2.ReplayHandRequest.SerializeToString,
+            paiju_dot_v1_dot_wallet__pb2.ReplayHandResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -18,7 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file paiju/v1/wallet.proto.
  */
 export const file_paiju_v1_wallet: GenFile = /*@__PURE__*/
-  fileDesc("ChVwYWlqdS92MS93YWxsZXQucHJvdG8SCHBhaWp1LnYxIjUKD1JlZ2lzdGVyUmVxdWVzdBIQCgh1c2VybmFtZRgBIAEoCRIQCghwYXNzd29yZBgCIAEoCSIyCgxMb2dpblJlcXVlc3QSEAoIdXNlcm5hbWUYASABKAkSEAoIcGFzc3dvcmQYAiABKAkidgoPU2Vzc2lvblJlc3BvbnNlEg0KBXRva2VuGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAkSEAoIdXNlcm5hbWUYAyABKAkSLgoKZXhwaXJlc19hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiEwoRR2V0QmFsYW5jZVJlcXVlc3QiTQoHQmFsYW5jZRISCgphY2NvdW50X2lkGAEgASgJEhEKCWF2YWlsYWJsZRgCIAEoAxIMCgRoZWxkGAMgASgDEg0KBXRvdGFsGAQgASgDIkEKDkhpc3RvcnlSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkSDAoEZ2FtZRgDIAEoCSLMAQoLTGVkZ2VyRW50cnkSEAoIZW50cnlfaWQYASABKAkSDgoGYW1vdW50GAIgASgDEiUKBnJlYXNvbhgDIAEoDjIVLnBhaWp1LnYxLkVudHJ5UmVhc29uEg4KBmRldGFpbBgEIAEoCRIPCgdoYW5kX2lkGAUgASgJEgwKBGdhbWUYBiABKAkSFQoNYmFsYW5jZV9hZnRlchgHIAEoAxIuCgpjcmVhdGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJSCg9IaXN0b3J5UmVzcG9uc2USJgoHZW50cmllcxgBIAMoCzIVLnBhaWp1LnYxLkxlZGdlckVudHJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIxChJMZWFkZXJib2FyZFJlcXVlc3QSDAoEZ2FtZRgBIAEoCRINCgVsaW1pdBgCIAEoBSJTCg5MZWFkZXJib2FyZFJvdxIMCgRyYW5rGAEgASgFEhIKCmFjY291bnRfaWQYAiABKAkSEAoIdXNlcm5hbWUYAyABKAkSDQoFdmFsdWUYBCABKAMifwoTTGVhZGVyYm9hcmRSZXNwb25zZRIMCgRnYW1lGAEgASgJEiYKBHJvd3MYAiADKAsyGC5wYWlqdS52MS5MZWFkZXJib2FyZFJvdxIqCgNvd24YAyABKAsyGC5wYWlqdS52MS5MZWFkZXJib2FyZFJvd0gAiAEBQgYKBF9vd24iMAoMTGV2ZWxSZXF1ZXN0EgwKBGdhbWUYASABKAkSEgoKYWNjb3VudF9pZBgCIAEoCSKIAQoNTGV2ZWxSZXNwb25zZRIMCgRnYW1lGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAkSDQoFbGV2ZWwYAyABKAUSDQoFdGl0bGUYBCABKAkSDQoFdmFsdWUYBSABKAMSFQoNbmV4dF9sZXZlbF9hdBgGIAEoAxIRCgltYXhfbGV2ZWwYByABKAUiYgoESG9sZBISCgphY2NvdW50X2lkGAEgASgJEg4KBmFtb3VudBgCIAEoAxIfChJleHBlY3RlZF9hdmFpbGFibGUYAyABKANIAIgBAUIVChNfZXhwZWN0ZWRfYXZhaWxhYmxlIlIKEkhvbGRGb3JIYW5kUmVxdWVzdBIPCgdoYW5kX2lkGAEgASgJEgwKBGdhbWUYAiABKAkSHQoFaG9sZHMYAyADKAsyDi5wYWlqdS52MS5Ib2xkIlkKE0hvbGRGb3JIYW5kUmVzcG9uc2USHQoFaG9sZHMYASADKAsyDi5wYWlqdS52MS5Ib2xkEiMKCGJhbGFuY2VzGAIgAygLMhEucGFpanUudjEuQmFsYW5jZSIlChJSZWxlYXNlSGFuZFJlcXVlc3QSDwoHaGFuZF9pZBgBIAEoCSIpChJHZXRCYWxhbmNlc1JlcXVlc3QSEwoLYWNjb3VudF9pZHMYASADKAkiOgoTR2V0QmFsYW5jZXNSZXNwb25zZRIjCghiYWxhbmNlcxgBIAMoCzIRLnBhaWp1LnYxLkJhbGFuY2UiJwoTUmVsZWFzZUhhbmRSZXNwb25zZRIQCghyZWxlYXNlZBgBIAEoAyrPAQoLRW50cnlSZWFzb24SHAoYRU5UUllfUkVBU09OX1VOU1BFQ0lGSUVEEAASIAocRU5UUllfUkVBU09OX0hBTkRfU0VUVExFTUVOVBABEhQKEEVOVFJZX1JFQVNPTl9GRUUQAhIWChJFTlRSWV9SRUFTT05fQk9OVVMQAxIfChtFTlRSWV9SRUFTT05fRVNDQVBFX1BFTkFMVFkQBBIWChJFTlRSWV9SRUFTT05fR1JBTlQQBRIZChVFTlRSWV9SRUFTT05fVFJBTlNGRVIQBjKKAwoGV2FsbGV0EkAKCFJlZ2lzdGVyEhkucGFpanUudjEuUmVnaXN0ZXJSZXF1ZXN0GhkucGFpanUudjEuU2Vzc2lvblJlc3BvbnNlEjoKBUxvZ2luEhYucGFpanUudjEuTG9naW5SZXF1ZXN0GhkucGFpanUudjEuU2Vzc2lvblJlc3BvbnNlEjwKCkdldEJhbGFuY2USGy5wYWlqdS52MS5HZXRCYWxhbmNlUmVxdWVzdBoRLnBhaWp1LnYxLkJhbGFuY2USPgoHSGlzdG9yeRIYLnBhaWp1LnYxLkhpc3RvcnlSZXF1ZXN0GhkucGFpanUudjEuSGlzdG9yeVJlc3BvbnNlEkoKC0xlYWRlcmJvYXJkEhwucGFpanUudjEuTGVhZGVyYm9hcmRSZXF1ZXN0Gh0ucGFpanUudjEuTGVhZGVyYm9hcmRSZXNwb25zZRI4CgVMZXZlbBIWLnBhaWp1LnYxLkxldmVsUmVxdWVzdBoXLnBhaWp1LnYxLkxldmVsUmVzcG9uc2Uy9AEKDldhbGxldEludGVybmFsEkoKC0hvbGRGb3JIYW5kEhwucGFpanUudjEuSG9sZEZvckhhbmRSZXF1ZXN0Gh0ucGFpanUudjEuSG9sZEZvckhhbmRSZXNwb25zZRJKCgtSZWxlYXNlSGFuZBIcLnBhaWp1LnYxLlJlbGVhc2VIYW5kUmVxdWVzdBodLnBhaWp1LnYxLlJlbGVhc2VIYW5kUmVzcG9uc2USSgoLR2V0QmFsYW5jZXMSHC5wYWlqdS52MS5HZXRCYWxhbmNlc1JlcXVlc3QaHS5wYWlqdS52MS5HZXRCYWxhbmNlc1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("ChVwYWlqdS92MS93YWxsZXQucHJvdG8SCHBhaWp1LnYxIjUKD1JlZ2lzdGVyUmVxdWVzdBIQCgh1c2VybmFtZRgBIAEoCRIQCghwYXNzd29yZBgCIAEoCSIyCgxMb2dpblJlcXVlc3QSEAoIdXNlcm5hbWUYASABKAkSEAoIcGFzc3dvcmQYAiABKAkidgoPU2Vzc2lvblJlc3BvbnNlEg0KBXRva2VuGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAkSEAoIdXNlcm5hbWUYAyABKAkSLgoKZXhwaXJlc19hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiEwoRR2V0QmFsYW5jZVJlcXVlc3QiTQoHQmFsYW5jZRISCgphY2NvdW50X2lkGAEgASgJEhEKCWF2YWlsYWJsZRgCIAEoAxIMCgRoZWxkGAMgASgDEg0KBXRvdGFsGAQgASgDIkEKDkhpc3RvcnlSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkSDAoEZ2FtZRgDIAEoCSLMAQoLTGVkZ2VyRW50cnkSEAoIZW50cnlfaWQYASABKAkSDgoGYW1vdW50GAIgASgDEiUKBnJlYXNvbhgDIAEoDjIVLnBhaWp1LnYxLkVudHJ5UmVhc29uEg4KBmRldGFpbBgEIAEoCRIPCgdoYW5kX2lkGAUgASgJEgwKBGdhbWUYBiABKAkSFQoNYmFsYW5jZV9hZnRlchgHIAEoAxIuCgpjcmVhdGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJSCg9IaXN0b3J5UmVzcG9uc2USJgoHZW50cmllcxgBIAMoCzIVLnBhaWp1LnYxLkxlZGdlckVudHJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIxChJMZWFkZXJib2FyZFJlcXVlc3QSDAoEZ2FtZRgBIAEoCRINCgVsaW1pdBgCIAEoBSJTCg5MZWFkZXJib2FyZFJvdxIMCgRyYW5rGAEgASgFEhIKCmFjY291bnRfaWQYAiABKAkSEAoIdXNlcm5hbWUYAyABKAkSDQoFdmFsdWUYBCABKAMifwoTTGVhZGVyYm9hcmRSZXNwb25zZRIMCgRnYW1lGAEgASgJEiYKBHJvd3MYAiADKAsyGC5wYWlqdS52MS5MZWFkZXJib2FyZFJvdxIqCgNvd24YAyABKAsyGC5wYWlqdS52MS5MZWFkZXJib2FyZFJvd0gAiAEBQgYKBF9vd24iMAoMTGV2ZWxSZXF1ZXN0EgwKBGdhbWUYASABKAkSEgoKYWNjb3VudF9pZBgCIAEoCSKIAQoNTGV2ZWxSZXNwb25zZRIMCgRnYW1lGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAkSDQoFbGV2ZWwYAyABKAUSDQoFdGl0bGUYBCABKAkSDQoFdmFsdWUYBSABKAMSFQoNbmV4dF9sZXZlbF9hdBgGIAEoAxIRCgltYXhfbGV2ZWwYByABKAUiYgoESG9sZBISCgphY2NvdW50X2lkGAEgASgJEg4KBmFtb3VudBgCIAEoAxIfChJleHBlY3RlZF9hdmFpbGFibGUYAyABKANIAIgBAUIVChNfZXhwZWN0ZWRfYXZhaWxhYmxlIlIKEkhvbGRGb3JIYW5kUmVxdWVzdBIPCgdoYW5kX2lkGAEgASgJEgwKBGdhbWUYAiABKAkSHQoFaG9sZHMYAyADKAsyDi5wYWlqdS52MS5Ib2xkIlkKE0hvbGRGb3JIYW5kUmVzcG9uc2USHQoFaG9sZHMYASADKAsyDi5wYWlqdS52MS5Ib2xkEiMKCGJhbGFuY2VzGAIgAygLMhEucGFpanUudjEuQmFsYW5jZSIlChJSZWxlYXNlSGFuZFJlcXVlc3QSDwoHaGFuZF9pZBgBIAEoCSIpChJHZXRCYWxhbmNlc1JlcXVlc3QSEwoLYWNjb3VudF9pZHMYASADKAkiOgoTR2V0QmFsYW5jZXNSZXNwb25zZRIjCghiYWxhbmNlcxgBIAMoCzIRLnBhaWp1LnYxLkJhbGFuY2UiJwoTUmVsZWFzZUhhbmRSZXNwb25zZRIQCghyZWxlYXNlZBgBIAEoAyIxCgxIYW5kc1JlcXVlc3QSDQoFbGltaXQYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCSKGAQoKUGxheWVkSGFuZBIPCgdoYW5kX2lkGAEgASgJEgwKBGdhbWUYAiABKAkSEAoIdGFibGVfaWQYAyABKAkSLAoIZW5kZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBHNlYXQYBSABKAUSCwoDbmV0GAYgASgDIk0KDUhhbmRzUmVzcG9uc2USIwoFaGFuZHMYASADKAsyFC5wYWlqdS52MS5QbGF5ZWRIYW5kEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIkChFSZXBsYXlIYW5kUmVxdWVzdBIPCgdoYW5kX2lkGAEgASgJIjsKClJlcGxheVN0ZXASDAoEc2VhdBgBIAEoBRIMCgRtb3ZlGAIgASgJEhEKCXZpZXdfanNvbhgDIAEoCSJ1ChJSZXBsYXlIYW5kUmVzcG9uc2USDwoHaGFuZF9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEgwKBHNlYXQYAyABKAUSDQoFbmFtZXMYBCADKAkSIwoFc3RlcHMYBSADKAsyFC5wYWlqdS52MS5SZXBsYXlTdGVwKs8BCgtFbnRyeVJlYXNvbhIcChhFTlRSWV9SRUFTT05fVU5TUEVDSUZJRUQQABIgChxFTlRSWV9SRUFTT05fSEFORF9TRVRUTEVNRU5UEAESFAoQRU5UUllfUkVBU09OX0ZFRRACEhYKEkVOVFJZX1JFQVNPTl9CT05VUxADEh8KG0VOVFJZX1JFQVNPTl9FU0NBUEVfUEVOQUxUWRAEEhYKEkVOVFJZX1JFQVNPTl9HUkFOVBAFEhkKFUVOVFJZX1JFQVNPTl9UUkFOU0ZFUhAGMo0ECgZXYWxsZXQSQAoIUmVnaXN0ZXISGS5wYWlqdS52MS5SZWdpc3RlclJlcXVlc3QaGS5wYWlqdS52MS5TZXNzaW9uUmVzcG9uc2USOgoFTG9naW4SFi5wYWlqdS52MS5Mb2dpblJlcXVlc3QaGS5wYWlqdS52MS5TZXNzaW9uUmVzcG9uc2USPAoKR2V0QmFsYW5jZRIbLnBhaWp1LnYxLkdldEJhbGFuY2VSZXF1ZXN0GhEucGFpanUudjEuQmFsYW5jZRI+CgdIaXN0b3J5EhgucGFpanUudjEuSGlzdG9yeVJlcXVlc3QaGS5wYWlqdS52MS5IaXN0b3J5UmVzcG9uc2USSgoLTGVhZGVyYm9hcmQSHC5wYWlqdS52MS5MZWFkZXJib2FyZFJlcXVlc3QaHS5wYWlqdS52MS5MZWFkZXJib2FyZFJlc3BvbnNlEjgKBUxldmVsEhYucGFpanUudjEuTGV2ZWxSZXF1ZXN0GhcucGFpanUudjEuTGV2ZWxSZXNwb25zZRI4CgVIYW5kcxIWLnBhaWp1LnYxLkhhbmRzUmVxdWVzdBoXLnBhaWp1LnYxLkhhbmRzUmVzcG9uc2USRwoKUmVwbGF5SGFuZBIbLnBhaWp1LnYxLlJlcGxheUhhbmRSZXF1ZXN0GhwucGFpanUudjEuUmVwbGF5SGFuZFJlc3BvbnNlMvQBCg5XYWxsZXRJbnRlcm5hbBJKCgtIb2xkRm9ySGFuZBIcLnBhaWp1LnYxLkhvbGRGb3JIYW5kUmVxdWVzdBodLnBhaWp1LnYxLkhvbGRGb3JIYW5kUmVzcG9uc2USSgoLUmVsZWFzZUhhbmQSHC5wYWlqdS52MS5SZWxlYXNlSGFuZFJlcXVlc3QaHS5wYWlqdS52MS5SZWxlYXNlSGFuZFJlc3BvbnNlEkoKC0dldEJhbGFuY2VzEhwucGFpanUudjEuR2V0QmFsYW5jZXNSZXF1ZXN0Gh0ucGFpanUudjEuR2V0QmFsYW5jZXNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * A new account's name and password.
@@ -697,6 +697,223 @@ export const ReleaseHandResponseSchema: GenMessage<ReleaseHandResponse> = /*@__P
   messageDesc(file_paiju_v1_wallet, 19);
 
 /**
+ * Asks for a page of the caller's hands.
+ *
+ * @generated from message paiju.v1.HandsRequest
+ */
+export type HandsRequest = Message<"paiju.v1.HandsRequest"> & {
+  /**
+   * How many hands to return; 0 means the default of 20; at most 100.
+   *
+   * @generated from field: int32 limit = 1;
+   */
+  limit: number;
+
+  /**
+   * Where to continue: the `next_page_token` of the previous page; empty for the newest hands.
+   *
+   * @generated from field: string page_token = 2;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message paiju.v1.HandsRequest.
+ * Use `create(HandsRequestSchema)` to create a new message.
+ */
+export const HandsRequestSchema: GenMessage<HandsRequest> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_wallet, 20);
+
+/**
+ * A hand the caller played.
+ *
+ * @generated from message paiju.v1.PlayedHand
+ */
+export type PlayedHand = Message<"paiju.v1.PlayedHand"> & {
+  /**
+   * The hand's identifier, for `ReplayHand`.
+   *
+   * @generated from field: string hand_id = 1;
+   */
+  handId: string;
+
+  /**
+   * The game: "zhajinhua", "hunzhan" or "chaodipi".
+   *
+   * @generated from field: string game = 2;
+   */
+  game: string;
+
+  /**
+   * The table (room) it was played at.
+   *
+   * @generated from field: string table_id = 3;
+   */
+  tableId: string;
+
+  /**
+   * When it ended.
+   *
+   * @generated from field: google.protobuf.Timestamp ended_at = 4;
+   */
+  endedAt?: Timestamp | undefined;
+
+  /**
+   * The caller's hand seat in it.
+   *
+   * @generated from field: int32 seat = 5;
+   */
+  seat: number;
+
+  /**
+   * The caller's net coins from it (after any fee); 0 in a score channel.
+   *
+   * @generated from field: int64 net = 6;
+   */
+  net: bigint;
+};
+
+/**
+ * Describes the message paiju.v1.PlayedHand.
+ * Use `create(PlayedHandSchema)` to create a new message.
+ */
+export const PlayedHandSchema: GenMessage<PlayedHand> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_wallet, 21);
+
+/**
+ * A page of the caller's hands, newest first.
+ *
+ * @generated from message paiju.v1.HandsResponse
+ */
+export type HandsResponse = Message<"paiju.v1.HandsResponse"> & {
+  /**
+   * The hands of this page.
+   *
+   * @generated from field: repeated paiju.v1.PlayedHand hands = 1;
+   */
+  hands: PlayedHand[];
+
+  /**
+   * Pass as `page_token` for the next (older) page; empty when there is none.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message paiju.v1.HandsResponse.
+ * Use `create(HandsResponseSchema)` to create a new message.
+ */
+export const HandsResponseSchema: GenMessage<HandsResponse> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_wallet, 22);
+
+/**
+ * Asks for one hand, move by move.
+ *
+ * @generated from message paiju.v1.ReplayHandRequest
+ */
+export type ReplayHandRequest = Message<"paiju.v1.ReplayHandRequest"> & {
+  /**
+   * The hand, as `Hands` lists it.
+   *
+   * @generated from field: string hand_id = 1;
+   */
+  handId: string;
+};
+
+/**
+ * Describes the message paiju.v1.ReplayHandRequest.
+ * Use `create(ReplayHandRequestSchema)` to create a new message.
+ */
+export const ReplayHandRequestSchema: GenMessage<ReplayHandRequest> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_wallet, 23);
+
+/**
+ * One step of a replay: a move of the hand's log and the view after it.
+ *
+ * @generated from message paiju.v1.ReplayStep
+ */
+export type ReplayStep = Message<"paiju.v1.ReplayStep"> & {
+  /**
+   * The hand seat that moved; -1 for the start and for the table's own steps (the deal).
+   *
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * The move as text (an action, or "timeout", "leave", "system"); empty for the start.
+   *
+   * @generated from field: string move = 2;
+   */
+  move: string;
+
+  /**
+   * The caller's view after it, as the table's view JSON (the game's `hand.state`).
+   *
+   * @generated from field: string view_json = 3;
+   */
+  viewJson: string;
+};
+
+/**
+ * Describes the message paiju.v1.ReplayStep.
+ * Use `create(ReplayStepSchema)` to create a new message.
+ */
+export const ReplayStepSchema: GenMessage<ReplayStep> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_wallet, 24);
+
+/**
+ * A hand, move by move, as the caller saw it.
+ *
+ * @generated from message paiju.v1.ReplayHandResponse
+ */
+export type ReplayHandResponse = Message<"paiju.v1.ReplayHandResponse"> & {
+  /**
+   * The hand's identifier.
+   *
+   * @generated from field: string hand_id = 1;
+   */
+  handId: string;
+
+  /**
+   * The game: "zhajinhua", "hunzhan" or "chaodipi".
+   *
+   * @generated from field: string game = 2;
+   */
+  game: string;
+
+  /**
+   * The caller's hand seat.
+   *
+   * @generated from field: int32 seat = 3;
+   */
+  seat: number;
+
+  /**
+   * The players' names, by hand seat.
+   *
+   * @generated from field: repeated string names = 4;
+   */
+  names: string[];
+
+  /**
+   * The start, then a step per move.
+   *
+   * @generated from field: repeated paiju.v1.ReplayStep steps = 5;
+   */
+  steps: ReplayStep[];
+};
+
+/**
+ * Describes the message paiju.v1.ReplayHandResponse.
+ * Use `create(ReplayHandResponseSchema)` to create a new message.
+ */
+export const ReplayHandResponseSchema: GenMessage<ReplayHandResponse> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_wallet, 25);
+
+/**
  * Why a ledger entry was written.
  *
  * @generated from enum paiju.v1.EntryReason
@@ -838,6 +1055,32 @@ export const Wallet: GenService<{
     methodKind: "unary";
     input: typeof LevelRequestSchema;
     output: typeof LevelResponseSchema;
+  },
+  /**
+   * The hands the caller played, newest first, one page at a time; hands are kept for the
+   * platform's retention period (PAIJU_HAND_RETENTION_DAYS, 30 by default).
+   * Errors: UNAUTHENTICATED, INVALID_ARGUMENT (limit outside 0..100, or a page token that is not
+   * a hand of the caller's).
+   *
+   * @generated from rpc paiju.v1.Wallet.Hands
+   */
+  hands: {
+    methodKind: "unary";
+    input: typeof HandsRequestSchema;
+    output: typeof HandsResponseSchema;
+  },
+  /**
+   * One hand the caller played, move by move as they saw it then: their own cards all along, the
+   * others' only once the rules showed them.
+   * Errors: UNAUTHENTICATED, INVALID_ARGUMENT (empty hand_id), NOT_FOUND (no such hand kept, or
+   * not one the caller played).
+   *
+   * @generated from rpc paiju.v1.Wallet.ReplayHand
+   */
+  replayHand: {
+    methodKind: "unary";
+    input: typeof ReplayHandRequestSchema;
+    output: typeof ReplayHandResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_paiju_v1_wallet, 0);

@@ -1,0 +1,113 @@
+"""Finished hands kept for their players' history (牌谱): written once per hand as its
+settlement is applied, listed per player newest first, read back for a replay, and pruned after
+the retention period.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from paiju.wallet.tables import hand_players, hand_records
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One finished hand as kept: ``record`` holds ``tier``, ``accounts`` (by hand seat),
+    ``names`` and ``hand`` (base64 of the hand's final state)."""
+
+    hand_id: str
+    game: str
+    table_id: str
+    ended_at: datetime
+    record: dict[str, Any]
+    nets: dict[int, int]
+    """Each player's net coins in the hand (account → coins)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedHand:
+    """A line of a player's history: a hand they played, and how it went for them."""
+
+    hand_id: str
+    game: str
+    table_id: str
+    ended_at: datetime
+    seat: int
+    net: int
+
+
+def keep(conn: Connection, hands: Iterable[HandRecord]) -> int:
+    """Store each hand not stored before; how many were new (a repeated delivery adds none)."""
+    wanted = {hand.hand_id: hand for hand in hands}
+    if not wanted:
+        return 0
+    present = set(conn.scalars(sa.select(hand_records.c.hand_id).where(hand_records.c.hand_id.in_(wanted))))
+    fresh = [hand for hand_id, hand in sorted(wanted.items()) if hand_id not in present]
+    if not fresh:
+        return 0
+    conn.execute(hand_records.insert(), [
+        {"hand_id": hand.hand_id, "game": hand.game, "table_id": hand.table_id, "ended_at": hand.ended_at,
+         "record": json.dumps(hand.record, separators=(",", ":"))}
+        for hand in fresh
+    ])
+    conn.execute(hand_players.insert(), [
+        {"account_id": int(account), "hand_id": hand.hand_id, "seat": seat, "net": hand.nets.get(int(account), 0),
+         "ended_at": hand.ended_at}
+        for hand in fresh
+        for seat, account in enumerate(hand.record["accounts"])
+    ])
+    return len(fresh)
+
+
+def played_by(conn: Connection, account: int, limit: int, before: tuple[datetime, str] | None) -> list[PlayedHand]:
+    """``account``'s hands, newest first, at most ``limit``; with ``before`` (ended_at, hand_id
+    of the last one of the previous page), the ones after it."""
+    query = (
+        sa.select(hand_players.c.hand_id, hand_records.c.game, hand_records.c.table_id, hand_players.c.ended_at,
+                  hand_players.c.seat, hand_players.c.net)
+        .join(hand_records, hand_records.c.hand_id == hand_players.c.hand_id)
+        .where(hand_players.c.account_id == account)
+        .order_by(hand_players.c.ended_at.desc(), hand_players.c.hand_id.desc())
+        .limit(limit)
+    )
+    if before is not None:
+        ended, hand_id = before
+        query = query.where(sa.or_(hand_players.c.ended_at < ended,
+                                   sa.and_(hand_players.c.ended_at == ended, hand_players.c.hand_id < hand_id)))
+    return [PlayedHand(row.hand_id, row.game, row.table_id, row.ended_at, row.seat, int(row.net))
+            for row in conn.execute(query)]
+
+
+def record_of(conn: Connection, hand_id: str) -> HandRecord | None:
+    row = conn.execute(sa.select(hand_records).where(hand_records.c.hand_id == hand_id)).first()
+    if row is None:
+        return None
+    nets = {r.account_id: int(r.net) for r in conn.execute(
+        sa.select(hand_players.c.account_id, hand_players.c.net).where(hand_players.c.hand_id == hand_id))}
+    return HandRecord(row.hand_id, row.game, row.table_id, row.ended_at, json.loads(row.record), nets)
+
+
+def prune(conn: Connection, ended_before: datetime) -> int:
+    """Forget the hands that ended before ``ended_before``; how many."""
+    old = sa.select(hand_records.c.hand_id).where(hand_records.c.ended_at < ended_before)
+    conn.execute(hand_players.delete().where(hand_players.c.hand_id.in_(old)))
+    return conn.execute(hand_records.delete().where(hand_records.c.ended_at < ended_before)).rowcount
+
+
+def nets_of(lines: Sequence[tuple[int, int, str]]) -> dict[int, int]:
+    """Each account's net coins from a settlement's ``(account, amount, reason)`` lines.
+
+    >>> nets_of([(1, -100, "stake"), (2, 100, "pot"), (2, -2, "fee")])
+    {1: -100, 2: 98}
+    """
+    nets: dict[int, int] = {}
+    for account, amount, _reason in lines:
+        nets[account] = nets.get(account, 0) + amount
+    return nets

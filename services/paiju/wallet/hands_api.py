@@ -1,0 +1,87 @@
+"""The Wallet's hand-history calls (``Hands``, ``ReplayHand``) over :mod:`paiju.wallet.hand_history`:
+a player's kept hands, and one of them replayed as that player saw it."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import grpc
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from paiju.common.errors import abort
+from paiju.games.replays import replay
+from paiju.proto.v1 import wallet_pb2
+from paiju.quoting import quoted
+from paiju.wallet.hand_history import PlayedHand
+from paiju.wallet.store import Wallet
+
+HANDS_DEFAULT = 20
+HANDS_MAX = 100
+
+
+def hands(wallet: Wallet, account: int, request: wallet_pb2.HandsRequest,
+          context: grpc.ServicerContext) -> wallet_pb2.HandsResponse:
+    if not 0 <= request.limit <= HANDS_MAX:
+        abort(context, grpc.StatusCode.INVALID_ARGUMENT,
+              f"a page of hands has 1 to {HANDS_MAX} (0 for {HANDS_DEFAULT}), not {request.limit}",
+              error_code="invalid_argument")
+    limit = request.limit or HANDS_DEFAULT
+    before = None
+    if request.page_token:
+        # The token is the last hand of the previous page: one the caller played, or refused.
+        last = _own(wallet, account, request.page_token)
+        if last is None:
+            abort(context, grpc.StatusCode.INVALID_ARGUMENT, "the page token is not a hand of yours",
+                  error_code="bad_page_token")
+        before = (last.ended_at, last.hand_id)
+    found = wallet.hands_of(account, limit + 1, before)
+    page = found[:limit]
+    reply = wallet_pb2.HandsResponse(hands=[
+        wallet_pb2.PlayedHand(hand_id=hand.hand_id, game=hand.game, table_id=hand.table_id,
+                              ended_at=_stamp(hand.ended_at), seat=hand.seat, net=hand.net)
+        for hand in page
+    ])
+    if len(found) > limit:
+        reply.next_page_token = page[-1].hand_id
+    return reply
+
+
+def replay_hand(wallet: Wallet, account: int, request: wallet_pb2.ReplayHandRequest,
+                context: grpc.ServicerContext) -> wallet_pb2.ReplayHandResponse:
+    if not request.hand_id:
+        abort(context, grpc.StatusCode.INVALID_ARGUMENT, "hand_id is empty", error_code="invalid_argument")
+    mine = _own(wallet, account, request.hand_id)
+    kept = wallet.hand_record(request.hand_id) if mine is not None else None
+    if mine is None or kept is None:
+        # A hand of others is as unknown as one never played: its existence is not the caller's.
+        abort(context, grpc.StatusCode.NOT_FOUND,
+              f"no hand {quoted(request.hand_id)} of yours is kept (hands are kept for a while, then forgotten)",
+              error_code="unknown_hand")
+    seat = mine.seat
+    steps = replay(kept.game, base64.b64decode(kept.record["hand"]), seat)
+    return wallet_pb2.ReplayHandResponse(
+        hand_id=kept.hand_id, game=kept.game, seat=seat, names=list(kept.record.get("names", [])),
+        steps=[
+            wallet_pb2.ReplayStep(seat=-1 if step["move"] is None or step["move"][0] < 0 else step["move"][0],
+                                  move="" if step["move"] is None else step["move"][1],
+                                  view_json=json.dumps(step["view"], separators=(",", ":"), ensure_ascii=False))
+            for step in steps
+        ],
+    )
+
+
+def _own(wallet: Wallet, account: int, hand_id: str) -> PlayedHand | None:
+    """``hand_id`` as a line of ``account``'s history, or None when it is not one of theirs."""
+    kept = wallet.hand_record(hand_id) if 0 < len(hand_id) <= 64 else None
+    accounts = [int(a) for a in kept.record["accounts"]] if kept is not None else []
+    if kept is None or account not in accounts:
+        return None
+    return PlayedHand(kept.hand_id, kept.game, kept.table_id, kept.ended_at, accounts.index(account),
+                      kept.nets.get(account, 0))
+
+
+def _stamp(moment) -> Timestamp:  # type: ignore[no-untyped-def]
+    stamp = Timestamp()
+    stamp.FromDatetime(moment)
+    return stamp

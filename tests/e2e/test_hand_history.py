@@ -1,0 +1,136 @@
+"""A player looks back at the hands they played: every finished hand is kept with its settlement,
+listed newest first a page at a time, and replayed move by move as that player saw it — their own
+cards all along, the others' only once shown; a hand of others is nobody's business."""
+
+from __future__ import annotations
+
+import json
+
+import grpc
+import pytest
+
+from paiju.client.sdk import PaijuError
+from tests.e2e.test_platform import everyone_settled, finish_hand, new_clients, start_hand, wait_for
+
+
+def test_a_played_hand_is_listed_and_replays_as_each_player_saw_it(deployment) -> None:
+    room = "zhajinhua-free-01"
+    clients = new_clients(deployment, 3)
+    outsider = new_clients(deployment, 1)[0]
+    try:
+        hands_ids = []
+        started = start_hand(deployment, clients, room)
+        hands_ids.append(started["hand"]["hand_id"])
+        finish_hand(clients, room)
+        wait_for("the settlement", everyone_settled(deployment), deployment)
+        for client in clients:
+            client.ready(room)
+        wait_for("the second hand", lambda: clients[0].view(room)["hand"] is not None, deployment)
+        hands_ids.append(clients[0].view(room)["hand"]["hand_id"])
+        finish_hand(clients, room)
+        wait_for("the settlement", everyone_settled(deployment), deployment)
+        me = clients[0]
+        wait_for("both hands in the history", lambda: len(me.hands().hands) >= 2, deployment)
+        listed = me.hands()
+        assert [hand.hand_id for hand in listed.hands][:2] == list(reversed(hands_ids)), "newest first"
+        first_page = me.hands(limit=1)
+        assert len(first_page.hands) == 1 and first_page.next_page_token
+        second_page = me.hands(limit=1, page_token=first_page.next_page_token)
+        assert second_page.hands[0].hand_id == hands_ids[0]
+        with pytest.raises(PaijuError) as refused:
+            me.hands(page_token="no-such-hand")
+        assert refused.value.status == grpc.StatusCode.INVALID_ARGUMENT
+
+        hand_id = hands_ids[-1]
+        nets = {}
+        for client in clients:
+            replayed = client.replay_hand(hand_id)
+            seat = replayed.seat
+            views = [json.loads(step.view_json) for step in replayed.steps]
+            assert replayed.game == "zhajinhua" and len(replayed.names) == 3 and client.username in replayed.names
+            assert replayed.steps[0].seat == -1 and replayed.steps[0].move == ""
+            assert [step.move for step in replayed.steps[1:]] and all(step.move for step in replayed.steps[1:])
+            # Nobody's cards but possibly the viewer's own are shown before the end.
+            for view in views[:-1]:
+                shown = [p["seat"] for p in view["players"] if p["cards"] is not None]
+                assert set(shown) <= {seat}, shown
+            assert views[-1]["result"] is not None
+            nets[client.account_id] = views[-1]["result"]["coins"][seat]
+            line = next(hand for hand in client.hands().hands if hand.hand_id == hand_id)
+            assert line.net == nets[client.account_id] and line.seat == seat
+        assert sum(nets.values()) == 0
+        with pytest.raises(PaijuError) as hidden:
+            outsider.replay_hand(hand_id)
+        assert hidden.value.status == grpc.StatusCode.NOT_FOUND
+        assert outsider.hands().hands == []
+    finally:
+        for client in (*clients, outsider):
+            client.close()
+
+
+@pytest.mark.parametrize("deployment", ["embedded"], indirect=True)
+def test_hands_older_than_the_retention_are_forgotten(deployment) -> None:
+    from datetime import timedelta
+
+    room = "zhajinhua-free-02"
+    clients = new_clients(deployment, 2)
+    try:
+        start_hand(deployment, clients, room)
+        finish_hand(clients, room)
+        wait_for("the settlement", everyone_settled(deployment), deployment)
+        wait_for("the hand in the history", lambda: len(clients[0].hands().hands) == 1, deployment)
+        wallet = deployment.platform.wallet
+        assert wallet.prune_hand_records(timedelta(days=1)) == 0, "a fresh hand stays"
+        assert wallet.prune_hand_records(timedelta(seconds=-60)) >= 1
+        assert clients[0].hands().hands == []
+    finally:
+        for client in clients:
+            client.close()
+
+
+
+
+def test_the_beat_prunes_hands_past_the_retention_set_in_days() -> None:
+    from paiju.common.config import ConfigError, Settings
+    from paiju.wallet.celery_app import PRUNE_HANDS, WorkerOptions, celery_config
+
+    options = WorkerOptions.from_env({"PAIJU_HAND_RETENTION_DAYS": "7"})
+    assert options.hand_retention_days == 7
+    assert WorkerOptions.from_env({}).hand_retention_days == 30
+    with pytest.raises(ConfigError, match="PAIJU_HAND_RETENTION_DAYS"):
+        WorkerOptions.from_env({"PAIJU_HAND_RETENTION_DAYS": "forever"})
+    schedule = celery_config(Settings.from_env({}), options)["beat_schedule"]
+    assert any(entry["task"] == PRUNE_HANDS for entry in schedule.values())
+
+
+@pytest.mark.parametrize("deployment", ["embedded"], indirect=True)
+def test_an_operator_exports_a_kept_hand_as_json(deployment, capsys, monkeypatch) -> None:
+    import base64
+
+    from paiju.cli import main
+    from paiju.games.replays import replay
+    from paiju.wallet.hand_export import export_hand
+
+    room = "zhajinhua-free-03"
+    clients = new_clients(deployment, 2)
+    try:
+        hand_id = start_hand(deployment, clients, room)["hand"]["hand_id"]
+        finish_hand(clients, room)
+        wait_for("the settlement", everyone_settled(deployment), deployment)
+        wallet = deployment.platform.wallet
+        wait_for("the hand kept", lambda: wallet.hand_record(hand_id) is not None, deployment)
+        document = export_hand(wallet, hand_id)
+        assert document is not None and json.loads(json.dumps(document)) == document
+        assert {p["account_id"] for p in document["players"]} == {int(c.account_id) for c in clients}
+        assert sum(p["net"] for p in document["players"]) == 0
+        assert document["moves"] and document["state"]["seed"] and len(document["state"]["order"].split()) == 52
+        steps = replay("zhajinhua", base64.b64decode(wallet.hand_record(hand_id).record["hand"]), None)
+        assert len(steps) == len(document["moves"]) + 1
+        assert export_hand(wallet, "zhajinhua-free-03-999-nope") is None
+        monkeypatch.setenv("DATABASE_URL", deployment.platform.settings.database_url)
+        assert main(["hand", "export", hand_id]) == 0
+        assert json.loads(capsys.readouterr().out)["hand_id"] == hand_id
+        assert main(["hand", "export", "no-such-hand"]) == 1
+    finally:
+        for client in clients:
+            client.close()
