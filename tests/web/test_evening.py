@@ -172,3 +172,43 @@ def test_bug_a_long_log_stretched_the_table_and_pushed_the_reason_below_the_fold
     assert len(hand) >= 25
     for element in (below, bob.play_button()):
         assert element.rect["y"] + element.rect["height"] <= height, (element.rect, height)
+
+
+def test_a_person_looks_back_at_a_hand_and_replays_it_move_by_move(web_server, browsers, artifacts):
+    """A player could not look back at the hands they played: 牌谱 lists them, and a replay steps
+    through one as they saw it — their own cards only, until the end shows the result."""
+    address = web_server.need_grpc()
+    room = f"zhajinhua-expert-{ROOMS:02d}"
+    other = PaijuClient.connect(address, f"hist{secrets.token_hex(3)}", PASSWORD, register=True)
+    stop = threading.Event()
+    folding = threading.Thread(target=_fold_whenever_asked, args=([other], room, stop), daemon=True)
+    try:
+        other.sit(room)
+        ann = Player(browsers.open(), web_server.url, artifacts, "history")
+        ann.register()
+        ann.choose("zhajinhua", "expert")
+        ann.sit(room)
+        ann.press_start()
+        other.ready(room)
+        folding.start()
+        ann.play_zhajinhua_to_the_settlement(120)
+        one(ann.driver, "[data-testid=view-table]").click()
+        one(ann.driver, "[data-testid=open-hands]").click()
+        row = wait_until("the hand in 牌谱", lambda: one(ann.driver, "[data-testid=hand-row]"), timeout=30)
+        ann.shot("hands")
+        row.find_element("css selector", "[data-testid=replay]").click()
+        view = wait_until("the replay", lambda: one(ann.driver, "[data-testid=replay-view]"))
+        steps = int(view.get_attribute("data-steps"))
+        assert steps >= 2
+        _mine, theirs = sorted(css(ann.driver, "[data-testid=replay-player]"), key=lambda p: "(you)" not in p.text)
+        assert not theirs.find_elements("css selector", ".card[data-card]"), "the other's cards are hidden at the start"
+        ann.shot("replay-start")
+        one(ann.driver, "[data-testid=replay-end]").click()
+        result = wait_until("the result at the end", lambda: one(ann.driver, "[data-testid=replay-result]"))
+        assert "+" in result.text and "-" in result.text
+        ann.shot("replay-end")
+        with ann.phone_width():
+            ann.shot("phone-replay-end")
+    finally:
+        stop.set()
+        other.close()

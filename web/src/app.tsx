@@ -2,6 +2,7 @@
 import { render } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { Code, codeOf, lobby, reasonOf, wallet } from "./api";
+import { HandsDialog } from "./history";
 import { LobbyScreen } from "./lobby";
 import { GAMES } from "./labels";
 import { LoginScreen } from "./login";
@@ -22,6 +23,7 @@ function App() {
   const [money, setMoney] = useState<Money | null>(null);
   const [notice, setNotice] = useState<string>("");
   const [checked, setChecked] = useState(false);
+  const [handsOpen, setHandsOpen] = useState(false);
 
   const fetchMoney = async (): Promise<Money | null> => {
     try {
@@ -126,11 +128,15 @@ function App() {
               {money.level}
             </span>
           )}
+          <button class="link" data-testid="open-hands" onClick={() => setHandsOpen(true)}>
+            牌谱 My hands
+          </button>
           <button class="link" onClick={() => logOut()}>
             退出 Log out
           </button>
         </div>
       </header>
+      {handsOpen && <HandsDialog onClose={() => setHandsOpen(false)} />}
       {notice && (
         <div class="notice" data-testid="notice" onClick={() => setNotice("")}>
           {notice}

@@ -129,7 +129,9 @@ export function Settlement({ lastHand, tableSeats, myTableSeat, ready, kickDueMs
               再来一局 Next hand
             </button>
           )}
-          <button onClick={onClose}>查看牌桌 View table</button>
+          <button data-testid="view-table" onClick={onClose}>
+            查看牌桌 View table
+          </button>
           <button name="leave" onClick={onLeave}>
             离开 Leave
           </button>
