@@ -130,8 +130,8 @@ export function LobbyScreen({ me, onSeated, onError }: Props) {
             <b>{t.title}</b>
             <small>
               {t.playersSeated > 0 && <span class="tier-players" title="players seated now">👤 {t.playersSeated} · </span>}
-              {Number(t.minCoins) > 0 ? `≥ ${coins(t.minCoins)} coins` : "free to sit"}
-              {Number(t.stake) > 0 && ` · stake ${coins(t.stake)}${t.unit ? " " + t.unit : ""}`}
+              {Number(t.minCoins) > 0 ? `≥ ${coins(t.minCoins)} 金币 coins` : "免费入座 free to sit"}
+              {Number(t.stake) > 0 && ` · ${t.unit === "ante" ? "底注 ante" : "底分 stake"} ${coins(t.stake)}`}
             </small>
           </button>
         ))}

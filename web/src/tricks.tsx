@@ -287,7 +287,8 @@ function labelOf(action: string): string {
     case "rob":
       return `抄底 Rob ${cards}`;
     case "multiple":
-      return `×${rest[0]} 倍`;
+      // Open from the deal until the banker's first lead: it multiplies what this player wins or loses.
+      return `胜负倍数 stake ×${rest[0]}`;
     default:
       return prettyCards(action);
   }

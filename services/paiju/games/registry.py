@@ -93,7 +93,8 @@ def _hunzhan() -> GameSpec:
         return hunzhan.Game(hunzhan.Rules.from_dict(rules)).new_hand(coins, dealer, seed)
 
     # platform.md: a tier is its coins per 5 points; sitting needs 36 × that (the worst escape).
-    tiers = tuple(Tier(f"stake{stake}", f"{stake} coins per 5 points", 36 * stake, stake) for stake in (10, 100, 1000))
+    tiers = tuple(Tier(f"stake{stake}", f"每5分{stake}金 {stake} coins per 5 points", 36 * stake, stake)
+                  for stake in (10, 100, 1000))
     return GameSpec(
         name="hunzhan",
         title="混战",
@@ -118,10 +119,12 @@ def _chaodipi() -> GameSpec:
     # platform.md: score channels (积分, no coins) and fortune channels of base stake X = 10, 100,
     # 1000 needing 100 × X to sit; each for every regional variant.
     tiers: list[Tier] = []
-    for variant in ("yancheng", "yangzhou", "yangzhong", "nantong"):
-        tiers.append(Tier(f"{variant}-score", f"{variant} 积分", 0, 0))
+    regions = {"yancheng": "盐城 Yancheng", "yangzhou": "扬州 Yangzhou", "yangzhong": "扬中 Yangzhong",
+               "nantong": "南通 Nantong"}
+    for variant, region in regions.items():
+        tiers.append(Tier(f"{variant}-score", f"{region} · 积分 score", 0, 0))
         tiers += [
-            Tier(f"{variant}-fortune{stake}", f"{variant} 财富 X={stake}", chaodipi.min_coins_to_sit(stake), stake)
+            Tier(f"{variant}-fortune{stake}", f"{region} · 财富 fortune X={stake}", chaodipi.min_coins_to_sit(stake), stake)
             for stake in chaodipi.FORTUNE_BASE_STAKES
         ]
 
