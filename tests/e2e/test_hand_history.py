@@ -5,6 +5,7 @@ cards all along, the others' only once shown; a hand of others is nobody's busin
 from __future__ import annotations
 
 import json
+import secrets
 
 import grpc
 import pytest
@@ -134,3 +135,37 @@ def test_an_operator_exports_a_kept_hand_as_json(deployment, capsys, monkeypatch
     finally:
         for client in clients:
             client.close()
+
+
+def test_bug_two_deliveries_of_one_hand_at_once_both_tried_to_keep_it_and_one_failed(deployment) -> None:
+    """The worker's job and the relay can deliver one settlement together: both looked, found
+    no record and inserted, and the second hit the primary key (seen in the deployment run)."""
+    import threading
+    from datetime import UTC, datetime
+
+    from paiju.wallet import hand_history
+
+    wallet = deployment.platform.wallet
+    accounts = [int(c.account_id) for c in new_clients(deployment, 2)]
+    record = hand_history.HandRecord(f"zhajinhua-free-09-1-{secrets.token_hex(4)}", "zhajinhua", "zhajinhua-free-09",
+                                     datetime.now(UTC), {"accounts": [str(a) for a in accounts], "names": ["a", "b"],
+                                                         "tier": "free", "hand": ""}, {accounts[0]: 5, accounts[1]: -5})
+    results: list[int] = []
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(4)
+
+    def deliver() -> None:
+        barrier.wait()
+        try:
+            with wallet.database.write() as conn:
+                results.append(hand_history.keep(conn, [record]))
+        except BaseException as error:  # noqa: BLE001 - collected for the assertion
+            errors.append(error)
+
+    threads = [threading.Thread(target=deliver) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors and sorted(results) == [0, 0, 0, 1]
+    assert [hand.hand_id for hand in wallet.hands_of(accounts[0])] == [record.hand_id]

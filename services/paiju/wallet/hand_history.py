@@ -44,26 +44,37 @@ class PlayedHand:
 
 
 def keep(conn: Connection, hands: Iterable[HandRecord]) -> int:
-    """Store each hand not stored before; how many were new (a repeated delivery adds none)."""
-    wanted = {hand.hand_id: hand for hand in hands}
-    if not wanted:
-        return 0
-    present = set(conn.scalars(sa.select(hand_records.c.hand_id).where(hand_records.c.hand_id.in_(wanted))))
-    fresh = [hand for hand_id, hand in sorted(wanted.items()) if hand_id not in present]
-    if not fresh:
-        return 0
-    conn.execute(hand_records.insert(), [
-        {"hand_id": hand.hand_id, "game": hand.game, "table_id": hand.table_id, "ended_at": hand.ended_at,
-         "record": json.dumps(hand.record, separators=(",", ":"))}
-        for hand in fresh
-    ])
-    conn.execute(hand_players.insert(), [
-        {"account_id": int(account), "hand_id": hand.hand_id, "seat": seat, "net": hand.nets.get(int(account), 0),
-         "ended_at": hand.ended_at}
-        for hand in fresh
-        for seat, account in enumerate(hand.record["accounts"])
-    ])
-    return len(fresh)
+    """Store each hand not stored before; how many were new. Settlements of one hand can be
+    delivered twice at once (the worker's job and the relay): the second insert is skipped by the
+    database, not by a look first, which both could pass."""
+    fresh = sorted({hand.hand_id: hand for hand in hands}.values(), key=lambda hand: hand.hand_id)
+    added = 0
+    for hand in fresh:
+        inserted = conn.execute(_insert_new(conn, hand_records).values(
+            hand_id=hand.hand_id, game=hand.game, table_id=hand.table_id, ended_at=hand.ended_at,
+            record=json.dumps(hand.record, separators=(",", ":"))).returning(hand_records.c.hand_id)).first()
+        if inserted is None:
+            continue  # kept by another delivery
+        added += 1
+        conn.execute(_insert_new(conn, hand_players), [
+            {"account_id": int(account), "hand_id": hand.hand_id, "seat": seat,
+             "net": hand.nets.get(int(account), 0), "ended_at": hand.ended_at}
+            for seat, account in enumerate(hand.record["accounts"])
+        ])
+    return added
+
+
+def _insert_new(conn: Connection, table: sa.Table) -> Any:
+    """An INSERT that does nothing when the row's key is there already."""
+    if conn.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+
+        return insert(table).on_conflict_do_nothing()
+    if conn.dialect.name == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        return sqlite_insert(table).on_conflict_do_nothing()
+    return table.insert()
 
 
 def played_by(conn: Connection, account: int, limit: int, before: tuple[datetime, str] | None) -> list[PlayedHand]:
