@@ -160,6 +160,8 @@ def _finish_through_retries(players, by_seat, room: str, hand_id: str, timeout: 
                 continue
             actor = by_seat[view["hand"]["seats"][to_act]]
             mine = actor.view(room)
+            if mine["hand"] is None:
+                continue  # the hand ended between the two views: the first view tells next time
             legal = mine["hand"]["state"]["legal_actions"]
             if legal:
                 actor.act(room, zhajinhua_move(legal, moves), mine["version"])

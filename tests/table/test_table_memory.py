@@ -78,6 +78,7 @@ def _play_and_measure(store: TableStore, wallet: Wallet) -> None:
     # the settlement while it is pending and the remembered acknowledgements. The budget is
     # for the mean, as the platform bench measures it.
     assert sum(late) / len(late) <= BUDGET_BYTES, late
-    # The peak is a hand's end: its settlement waits in the outbox (~400 bytes) beside the
-    # hand's largest events (the reveal, the result) in the stream.
-    assert max(late) <= BUDGET_BYTES + 512, late
+    # The peak is a hand's end: its settlement waits in the outbox (~400 bytes, and ~300 more
+    # since it carries the hand's start and move log for its players' history) beside the hand's
+    # largest events (the reveal, the result) in the stream, until the relay takes it.
+    assert max(late) <= BUDGET_BYTES + 768, late

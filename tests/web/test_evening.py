@@ -64,7 +64,9 @@ def test_the_settlement_counts_down_to_the_ready_kick_once_the_others_are_ready(
             other.ready(room)
         warning = wait_until("the count-down on the settlement", lambda: one(ann.driver, "[data-testid=settlement-kick]"))
         seconds = [int(word.rstrip("s")) for word in warning.text.split() if word.rstrip("s").isdigit()]
-        assert seconds and 0 < seconds[0] <= 20, warning.text
+        # 20 s from the others' start, counted in whole seconds up (a browser's clock a little
+        # behind the server's can show 21 for a moment).
+        assert seconds and 0 < seconds[0] <= 21, warning.text
         ann.shot("settlement-kick")
         one(ann.driver, "[data-testid=again]").click()
         wait_until("the count to end once Next hand is pressed",

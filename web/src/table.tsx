@@ -12,7 +12,7 @@ import { Settlement } from "./settlement";
 import { SeatZone, type TableSeat } from "./seats";
 import { TricksControls, TricksFelt, TricksInfo, TricksSeat } from "./tricks";
 import { coins, secondsLeft, useTick } from "./util";
-import { ZhajinhuaControls, ZhajinhuaFelt, ZhajinhuaSeat } from "./zhajinhua";
+import { ZhajinhuaControls, ZhajinhuaFelt, ZhajinhuaInfo, ZhajinhuaSeat } from "./zhajinhua";
 import { CoinIcon } from "./coin";
 import { NewestView } from "./newest";
 import { EventIds } from "./event_ids";
@@ -379,6 +379,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
           </span>
         </div>
         {hand && !zjh && <TricksInfo {...gameProps} />}
+        {hand && zjh && <ZhajinhuaInfo {...gameProps} />}
         {hand?.state?.commitment && (
           <div class="commitment" title="SHA-256 of the shuffle's seed and order, published before the deal">
             洗牌承诺 Shuffle commitment

@@ -41,12 +41,20 @@ export function ZhajinhuaFelt({ live }: GameProps) {
         <span>封顶 cap {coins(state.pot_cap)}</span> · <span>单注 stake {coins(state.stake)}/{coins(state.max_stake)}</span> ·{" "}
         <span>底注 ante {coins(state.ante)}</span>
       </div>
-      {state.ante_rule && (
-        <div class="ante-rule" data-testid="ante-rule" title="每注计算: the ante follows the fewest coins anyone in the hand held">
-          每注计算 Everyone here holds ≥ {coins(state.ante_rule.from_coins)} (the fewest: {coins(state.ante_rule.fewest_coins)}),
-          so the ante is {coins(state.ante)}
-        </div>
-      )}
+
+    </div>
+  );
+}
+
+/** In the side panel, beside the room's name: why the ante is what it is (每注计算), which the
+ * felt has no room for. */
+export function ZhajinhuaInfo({ live }: GameProps) {
+  const state = live.view.hand.state;
+  if (!state.ante_rule) return null;
+  return (
+    <div class="ante-rule" data-testid="ante-rule" title="每注计算: the ante follows the fewest coins anyone in the hand held">
+      底注 {coins(state.ante)} · 每注计算 Everyone here holds ≥ {coins(state.ante_rule.from_coins)} (the fewest:{" "}
+      {coins(state.ante_rule.fewest_coins)}), so the ante is {coins(state.ante)}
     </div>
   );
 }

@@ -23,20 +23,43 @@ from paiju.games.engine import replay_moves
 from paiju.games.registry import game_spec
 
 
+def start_of(hand: Any) -> dict[str, Any]:
+    """What ``hand`` started from and its move log: all a replay needs, far smaller than the
+    hand's final state (it waits in a table's outbox until the settlement is relayed)."""
+    data = hand.to_data()
+    start = {"rules": data["rules"], "coins": list(data["coins"]), "dealer": data.get("dealer", data.get("first_receiver")),
+             "seed": data["seed"], "history": [list(entry) for entry in data["history"]]}
+    if data.get("match") is not None:
+        start["match"] = data["match"]
+    return start
+
+
 def replay(game: str, blob: bytes, seat: int | None) -> list[dict[str, Any]]:
-    """Every step of the hand in ``blob`` as ``seat`` saw it (``None``: a spectator): first the
-    start (``move`` None), then after each entry of the move log, ``{"move": [seat, text],
-    "view": …}``. Raises ValueError when the replay does not end where the hand did."""
-    spec = game_spec(game)
-    final = spec.load_hand(blob)
-    data = final.to_data()
-    dealer = data.get("dealer", data.get("first_receiver"))
-    carry = {"match": data["match"]} if data.get("match") is not None else None
-    hand = spec.start_hand(data["rules"], list(data["coins"]), dealer, bytes.fromhex(data["seed"]), carry)
-    steps: list[dict[str, Any]] = [{"move": None, "view": hand.view(seat)}]
-    for entry in data["history"]:
-        replay_moves(hand, [tuple(entry)])
-        steps.append({"move": list(entry), "view": hand.view(seat)})
-    if hand.to_data() != data:
+    """Every step of the hand in ``blob`` (its final state) as ``seat`` saw it; see
+    :func:`replay_start`. Raises ValueError when the replay does not end where the hand did."""
+    final = game_spec(game).load_hand(blob)
+    steps, hand = _replayed(game, start_of(final), seat)
+    if hand.to_data() != final.to_data():
         raise ValueError(f"the {game} hand did not replay to where it ended")
     return steps
+
+
+def replay_start(game: str, start: dict[str, Any], seat: int | None) -> list[dict[str, Any]]:
+    """Every step of the hand of ``start`` (:func:`start_of`) as ``seat`` (``None``: a
+    spectator) saw it: first the start (``move`` None), then after each entry of the move log,
+    ``{"move": [seat, text], "view": …}``. Raises ValueError when the log does not end the hand."""
+    steps, hand = _replayed(game, start, seat)
+    if not hand.is_over:
+        raise ValueError(f"the {game} hand's move log stops before the hand ended")
+    return steps
+
+
+def _replayed(game: str, start: dict[str, Any], seat: int | None) -> tuple[list[dict[str, Any]], Any]:
+    spec = game_spec(game)
+    carry = {"match": start["match"]} if start.get("match") is not None else None
+    hand = spec.start_hand(start["rules"], list(start["coins"]), start["dealer"], bytes.fromhex(start["seed"]), carry)
+    steps: list[dict[str, Any]] = [{"move": None, "view": hand.view(seat)}]
+    for entry in start["history"]:
+        replay_moves(hand, [tuple(entry)])
+        steps.append({"move": list(entry), "view": hand.view(seat)})
+    return steps, hand

@@ -14,7 +14,6 @@ matches is a no-op, so a deadline fired twice, or late, changes nothing.
 
 from __future__ import annotations
 
-import base64
 import logging
 import secrets
 import time
@@ -27,6 +26,7 @@ import orjson
 from paiju.common.logs import log_context
 from paiju.common.metrics import METRICS
 from paiju.games.engine import Event, HandState, IllegalAction, require
+from paiju.games.replays import start_of
 from paiju.table.in_turn import TableTurns
 from paiju.table.record import HandRecord, RecordCodec, SeatRecord, TableRecord, new_hand_id
 from paiju.table.seating import SeatDirectory
@@ -798,7 +798,7 @@ class Tables:
                 "tier": record.tier,
                 "accounts": accounts,
                 "names": [record.seats[s].name for s in hand_record.seats],  # type: ignore[union-attr]
-                "hand": base64.b64encode(hand.to_bytes()).decode("ascii"),
+                "start": start_of(hand),
             },
         }
         events = [Event("hand_settled", {"hand_id": hand_record.hand_id, "coins": dict(zip(accounts, result.coins))})]

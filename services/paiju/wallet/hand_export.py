@@ -1,13 +1,12 @@
 """One kept hand as a JSON document, for an operator (``paiju hand export HAND_ID``): who played
-it, how it settled, its move log and its whole final state — every card, the shuffle's seed —
-which is enough to replay it (:func:`paiju.games.replays.replay`)."""
+it, how it settled, its start (rules, coins, the shuffle's seed) and move log, which replay it exactly
+(:func:`paiju.games.replays.replay_start`), and how it ended as the table saw it."""
 
 from __future__ import annotations
 
-import base64
 from typing import Any
 
-from paiju.games.registry import game_spec
+from paiju.games.replays import replay_start
 from paiju.wallet.store import Wallet
 
 
@@ -16,8 +15,7 @@ def export_hand(wallet: Wallet, hand_id: str) -> dict[str, Any] | None:
     kept = wallet.hand_record(hand_id)
     if kept is None:
         return None
-    final = game_spec(kept.game).load_hand(base64.b64decode(kept.record["hand"]))
-    state = final.to_data()
+    steps = replay_start(kept.game, kept.record["start"], None)
     accounts = [int(account) for account in kept.record["accounts"]]
     return {
         "hand_id": kept.hand_id,
@@ -29,6 +27,7 @@ def export_hand(wallet: Wallet, hand_id: str) -> dict[str, Any] | None:
             {"seat": seat, "account_id": account, "name": name, "net": kept.nets.get(account, 0)}
             for seat, (account, name) in enumerate(zip(accounts, kept.record.get("names", []), strict=False))
         ],
-        "moves": state.get("history", []),
-        "state": state,
+        "start": kept.record["start"],
+        "moves": kept.record["start"]["history"],
+        "end": steps[-1]["view"],
     }

@@ -20,7 +20,7 @@ from paiju.wallet.tables import hand_players, hand_records
 @dataclass(frozen=True, slots=True)
 class HandRecord:
     """One finished hand as kept: ``record`` holds ``tier``, ``accounts`` (by hand seat),
-    ``names`` and ``hand`` (base64 of the hand's final state)."""
+    ``names`` and ``start`` (what it started from and its move log: ``replays.start_of``)."""
 
     hand_id: str
     game: str

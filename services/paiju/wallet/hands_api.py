@@ -3,14 +3,13 @@ a player's kept hands, and one of them replayed as that player saw it."""
 
 from __future__ import annotations
 
-import base64
 import json
 
 import grpc
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from paiju.common.errors import abort
-from paiju.games.replays import replay
+from paiju.games.replays import replay_start
 from paiju.proto.v1 import wallet_pb2
 from paiju.quoting import quoted
 from paiju.wallet.hand_history import PlayedHand
@@ -59,7 +58,7 @@ def replay_hand(wallet: Wallet, account: int, request: wallet_pb2.ReplayHandRequ
               f"no hand {quoted(request.hand_id)} of yours is kept (hands are kept for a while, then forgotten)",
               error_code="unknown_hand")
     seat = mine.seat
-    steps = replay(kept.game, base64.b64decode(kept.record["hand"]), seat)
+    steps = replay_start(kept.game, kept.record["start"], seat)
     return wallet_pb2.ReplayHandResponse(
         hand_id=kept.hand_id, game=kept.game, seat=seat, names=list(kept.record.get("names", [])),
         steps=[

@@ -64,7 +64,7 @@ class SettlementOrder:
     """When the hand ended (epoch ms), for the settlement-lag metric; absent in old payloads."""
     record: dict[str, Any] | None = field(default=None, compare=False)
     """The hand as it ended, for its players' hand history (``tier``, ``accounts``, ``names``,
-    ``hand``: base64 of its state); absent in old payloads."""
+    ``start``: what it started from and its move log); absent in old payloads."""
 
     @property
     def outbox_key(self) -> str:

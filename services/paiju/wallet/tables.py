@@ -97,7 +97,7 @@ hand_records = sa.Table(
     sa.Column("ended_at", sa.DateTime(timezone=True), nullable=False, index=True),
     sa.Column("record", sa.Text, nullable=False),
 )
-"""Each finished hand as it ended (JSON: tier, accounts, names, the hand's state), kept for the
+"""Each finished hand (JSON: tier, accounts, names, its start and move log), kept for the
 retention period (``PAIJU_HAND_RETENTION_DAYS``) for its players' history and replays."""
 
 hand_players = sa.Table(
