@@ -793,14 +793,16 @@ class Tables:
             "game": record.game,
             "lines": [[accounts[line.seat], line.amount, line.reason] for line in result.lines],
             "fee": result.fee,
-            # The hand as it ended, for its players' hand history: replayed move by move from it.
-            "record": {
+        }
+        start = start_of(hand)
+        if start is not None:
+            # The hand's start and move log, for its players' hand history (replayed from them).
+            settlement["record"] = {
                 "tier": record.tier,
                 "accounts": accounts,
                 "names": [record.seats[s].name for s in hand_record.seats],  # type: ignore[union-attr]
-                "start": start_of(hand),
-            },
-        }
+                "start": start,
+            }
         events = [Event("hand_settled", {"hand_id": hand_record.hand_id, "coins": dict(zip(accounts, result.coins))})]
         for hand_seat, table_seat in enumerate(hand_record.seats):
             taken = record.seats[table_seat]
