@@ -56,7 +56,7 @@ def test_the_house_role_keeps_company_through_the_login_door_with_the_same_accou
 
     from paiju.client.sdk import PaijuClient
     from paiju.house_bots import COMPANY_TABLES, HOUSE_PREFIX, serve_house
-    from tests.web.conftest import wait_until
+    from tests.patience import wait_until
 
     wallet = deployment.platform.wallet
     assert wallet is not None
@@ -78,13 +78,13 @@ def test_the_house_role_keeps_company_through_the_login_door_with_the_same_accou
               for game, _, count in COMPANY_TABLES}
     try:
         stop, role = run_the_role()
-        wait_until("the house's bots in every company room", lambda: seated() == wanted, timeout=90)
+        wait_until("the house's bots in every company room", lambda: seated() == wanted, seconds=90, poll_seconds=0.2)
         accounts = {name: wallet.account_id(name) for names in wanted.values() for name in names}
         assert all(accounts.values())
         stop.set()
         role.join(10)
         stop, role = run_the_role()
-        wait_until("the bots back in their seats", lambda: seated() == wanted, timeout=90)
+        wait_until("the bots back in their seats", lambda: seated() == wanted, seconds=90, poll_seconds=0.2)
         assert {name: wallet.account_id(name) for name in accounts} == accounts, "the same accounts, none made anew"
         stop.set()
         role.join(10)

@@ -16,7 +16,7 @@ const withToken: Interceptor = (next) => async (request) => {
 /** Calls that do the same however often they are made: asked again after an outage. (Act and
  * Sit are not among them: their answer may have been lost after they took effect.) */
 export const REPEATABLE = new Set([
-  "ListTiers", "ListRooms", "GetView", "CheckAction", "GetBalance", "GetBalances", "Level", "History",
+  "ListTiers", "ListRooms", "GetView", "CheckAction", "GetBalance", "Level", "History",
   "Leaderboard", "Ready", "Hands", "ReplayHand",
 ]);
 

@@ -12,7 +12,7 @@ from paiju.common.errors import abort
 from paiju.games.replays import replay_start
 from paiju.proto.v1 import wallet_pb2
 from paiju.quoting import quoted
-from paiju.wallet.hand_history import PlayedHand
+from paiju.wallet.hand_history import HandRecord
 from paiju.wallet.store import Wallet
 
 HANDS_DEFAULT = 20
@@ -29,11 +29,11 @@ def hands(wallet: Wallet, account: int, request: wallet_pb2.HandsRequest,
     before = None
     if request.page_token:
         # The token is the last hand of the previous page: one the caller played, or refused.
-        last = _own(wallet, account, request.page_token)
+        last = _kept_for(wallet, account, request.page_token)
         if last is None:
             abort(context, grpc.StatusCode.INVALID_ARGUMENT, "the page token is not a hand of yours",
                   error_code="bad_page_token")
-        before = (last.ended_at, last.hand_id)
+        before = (last[0].ended_at, last[0].hand_id)
     found = wallet.hands_of(account, limit + 1, before)
     page = found[:limit]
     reply = wallet_pb2.HandsResponse(hands=[
@@ -50,14 +50,13 @@ def replay_hand(wallet: Wallet, account: int, request: wallet_pb2.ReplayHandRequ
                 context: grpc.ServicerContext) -> wallet_pb2.ReplayHandResponse:
     if not request.hand_id:
         abort(context, grpc.StatusCode.INVALID_ARGUMENT, "hand_id is empty", error_code="invalid_argument")
-    mine = _own(wallet, account, request.hand_id)
-    kept = wallet.hand_record(request.hand_id) if mine is not None else None
-    if mine is None or kept is None:
+    mine = _kept_for(wallet, account, request.hand_id)
+    if mine is None:
         # A hand of others is as unknown as one never played: its existence is not the caller's.
         abort(context, grpc.StatusCode.NOT_FOUND,
               f"no hand {quoted(request.hand_id)} of yours is kept (hands are kept for a while, then forgotten)",
               error_code="unknown_hand")
-    seat = mine.seat
+    kept, seat = mine
     steps = replay_start(kept.game, kept.record["start"], seat)
     return wallet_pb2.ReplayHandResponse(
         hand_id=kept.hand_id, game=kept.game, seat=seat, names=list(kept.record.get("names", [])),
@@ -70,14 +69,13 @@ def replay_hand(wallet: Wallet, account: int, request: wallet_pb2.ReplayHandRequ
     )
 
 
-def _own(wallet: Wallet, account: int, hand_id: str) -> PlayedHand | None:
-    """``hand_id`` as a line of ``account``'s history, or None when it is not one of theirs."""
+def _kept_for(wallet: Wallet, account: int, hand_id: str) -> tuple[HandRecord, int] | None:
+    """The kept hand ``hand_id`` and ``account``'s seat in it, or None when it is not theirs."""
     kept = wallet.hand_record(hand_id) if 0 < len(hand_id) <= 64 else None
     accounts = [int(a) for a in kept.record["accounts"]] if kept is not None else []
     if kept is None or account not in accounts:
         return None
-    return PlayedHand(kept.hand_id, kept.game, kept.table_id, kept.ended_at, accounts.index(account),
-                      kept.nets.get(account, 0))
+    return kept, accounts.index(account)
 
 
 def _stamp(moment) -> Timestamp:  # type: ignore[no-untyped-def]
