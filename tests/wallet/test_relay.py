@@ -316,3 +316,27 @@ def test_a_release_is_applied_once_and_one_naming_another_hand_is_refused(wallet
     assert wallet.holds("t1-1") == {} and wallet.holds("t1-2") == {alice: 100}
     assert [entry.key for entry in store.outbox_pending()] == ["release:t1-2"]
     assert relay_outbox(store, settler).skipped == 1  # a relay that releases nothing leaves it be
+
+def test_bug_a_score_channel_hand_was_missing_from_its_players_history(tmp_path) -> None:
+    import fakeredis
+
+    from paiju.table.store import TableStore
+    from paiju.wallet import PasswordHasher, Wallet
+    from paiju.wallet.relay import Settler, relay_outbox
+
+    wallet = Wallet(f"sqlite:///{tmp_path}/scores.sqlite3", password_hasher=PasswordHasher(n=2**4))
+    wallet.migrate()
+    ann, bo = wallet.register("ann", "password1"), wallet.register("bo", "password1")
+    store = TableStore(fakeredis.FakeRedis(server=fakeredis.FakeServer()))
+    store.create("t1", b"s")
+    record = {"tier": "yancheng-score", "accounts": [ann, bo], "names": ["ann", "bo"], "start": {"moves": []}}
+    payload = json.dumps({"hand_id": "t1-1", "table_id": "t1", "game": "chaodipi", "ended_ms": 1_700_000_000_000,
+                          "scores": {str(ann): 4, str(bo): -4}, "record": record}).encode()
+    store.commit("t1", 1, b"s", outbox=[("score:t1-1", payload)])
+    settler = Settler(wallet)
+    relay_outbox(store, settler, record_scores=settler.record_scores)
+    kept = wallet.hand_record("t1-1")
+    assert kept is not None and kept.record == record and kept.table_id == "t1"
+    assert kept.nets == {ann: 0, bo: 0}  # points, not coins
+    assert [(hand.hand_id, hand.seat) for hand in wallet.hands_of(bo)] == [("t1-1", 1)]
+    wallet.close()

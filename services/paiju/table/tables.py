@@ -795,9 +795,10 @@ class Tables:
             "fee": result.fee,
         }
         start = start_of(hand)
+        kept = None
         if start is not None:
             # The hand's start and move log, for its players' hand history (replayed from them).
-            settlement["record"] = {
+            kept = settlement["record"] = {
                 "tier": record.tier,
                 "accounts": accounts,
                 "names": [record.seats[s].name for s in hand_record.seats],  # type: ignore[union-attr]
@@ -841,7 +842,9 @@ class Tables:
         if not settlement["lines"] and result.scores is not None and any(result.scores):
             # A score channel: no coins move; its points (积分) are kept per account instead.
             points = {"hand_id": hand_record.hand_id, "table_id": record.table_id, "game": record.game,
-                      "scores": dict(zip(accounts, result.scores))}
+                      "scores": dict(zip(accounts, result.scores)), "ended_ms": settlement["ended_ms"]}
+            if kept is not None:
+                points["record"] = kept
             outbox.append((SCORE_PREFIX + hand_record.hand_id, _payload(points)))
         return outbox, events
 

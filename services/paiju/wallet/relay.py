@@ -29,7 +29,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -159,13 +159,22 @@ class ScoreOrder:
     hand_id: str
     game: str
     points: dict[int, int]
+    table_id: str = ""
+    ended_ms: int | None = None
+    record: dict[str, Any] | None = field(default=None, compare=False)
+    """The hand for its players' history, as a settlement carries it; absent in old payloads."""
+
+    lines: tuple[tuple[int, int, str], ...] = ()
+    """No coins move in a score-channel hand (its history shows a net of 0 coins)."""
 
     @classmethod
     def from_json(cls, payload: bytes | str) -> ScoreOrder:
         try:
             document = json.loads(payload)
             points = {int(account): int(value) for account, value in document["scores"].items()}
-            return cls(str(document["hand_id"]), str(document["game"]), points)
+            ended, record = document.get("ended_ms"), document.get("record")
+            return cls(str(document["hand_id"]), str(document["game"]), points, str(document.get("table_id", "")),
+                       ended if _is_int(ended) else None, record if isinstance(record, dict) else None)
         except (ValueError, KeyError, TypeError, AttributeError) as error:
             raise MalformedSettlement(f"a score payload names hand_id, game and scores: {error}") from None
 
@@ -222,7 +231,7 @@ class Settler:
         self._keep_records(orders)
         return settlements
 
-    def _keep_records(self, orders: list[SettlementOrder]) -> None:
+    def _keep_records(self, orders: Sequence[SettlementOrder | ScoreOrder]) -> None:
         """The hands' records, for their players' history; a failure here is logged, never
         holds up a settlement (the coins are what must not wait)."""
         records = [order for order in orders if order.record is not None]
@@ -242,8 +251,11 @@ class Settler:
             self.leaderboard.record(settlement, self.wallet.house)
 
     def record_scores(self, order: ScoreOrder) -> bool:
-        """Record a score-channel hand's points once (a repeat changes nothing)."""
-        return self.wallet.record_scores(order.hand_id, order.game, order.points)
+        """Record a score-channel hand's points once (a repeat changes nothing), and keep the
+        hand for its players' history as a settled hand is kept."""
+        recorded = self.wallet.record_scores(order.hand_id, order.game, order.points)
+        self._keep_records([order])
+        return recorded
 
     def release(self, order: ReleaseOrder) -> int:
         """Release the holds of a hand that ended without a settlement; the coins released (0
