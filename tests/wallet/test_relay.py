@@ -276,18 +276,18 @@ class _EmptyOutbox:
         raise AssertionError("nothing to acknowledge")
 
 
-def test_score_channel_points_are_recorded_once_and_acknowledged(tmp_path) -> None:
-    import fakeredis
-
-    from paiju.table.store import TableStore
-    from paiju.wallet import PasswordHasher, Wallet
-    from paiju.wallet.relay import Settler, relay_outbox
-
+def score_world(tmp_path) -> tuple[Wallet, TableStore, int, int]:
+    """A wallet with two players, ann and bo, and a table store with table t1."""
     wallet = Wallet(f"sqlite:///{tmp_path}/scores.sqlite3", password_hasher=PasswordHasher(n=2**4))
     wallet.migrate()
     ann, bo = wallet.register("ann", "password1"), wallet.register("bo", "password1")
     store = TableStore(fakeredis.FakeRedis(server=fakeredis.FakeServer()))
     store.create("t1", b"s")
+    return wallet, store, ann, bo
+
+
+def test_score_channel_points_are_recorded_once_and_acknowledged(tmp_path) -> None:
+    wallet, store, ann, bo = score_world(tmp_path)
     payload = json.dumps({"hand_id": "t1-1", "table_id": "t1", "game": "chaodipi",
                           "scores": {str(ann): 4, str(bo): -4}}).encode()
     store.commit("t1", 1, b"s", outbox=[("score:t1-1", payload)])
@@ -318,17 +318,7 @@ def test_a_release_is_applied_once_and_one_naming_another_hand_is_refused(wallet
     assert relay_outbox(store, settler).skipped == 1  # a relay that releases nothing leaves it be
 
 def test_bug_a_score_channel_hand_was_missing_from_its_players_history(tmp_path) -> None:
-    import fakeredis
-
-    from paiju.table.store import TableStore
-    from paiju.wallet import PasswordHasher, Wallet
-    from paiju.wallet.relay import Settler, relay_outbox
-
-    wallet = Wallet(f"sqlite:///{tmp_path}/scores.sqlite3", password_hasher=PasswordHasher(n=2**4))
-    wallet.migrate()
-    ann, bo = wallet.register("ann", "password1"), wallet.register("bo", "password1")
-    store = TableStore(fakeredis.FakeRedis(server=fakeredis.FakeServer()))
-    store.create("t1", b"s")
+    wallet, store, ann, bo = score_world(tmp_path)
     record = {"tier": "yancheng-score", "accounts": [ann, bo], "names": ["ann", "bo"], "start": {"moves": []}}
     payload = json.dumps({"hand_id": "t1-1", "table_id": "t1", "game": "chaodipi", "ended_ms": 1_700_000_000_000,
                           "scores": {str(ann): 4, str(bo): -4}, "record": record}).encode()
