@@ -21,6 +21,17 @@ def test_commit_sets_replaces_and_clears_deadlines(store: TableStore) -> None:
     assert store.due_deadlines(now_ms=3_000) == [DueDeadline("t1", "turn", 3_000, 3)]
 
 
+def test_a_deadline_set_outside_a_commit_falls_due_unless_a_commit_clears_it(store: TableStore) -> None:
+    store.create("t1", b"s")
+    store.commit("t1", 1, b"s", deadlines_set=[("turn", 5_000, 2)])
+    store.set_deadline("t1", "starting:1-ab", 1_000, 2)
+    assert store.load("t1").version == 2, "the version stays"
+    assert store.due_deadlines(now_ms=1_000) == [DueDeadline("t1", "starting:1-ab", 1_000, 2)]
+    store.commit("t1", 2, b"s", deadlines_clear=["starting:1-ab"])
+    assert store.deadlines("t1") == [Deadline("turn", 5_000, 2)]
+    assert store.due_deadlines(now_ms=4_999) == []
+
+
 def test_due_deadlines_come_earliest_first_across_tables_up_to_the_limit(
     store: TableStore,
 ) -> None:

@@ -48,6 +48,14 @@ READY_KICK_DEADLINE = "ready_kick"
 START_DEADLINE = "start"
 SYSTEM_DEADLINE = "system"
 RECONNECT_PREFIX = "reconnect:"
+STARTING_PREFIX = "starting:"
+"""A mark set before a hand's holds, cleared by the commit that deals it: if the starter dies
+between the two, the mark falls due and any replica releases the holds and deals again."""
+MAX_MARK_LENGTH = 128
+"""The longest deadline name the store takes."""
+START_RECOVERY_MS = 3_000
+"""How long a start may take from its holds to its deal's commit before it counts as crashed
+(a start that is merely slow loses its compare-and-set to the recovery and gives its holds back)."""
 START_RETRY_MS = 250
 SETTLEMENT_PREFIX = "settle:"
 LOST_RACE_PAUSES = (0.0, 0.01, 0.05, 0.2)
@@ -200,6 +208,18 @@ def options_unchanged(record: TableRecord, seat: int | None, seen_version: int, 
         return False
     taken = record.seats[seat]
     return taken is not None and taken.options_since is not None and taken.options_since <= seen_version
+
+
+def starting_mark(table_id: str, hand_id: str, accounts: list[str]) -> str:
+    """The name of the deadline that guards the start of ``hand_id`` dealing ``accounts`` in (see
+    :data:`STARTING_PREFIX`); the accounts are left out when they would make it too long.
+
+    >>> starting_mark("zhajinhua-free-03", "zhajinhua-free-03-7-5c0ffee5", ["1001", "1002"])
+    'starting:7-5c0ffee5:1001,1002'
+    """
+    mark = f"{STARTING_PREFIX}{hand_id[len(table_id) + 1:]}"
+    with_accounts = f"{mark}:{','.join(accounts)}"
+    return with_accounts if len(with_accounts) <= MAX_MARK_LENGTH else mark
 
 
 def reconnect_deadline(seat: int) -> str:
@@ -589,9 +609,13 @@ class Tables:
         hand = spec.start_hand(record.rules, coins, dealer, self.seeds(), carry)
         amounts = {account: hand.max_loss(seat) for seat, account in enumerate(accounts)}
         held = {account: amount for account, amount in amounts.items() if amount}
+        plan = DeadlinePlan()
         if held or confirm:
             # Coins from the board: every player goes to the ledger, 0 coins or more, to confirm them.
             to_hold, expected = (amounts, dict(zip(accounts, coins, strict=True))) if confirm else (held, None)
+            mark = starting_mark(table_id, hand_id, accounts)
+            self.store.set_deadline(table_id, mark, self.clock_ms() + START_RECOVERY_MS, version)
+            plan.drop(mark)
             try:
                 self.wallet.hold_hand(hand_id, to_hold, expected)
             except IllegalAction:
@@ -601,7 +625,6 @@ class Tables:
             record.seats[seat].coins = coin  # type: ignore[union-attr]
             record.seats[seat].options_key = None  # type: ignore[union-attr]  # no view of an earlier hand holds
         record.hand = HandRecord(hand_id, seats, hand.to_bytes(), number, held=bool(held))
-        plan = DeadlinePlan()
         plan.drop(READY_KICK_DEADLINE, START_DEADLINE)
         self._turn_changed(record, hand, plan)
         self._system_step_timer(record, hand, plan)
@@ -852,6 +875,8 @@ class Tables:
 
     def expire(self, table_id: str, name: str, stamp: int) -> Outcome | None:
         """A deadline fell due: the move it stands for, or None when its state has moved on."""
+        if name.startswith(STARTING_PREFIX):
+            return self._recover_start(table_id, name, stamp)
 
         def change(version: int, record: TableRecord) -> Outcome | None:
             if name == TURN_DEADLINE:
@@ -894,6 +919,42 @@ class Tables:
             return hand.leave(record.hand.hand_seat(table_seat))  # type: ignore[union-attr]
         except IllegalAction:
             return []  # already out of the hand (folded, lost): only the seat is given up
+
+    def _recover_start(self, table_id: str, mark: str, stamp: int) -> Outcome | None:
+        """A start's mark fell due: unless its hand is in play, the table moves on (so the start,
+        if it is only slow, can no longer commit), the hand's holds go back, and the table deals
+        again if its players are ready."""
+        hand_part, _, dealt = mark[len(STARTING_PREFIX):].partition(":")
+        hand_id = f"{table_id}-{hand_part}"
+
+        def fence(version: int, record: TableRecord) -> Outcome | None:
+            if record.hand is not None and record.hand.hand_id == hand_id:
+                return None  # it committed (its commit would have cleared the mark: a late firing)
+            # Whoever the start dealt in had pressed start, the last of them in the press that died
+            # with it: they are ready still, so the table deals again without asking them twice.
+            events = []
+            for account in filter(None, dealt.split(",")):
+                seat = record.seat_of(account)
+                if record.hand is None and seat is not None and not record.seats[seat].ready:  # type: ignore[union-attr]
+                    record.ready(account)
+                    events.append(Event("ready", {"seat": seat}))
+            plan = DeadlinePlan()
+            plan.drop(mark)
+            if events:
+                self._seating_changed(table_id, record, plan)
+            return self._commit(table_id, version, record, events, plan)
+
+        outcome = self._retrying(table_id, fence)
+        if outcome is None:
+            return None
+        self.wallet.release(hand_id)
+        log.warning("table %s: hand %s was held but never dealt (its starter stopped); its holds are released",
+                    table_id, hand_id)
+        try:
+            return self.start_if_ready(table_id) or outcome
+        except IllegalAction as refusal:  # e.g. a player now short: the table waits as after any failed start
+            log.info("table %s: the start after a crashed one was refused: %s", table_id, refusal.reason)
+            return outcome
 
     def _delayed_start(self, table_id: str, version: int, record: TableRecord, stamp: int) -> Outcome | None:
         if record.seating_stamp != stamp or not record.can_start():

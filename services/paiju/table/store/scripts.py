@@ -13,10 +13,10 @@ from typing import Any
 
 from redis.commands.core import Script
 
-SCRIPT_NAMES = ("create", "commit", "claim_deadline", "ack_outbox", "delete", "drop_events")
+SCRIPT_NAMES = ("create", "commit", "claim_deadline", "ack_outbox", "delete", "drop_events", "set_deadline")
 READING_TABLE_STATE = ("create", "commit", "drop_events")
 """The scripts that read or write the state key: ``lua/table_state.lua`` is prepended to them."""
-KEEPING_INDEXES = ("commit", "claim_deadline", "ack_outbox")
+KEEPING_INDEXES = ("commit", "claim_deadline", "ack_outbox", "set_deadline")
 """The scripts that keep the global indexes on a single Redis: ``lua/index_entries.lua`` is
 prepended to them."""
 
@@ -46,6 +46,7 @@ class StoreScripts:
     ack_outbox: Script
     delete: Script
     drop_events: Script
+    set_deadline: Script
 
     @classmethod
     def register(cls, client: Any) -> StoreScripts:

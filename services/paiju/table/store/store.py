@@ -594,6 +594,20 @@ class TableStore:
         found.sort(key=lambda d: (d.due_ms, d.table_id, d.name))
         return found[:limit]
 
+    def set_deadline(self, table_id: str, name: str, due_ms: int, version_set_for: int) -> None:
+        """Set (or replace) one deadline without a commit: the table's version, state and events
+        stay as they are. For a mark that guards a change still to come, which that change's
+        commit clears by name (``deadlines_clear``); if it never commits, the mark falls due."""
+        keys = self.keys(table_id)
+        value = encode_deadline(check_int(due_ms, "due_ms"), check_int(version_set_for, "version_set_for", minimum=1))
+        script_keys, args = [keys.deadlines], [check_name(name, "a deadline name"), value]
+        if self._indexes_reachable_from_scripts:  # one Redis: the script keeps the index too
+            script_keys.append(self.indexes.keys.deadlines)
+            args.append(table_id)
+        self._scripts.set_deadline(keys=script_keys, args=args)
+        if not self._indexes_reachable_from_scripts:
+            self.indexes.sync(table_id)
+
     def claim_deadline(
         self,
         table_id: str,
