@@ -344,7 +344,9 @@ class TableStore:
         known = self._known.get(table_id)
         before = self._outbox_known.get(table_id) if known is not None and known.version == expected_version else None
         self._remember(table_id, Snapshot(version=version, state=state, last_event_id=last_event_id))
-        self._note_outbox(table_id, None if before is None else before | set(outbox_args[1::3]), int(reply[4]))
+        pending = int(reply[4])  # -1: the commit queued nothing, and the outbox is as it was
+        self._note_outbox(table_id, None if before is None else before | set(outbox_args[1::3]),
+                          len(before) if pending < 0 and before is not None else pending)
         fields = int(reply[6])
         deadlines = reply[7:7 + fields]
         return CommitReceipt(
@@ -362,7 +364,7 @@ class TableStore:
         reply = self._scripts.commit(keys=keys.all(), args=args)
         if reply[0] == b"ok":
             # A cluster: the indexes live in other slots. The reply says what they must hold.
-            self.indexes.note(table_id, IndexEntry(None if reply[3] is None else int(reply[3]), int(reply[4])))
+            self.indexes.note(table_id, IndexEntry(None if reply[3] is None else int(reply[3]), max(0, int(reply[4]))))
         return reply
 
     def delete(self, table_id: str) -> bool:

@@ -11,7 +11,7 @@
 --       outbox-acked (6 bytes of the key's hash),
 --       then the channel that hears of commits with events, and the table id it is told
 -- Reply: {'ok', new version, last event id, earliest deadline due (ms, or false), pending
---        outbox entries, the last event id before this commit, the number of deadline hash
+--        outbox entries (-1: unchanged, the commit queued none), the last event id before this commit, the number of deadline hash
 --        fields, those fields (name, stored value, ...), then the id of each event written}, {'stale', current version}, {'missing'}, or {'duplicate', outbox key}
 
 local state_key, events_key, deadlines_key, outbox_key, acked_key, deadline_index_key, outbox_index_key =
@@ -95,7 +95,9 @@ local function shrink_stream()
   redis.call('RESTORE', events_key, 0, redis.call('DUMP', events_key), 'REPLACE')
 end
 
-local stream_was_empty = #events > 0 and redis.call('XLEN', events_key) == 0
+-- Empty exactly when nothing was written since the table was made or its events were dropped
+-- (drop_events moves the trim mark up to the last event): known without asking the stream.
+local stream_was_empty = #events > 0 and table_state.trim_mark == table_state.last_id
 local previous_id = table_state.last_id
 local last_id = false
 local event_ids = {}
@@ -158,12 +160,22 @@ end
 -- What the global indexes must say after this commit, read here where it is exact: written
 -- here when they are at hand, so they never run ahead of the table (no listing finds a table
 -- with nothing due and has to put its entry right); else the caller notes them.
+-- Only what this commit changed is written: a commit never takes an outbox entry away (an
+-- acknowledgement does, and keeps the index itself), so without new entries the outbox and its
+-- index stand, and the pending count is answered as -1 (unchanged).
 local deadlines = redis.call('HGETALL', deadlines_key)
 local earliest = earliest_due(deadlines)
-local pending = redis.call('HLEN', outbox_key)
+local pending = -1
+if #outbox > 0 then
+  pending = redis.call('HLEN', outbox_key)
+end
 if deadline_index_key then
-  set_index_entry(deadline_index_key, table_id, earliest)
-  set_index_entry(outbox_index_key, table_id, pending > 0 and pending)
+  if #deadlines_set > 0 or #deadlines_clear > 0 then
+    set_index_entry(deadline_index_key, table_id, earliest)
+  end
+  if pending > 0 then
+    set_index_entry(outbox_index_key, table_id, pending)
+  end
 end
 -- The ids let the committing process hand its events to its own watchers without reading
 -- them back; the id before them tells it whether its watchers had seen everything up to here.
