@@ -27,9 +27,9 @@ from paiju.games.engine import IllegalAction
 from paiju.lobby.rooms import Lobby
 from paiju.table.fanout import StreamHub
 from paiju.table.notices import GATHER_SECONDS, HandStarter, NoticeListener
+from paiju.table.ports import WalletPort
 from paiju.table.store import TableStore
-from paiju.table.tables import Tables, Timers, WalletPort
-from paiju.table.wallet_port import DirectWallet, RemoteWallet
+from paiju.table.tables import Tables, Timers
 from paiju.wallet import Wallet
 from paiju.wallet.celery_app import DEFAULT_HOLD_SWEEP_SECONDS, WorkerOptions
 from paiju.wallet.coins_board import AvailableCoinsBoard
@@ -37,6 +37,7 @@ from paiju.wallet.leaderboard import Leaderboard
 from paiju.wallet.relay import Settler, relay_outbox
 from paiju.wallet.service import open_wallet
 from paiju.wallet.sweep import sweep_orphan_holds
+from paiju.wallet.table_port import DirectWallet, RemoteWallet
 from paiju.watchdog.owners import LocalTables, RemoteTables
 from paiju.watchdog.presence import PresenceBoard, StreamPresence
 from paiju.watchdog.replica import Replica
@@ -279,14 +280,15 @@ def build(
         port = RemoteWallet(authorized_channel(settings.wallet_target, ServiceTokenSource(signer, "table")),
                             timeout=settings.call_timeout_seconds)
     store = TableStore(client, prefix=options.redis_prefix)
+    board = AvailableCoinsBoard(client, options.redis_prefix)
     if wallet is not None:
-        wallet.on_available = AvailableCoinsBoard(client, options.redis_prefix).publish
+        wallet.on_available = board.publish
     timers = Timers(
         turn_ms=settings.turn_seconds * 1000,
         ready_kick_ms=settings.ready_kick_seconds * 1000,
         reconnect_ms=settings.reconnect_seconds * 1000,
     )
-    tables = Tables(store, port, timers)
+    tables = Tables(store, port, timers, coins_board=board)
     lobby = Lobby(tables, rooms_per_tier=rooms_per_tier)
     if "lobby" in services or "table" in services:
         lobby.ensure_rooms()

@@ -17,8 +17,9 @@ import redis
 
 from paiju.table.store import TableStore
 from paiju.table.tables import Tables, Timers
-from paiju.table.wallet_port import DirectWallet
 from paiju.wallet import Wallet
+from paiju.wallet.coins_board import AvailableCoinsBoard
+from paiju.wallet.table_port import DirectWallet
 from tests.patience import PATIENCE_SECONDS
 
 
@@ -92,4 +93,4 @@ def clock():
 @pytest.fixture
 def tables(store, wallet, clock):
     return Tables(store, DirectWallet(wallet), Timers(turn_ms=20_000, ready_kick_ms=20_000), clock_ms=clock,
-                  randbelow=lambda n: 0)
+                  randbelow=lambda n: 0, coins_board=AvailableCoinsBoard(store.client, store.prefix))

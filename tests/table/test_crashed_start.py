@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from paiju.table.tables import START_RECOVERY_MS, STARTING_PREFIX, Tables, Timers
-from paiju.table.wallet_port import DirectWallet
+from paiju.wallet.coins_board import AvailableCoinsBoard
+from paiju.wallet.table_port import DirectWallet
 from paiju.watchdog.firing import fire_due
 from paiju.watchdog.owners import LocalTables
 from tests.table.test_tables import seated_table
@@ -38,7 +39,7 @@ class HoldsNoted:
 
 def new_tables(store, wallet_port, clock) -> Tables:  # type: ignore[no-untyped-def]
     return Tables(store, wallet_port, Timers(turn_ms=20_000, ready_kick_ms=20_000), clock_ms=clock,
-                  randbelow=lambda n: 0)
+                  randbelow=lambda n: 0, coins_board=AvailableCoinsBoard(store.client, store.prefix))
 
 
 def test_a_start_killed_between_its_holds_and_its_deal_is_released_and_dealt_again_by_a_survivor(

@@ -13,9 +13,9 @@ import pytest
 from paiju.games.engine import IllegalAction
 from paiju.table.store import TableStore
 from paiju.table.tables import LedgerNeeded, Tables, Timers
-from paiju.table.wallet_port import DirectWallet
 from paiju.wallet import Wallet
 from paiju.wallet.coins_board import AvailableCoinsBoard
+from paiju.wallet.table_port import DirectWallet
 
 
 class CountedLedger(DirectWallet):
@@ -48,7 +48,7 @@ def ledger(wallet: Wallet) -> CountedLedger:
 
 @pytest.fixture
 def tables(store: TableStore, ledger: CountedLedger, clock, board: AvailableCoinsBoard) -> Tables:  # type: ignore[no-untyped-def]
-    return Tables(store, ledger, Timers(turn_ms=20_000, ready_kick_ms=20_000), clock_ms=clock, randbelow=lambda n: 0)
+    return Tables(store, ledger, Timers(turn_ms=20_000, ready_kick_ms=20_000), clock_ms=clock, randbelow=lambda n: 0, coins_board=board)
 
 
 def seated(tables: Tables, wallet: Wallet, tier: str = "free", count: int = 3) -> list[str]:

@@ -11,8 +11,9 @@ import redis
 
 from paiju.table.store import DEFAULT_ACKED_OUTBOX_MEMORY, TableStore
 from paiju.table.tables import Tables, Timers
-from paiju.table.wallet_port import DirectWallet
 from paiju.wallet import Wallet
+from paiju.wallet.coins_board import AvailableCoinsBoard
+from paiju.wallet.table_port import DirectWallet
 
 BUDGET_BYTES = 4_096
 HANDS = DEFAULT_ACKED_OUTBOX_MEMORY + 6
@@ -52,7 +53,7 @@ def _play_and_measure(store: TableStore, wallet: Wallet) -> None:
     # reveals them), and a budget test must measure the same hands every run.
     shuffles = random.Random(0)
     tables = Tables(store, DirectWallet(wallet), Timers(turn_ms=20_000, ready_kick_ms=20_000),
-                    clock_ms=lambda: 1_000_000, randbelow=lambda n: 0, seeds=lambda: shuffles.randbytes(32))
+                    clock_ms=lambda: 1_000_000, randbelow=lambda n: 0, seeds=lambda: shuffles.randbytes(32), coins_board=AvailableCoinsBoard(store.client, store.prefix))
     tables.open("t1", "zhajinhua", "free")
     accounts = [str(wallet.register(f"p{n}", "secret password")) for n in range(3)]
     for account in accounts:

@@ -25,7 +25,8 @@ from paiju.table.tables import (
     Tables,
     Timers,
 )
-from paiju.table.wallet_port import DirectWallet
+from paiju.wallet.coins_board import AvailableCoinsBoard
+from paiju.wallet.table_port import DirectWallet
 from tests.games.zhajinhua_playouts import Knowledge, cards_in
 
 
@@ -290,7 +291,7 @@ def test_bug_two_starters_racing_for_one_table_made_the_loser_fail_with_coins_al
     # of another process. The starter whose holds came second was refused ("account 2 has 5,401
     # coins available, 14,599 are needed") and the relay skipped its other tables' starts.
     rival = Tables(store, DirectWallet(wallet), Timers(turn_ms=20_000, ready_kick_ms=20_000), clock_ms=clock,
-                   randbelow=lambda n: 0)
+                   randbelow=lambda n: 0, coins_board=AvailableCoinsBoard(store.client, store.prefix))
     accounts = seated_table(rival, wallet)
     for account in accounts:
         rival.ready("t1", account)
@@ -431,7 +432,7 @@ def two_processes(store, wallet, clock) -> tuple[Tables, Tables]:
     """Tables of two server processes on one Redis: each store remembers what it last committed."""
     elsewhere = TableStore(store.client, prefix=store.prefix)
     return tuple(Tables(on, DirectWallet(wallet), Timers(turn_ms=20_000, ready_kick_ms=20_000), clock_ms=clock,
-                        randbelow=lambda n: 0) for on in (store, elsewhere))  # type: ignore[return-value]
+                        randbelow=lambda n: 0, coins_board=AvailableCoinsBoard(on.client, on.prefix)) for on in (store, elsewhere))  # type: ignore[return-value]
 
 
 def ready_for_a_second_hand_that_there_remembers_before_the_first(here, there, store, wallet) -> list[str]:
@@ -509,7 +510,7 @@ class CountedWallet(DirectWallet):
 def test_the_press_that_starts_a_hand_asks_the_ledger_for_coins_once(store, wallet, clock):
     ledger = CountedWallet(wallet)
     tables = Tables(store, ledger, Timers(turn_ms=20_000, ready_kick_ms=20_000), clock_ms=clock,
-                    randbelow=lambda n: 0)
+                    randbelow=lambda n: 0, coins_board=AvailableCoinsBoard(store.client, store.prefix))
     accounts = seated_table(tables, wallet, count=3)
     for account in accounts[:-1]:
         tables.ready("t1", account)

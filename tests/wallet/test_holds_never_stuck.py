@@ -16,14 +16,16 @@ import redis
 
 from paiju.common.config import ConfigError, Settings
 from paiju.games.engine import IllegalAction
+from paiju.table.outbox_keys import RELEASE_PREFIX
 from paiju.table.seating import CLAIM_PENDING_MS
 from paiju.table.store import TableStore
-from paiju.table.tables import RELEASE_PREFIX, Tables, Timers, reconnect_deadline
-from paiju.table.wallet_port import DirectWallet
+from paiju.table.tables import Tables, Timers, reconnect_deadline
 from paiju.wallet import Wallet
 from paiju.wallet.celery_app import SWEEP_HOLDS, WorkerOptions, celery_config
+from paiju.wallet.coins_board import AvailableCoinsBoard
 from paiju.wallet.relay import Settler, relay_outbox
 from paiju.wallet.sweep import sweep_orphan_holds
+from paiju.wallet.table_port import DirectWallet
 from paiju.wallet.tasks import WorkerResources, sweep_holds_task, use_resources
 from tests.wallet.conftest import FAST_HASHER, PostgresSchemas
 from tests.wallet.helpers import row_count
@@ -89,7 +91,7 @@ def table_clock() -> TableClock:
 
 def tables_on(store: TableStore, port: Any, clock: TableClock) -> Tables:
     """A table service over ``store`` (a new one is a restarted process, or another replica)."""
-    return Tables(store, port, Timers(), clock_ms=clock, randbelow=lambda n: 0)
+    return Tables(store, port, Timers(), clock_ms=clock, randbelow=lambda n: 0, coins_board=AvailableCoinsBoard(store.client, store.prefix))
 
 
 @pytest.fixture

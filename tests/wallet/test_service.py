@@ -24,12 +24,12 @@ from paiju.common.server import RunningServer, start_server
 from paiju.games.engine import IllegalAction
 from paiju.games.zhajinhua import level_for
 from paiju.proto.v1 import wallet_pb2, wallet_pb2_grpc
-from paiju.table.tables import CoinsChanged
-from paiju.table.wallet_port import RemoteWallet
+from paiju.table.ports import CoinsChanged
 from paiju.wallet import PasswordHasher, Wallet
 from paiju.wallet.leaderboard import Leaderboard
 from paiju.wallet.relay import SettlementOrder, Settler
 from paiju.wallet.service import wallet_bindings
+from paiju.wallet.table_port import RemoteWallet
 from tests.patience import PATIENCE_SECONDS
 
 SECRET = "the wallet service test secret .."

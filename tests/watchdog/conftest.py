@@ -10,8 +10,9 @@ import redis
 
 from paiju.table.store import TableStore
 from paiju.table.tables import Tables, Timers
-from paiju.table.wallet_port import DirectWallet
 from paiju.wallet import PasswordHasher, Wallet
+from paiju.wallet.coins_board import AvailableCoinsBoard
+from paiju.wallet.table_port import DirectWallet
 from paiju.watchdog.owners import LocalTables
 from paiju.watchdog.presence import PresenceBoard
 from paiju.watchdog.replica import Replica
@@ -42,7 +43,7 @@ def world(client, tmp_path):
     wallet.migrate()
     store = TableStore(client, prefix=prefix, stream_maxlen=256)  # the tests read whole logs
     tables = Tables(store, DirectWallet(wallet), Timers(turn_ms=20_000, ready_kick_ms=20_000, reconnect_ms=90_000),
-                    clock_ms=clock, randbelow=lambda n: 0)
+                    clock_ms=clock, randbelow=lambda n: 0, coins_board=AvailableCoinsBoard(store.client, store.prefix))
     board = PresenceBoard(client, prefix)
     replica = Replica(store, board, LocalTables(tables), clock_ms=clock)
     yield tables, board, replica, clock, wallet

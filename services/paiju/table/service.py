@@ -22,6 +22,7 @@ from paiju.table.fanout import EVENTS_LOST, LeftOut, StreamHub
 from paiju.table.fanout import after as is_after
 from paiju.table.hand_ids import HandIds
 from paiju.table.play import Readying, play
+from paiju.table.ports import Presence
 from paiju.table.record import TableRecord
 from paiju.table.store import EventsTrimmed, Snapshot, StaleVersion
 from paiju.table.store.keys import check_table_id
@@ -36,7 +37,6 @@ from paiju.table.tables import (
     Tables,
     hand_of_commit,
 )
-from paiju.watchdog.presence import PresenceBoard, StreamPresence
 
 MAX_EVENTS_PER_UPDATE = 500
 MOST_ACTION_CHARS = 512
@@ -132,17 +132,17 @@ class TableService(table_pb2_grpc.TableServicer):
     a frontend asks at every click, and a hop to the pool would cost more than the check."""
 
     def __init__(
-        self, tables: Tables, presence: PresenceBoard | None = None, draining: threading.Event | None = None,
+        self, tables: Tables, presence: Presence | None = None, draining: threading.Event | None = None,
         hub: StreamHub | None = None, ready: Readying | None = None,
     ) -> None:
-        """``ready``: how a ``Play`` stream's press of start is served (``Lobby.Ready``'s
+        """``presence``: where streams opening and closing are told (the hub's beats keep long
+        ones alive: give it a hub made with them). ``ready``: how a ``Play`` stream's press of start is served (``Lobby.Ready``'s
         servicer method; without it such presses are refused UNIMPLEMENTED)."""
         self.tables = tables
         self.ready = ready
         self.presence = presence
         self.draining = draining or threading.Event()
-        beat = None if presence is None else StreamPresence(presence, tables.reconnect).beat
-        self.hub = hub or StreamHub(tables.store, beat, tables.clock_ms)
+        self.hub = hub or StreamHub(tables.store, None, tables.clock_ms)
         tables.commit_starting.append(self.hub.committing)
         tables.commit_listeners.append(self._hand_out_commit)
 

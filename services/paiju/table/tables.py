@@ -19,7 +19,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import orjson
 
@@ -28,6 +28,8 @@ from paiju.common.metrics import METRICS
 from paiju.games.engine import Event, HandState, IllegalAction, require
 from paiju.games.replays import start_of
 from paiju.table.in_turn import TableTurns
+from paiju.table.outbox_keys import OWED_PREFIXES, RELEASE_PREFIX, SCORE_PREFIX, SETTLEMENT_PREFIX
+from paiju.table.ports import CoinsBoard, CoinsChanged, NoCoinsBoard, WalletPort
 from paiju.table.record import HandRecord, RecordCodec, SeatRecord, TableRecord, new_hand_id
 from paiju.table.seating import SeatDirectory
 from paiju.table.store import (
@@ -39,7 +41,6 @@ from paiju.table.store import (
     TableStore,
 )
 from paiju.table.store.store import STATES_REMEMBERED
-from paiju.wallet.coins_board import AvailableCoinsBoard
 
 log = logging.getLogger(__name__)
 
@@ -57,38 +58,8 @@ START_RECOVERY_MS = 3_000
 """How long a start may take from its holds to its deal's commit before it counts as crashed
 (a start that is merely slow loses its compare-and-set to the recovery and gives its holds back)."""
 START_RETRY_MS = 250
-SETTLEMENT_PREFIX = "settle:"
 LOST_RACE_PAUSES = (0.0, 0.01, 0.05, 0.2)
 """Seconds between looks at whether a start whose holds failed lost a race to another starter."""
-SCORE_PREFIX = "score:"
-RELEASE_PREFIX = "release:"
-OWED_PREFIXES = (SETTLEMENT_PREFIX, RELEASE_PREFIX)
-"""Outbox entries the ledger must apply before the table's next hand may hold coins."""
-
-
-class WalletPort(Protocol):
-    """What the table needs of the wallet: balances and holds for a hand."""
-
-    def available(self, account: str) -> int: ...
-
-    def available_many(self, accounts: list[str]) -> list[int]:
-        """The available coins of each account, in the order asked (one question for a hand)."""
-        ...
-
-    def hold_hand(self, hand_id: str, amounts: dict[str, int], expected: dict[str, int] | None = None) -> None:
-        """Hold each account's amount for the hand, all or none (raises when one cannot).
-
-        ``expected``: each account's available coins the hand was dealt from, when they came
-        from the board of coins and not from the ledger: unless the ledger has exactly those,
-        it holds nothing and :class:`CoinsChanged` is raised."""
-        ...
-
-    def release(self, hand_id: str) -> None: ...
-
-
-class CoinsChanged(Exception):
-    """The ledger held nothing: a player's available coins are not those the hand was dealt
-    from (the board of coins was behind the ledger)."""
 
 
 class LedgerNeeded(Exception):
@@ -227,7 +198,8 @@ def reconnect_deadline(seat: int) -> str:
 
 
 class Tables:
-    """Tables on one store. ``wallet`` places holds; ``clock_ms`` and ``seeds`` are injectable."""
+    """Tables on one store. ``wallet`` places holds; ``coins_board`` lets presses of start through
+    without the ledger (without one, each asks it); ``clock_ms`` and ``seeds`` are injectable."""
 
     def __init__(
         self,
@@ -237,6 +209,7 @@ class Tables:
         clock_ms: Callable[[], int] = lambda: int(time.time() * 1000),
         seeds: Callable[[], bytes] = lambda: secrets.token_bytes(32),
         randbelow: Callable[[int], int] = secrets.randbelow,
+        coins_board: CoinsBoard | None = None,
     ) -> None:
         self.store = store
         self.wallet = wallet
@@ -247,7 +220,7 @@ class Tables:
         self.records = RecordCodec(STATES_REMEMBERED)
         """Records to stored bytes and back: what this process wrote is read back uninflated."""
         self.directory = SeatDirectory(store.client, store.prefix)
-        self.coins = AvailableCoinsBoard(store.client, store.prefix)
+        self.coins: CoinsBoard = coins_board or NoCoinsBoard()
         """The ledger's last word on players' available coins: a press answered on the event
         loop trusts it to let a player through, never to refuse one, and a hand's start deals
         from it with holds that the ledger refuses unless the coins are exactly its own."""

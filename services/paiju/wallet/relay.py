@@ -34,12 +34,12 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from paiju.common.metrics import METRICS
+from paiju.table.outbox_keys import RELEASE_PREFIX, SCORE_PREFIX, SETTLEMENT_PREFIX
 from paiju.wallet.errors import HandAlreadySettled, WalletError
 from paiju.wallet.leaderboard import Leaderboard
 from paiju.wallet.model import Line, Reason, Settlement
 from paiju.wallet.store import Wallet
 
-SETTLEMENT_KEY_PREFIX = "settle:"
 DEFAULT_BATCH = 100
 DEFAULT_INTERVAL_SECONDS = 5.0
 
@@ -69,7 +69,7 @@ class SettlementOrder:
     @property
     def outbox_key(self) -> str:
         """The key of this settlement in its table's outbox."""
-        return SETTLEMENT_KEY_PREFIX + self.hand_id
+        return SETTLEMENT_PREFIX + self.hand_id
 
     @classmethod
     def from_json(cls, payload: bytes | str) -> SettlementOrder:
@@ -149,7 +149,6 @@ def _reason(reason: str) -> Reason:
         raise MalformedSettlement(f"{reason!r} is not a ledger reason") from None
 
 
-SCORE_KEY_PREFIX = "score:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +178,6 @@ class ScoreOrder:
             raise MalformedSettlement(f"a score payload names hand_id, game and scores: {error}") from None
 
 
-RELEASE_KEY_PREFIX = "release:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,7 +321,7 @@ def relay_outbox(
     METRICS.set_outbox_depth(len(pending))
     orders: list[tuple[Any, SettlementOrder]] = []
     for entry in pending:
-        if entry.key.startswith(SCORE_KEY_PREFIX) and record_scores is not None:
+        if entry.key.startswith(SCORE_PREFIX) and record_scores is not None:
             try:
                 record_scores(ScoreOrder.from_json(entry.payload))
             except PERMANENT_ERRORS as error:
@@ -331,10 +329,10 @@ def relay_outbox(
                 continue
             outbox.outbox_ack(entry.table_id, entry.key)
             continue
-        if entry.key.startswith(RELEASE_KEY_PREFIX) and release is not None:
+        if entry.key.startswith(RELEASE_PREFIX) and release is not None:
             _release(outbox, report, entry, release)
             continue
-        if not entry.key.startswith(SETTLEMENT_KEY_PREFIX):
+        if not entry.key.startswith(SETTLEMENT_PREFIX):
             report.skipped += 1
             continue
         try:
@@ -376,7 +374,7 @@ def _release(outbox: Outbox, report: RelayReport, entry: Any, release: Callable[
     """Release a hand's holds, then acknowledge the entry (releasing twice changes nothing)."""
     try:
         order = ReleaseOrder.from_json(entry.payload)
-        if RELEASE_KEY_PREFIX + order.hand_id != entry.key or order.table_id != entry.table_id:
+        if RELEASE_PREFIX + order.hand_id != entry.key or order.table_id != entry.table_id:
             raise MalformedSettlement(f"the payload is hand {order.hand_id!r}, not what its place says")
         release(order)
     except HandAlreadySettled:

@@ -17,9 +17,9 @@ import logging
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from paiju.table.outbox_keys import OWED_PREFIXES
 from paiju.table.record import TableRecord, hand_place
 from paiju.table.store import StaleVersion, TableStore
-from paiju.table.tables import OWED_PREFIXES
 from paiju.wallet.errors import HandAlreadySettled
 from paiju.wallet.store import Wallet
 

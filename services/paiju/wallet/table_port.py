@@ -10,13 +10,13 @@ import grpc
 from paiju.common.errors import ERROR_CODE_KEY, trailer
 from paiju.games.engine import IllegalAction
 from paiju.proto.v1 import wallet_pb2, wallet_pb2_grpc
-from paiju.table.tables import CoinsChanged
+from paiju.table.ports import CoinsChanged
 from paiju.wallet import InsufficientFunds, Wallet
 from paiju.wallet import errors as ledger_errors
 
 
 class DirectWallet:
-    """:class:`~paiju.table.tables.WalletPort` over a :class:`~paiju.wallet.Wallet`."""
+    """:class:`~paiju.table.ports.WalletPort` over a :class:`~paiju.wallet.Wallet`."""
 
     def __init__(self, wallet: Wallet) -> None:
         self.wallet = wallet
@@ -45,7 +45,7 @@ class DirectWallet:
 
 
 class RemoteWallet:
-    """:class:`~paiju.table.tables.WalletPort` over the wallet service (``WalletInternal``), for
+    """:class:`~paiju.table.ports.WalletPort` over the wallet service (``WalletInternal``), for
     table and lobby services deployed apart from it. Calls carry a ``service`` token."""
 
     def __init__(self, channel: grpc.Channel, game: str = "zhajinhua", timeout: float = 5.0) -> None:
