@@ -7,8 +7,9 @@ import pytest
 import redis
 import sqlalchemy as sa
 
-from paiju.common.errors import MAX_MESSAGE_CHARS, abort, required
+from paiju.common.errors import MAX_MESSAGE_CHARS, abort, refuse_illegal, required
 from paiju.common.failures import answer_for
+from paiju.games.engine import IllegalAction
 
 
 class Aborted(Exception):
@@ -65,3 +66,13 @@ def test_a_backend_outage_is_unavailable_with_a_sentence_that_names_nothing_of_i
 
 def test_any_other_exception_is_internal():
     assert answer_for(RuntimeError("SELECT * FROM wallet_accounts")).code is grpc.StatusCode.INTERNAL
+
+
+def test_a_refusal_of_the_rules_is_answered_by_its_shape_without_common_knowing_a_game():
+    for error, status in ((IllegalAction("no seat 9", "bad_seat"), grpc.StatusCode.INVALID_ARGUMENT),
+                          (IllegalAction("wait your turn", "not_your_turn"), grpc.StatusCode.FAILED_PRECONDITION)):
+        context = RecordingContext()
+        with pytest.raises(Aborted):
+            refuse_illegal(context, error)
+        assert context.status == (status, error.reason)
+        assert context.trailers == (("paiju-error-code", error.code),)

@@ -9,12 +9,11 @@ current version in ``paiju-current-version``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NoReturn
+from typing import NoReturn, Protocol
 
 import grpc
 
 from paiju.common.wire import CURRENT_VERSION_KEY, ERROR_CODE_KEY, trailer  # noqa: F401 (the servicers import them from here)
-from paiju.games.engine import IllegalAction
 
 MAX_MESSAGE_CHARS = 400
 """A status message is cut here whatever it says: its reason must fit in gRPC's metadata limit
@@ -59,7 +58,27 @@ def required(
     return value
 
 
-def refuse_illegal(context: grpc.ServicerContext, error: IllegalAction) -> NoReturn:
+class RuleRefusal(Protocol):
+    """A refusal of the rules as the services answer it, whatever the game: an engine's
+    ``IllegalAction`` is one. ``common`` names only this shape, so it needs no game."""
+
+    @property
+    def reason(self) -> str:
+        """A sentence for the player."""
+        ...
+
+    @property
+    def code(self) -> str:
+        """A stable word for programs (the ``paiju-error-code`` trailer)."""
+        ...
+
+    @property
+    def malformed(self) -> bool:
+        """Whether the input could never be right, rather than not allowed in this state."""
+        ...
+
+
+def refuse_illegal(context: grpc.ServicerContext, error: RuleRefusal) -> NoReturn:
     """End the RPC for a refusal of the rules: INVALID_ARGUMENT for input that could never be
     right, FAILED_PRECONDITION for what the table's state does not allow now; the rule's reason
     as the message and its code in ``paiju-error-code``."""
