@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from paiju.cards import Card, format_cards
 from paiju.games.tricks.order import TrumpOrder
 
 SINGLE, PAIR, TRACTOR = "single", "pair", "tractor"
+
+Play = tuple[Card, ...]
+"""A play: its cards in code order, so that equal plays are equal tuples."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +61,33 @@ class Component:
 
 def counts_of(cards: Iterable[Card]) -> Counter[Card]:
     return Counter(cards)
+
+
+def multiset_choices(items: Sequence[tuple[Card, int]], size: int) -> Iterator[Play]:
+    """Every distinct choice of ``size`` cards from ``(card, copies)`` items, in code order.
+
+    >>> from paiju.cards import parse_cards, format_cards
+    >>> [format_cards(p) for p in multiset_choices([(parse_cards("5H")[0], 2), (parse_cards("7H")[0], 1)], 2)]
+    ['5H 5H', '5H 7H']
+    """
+    items = sorted(items)
+    available = [0] * (len(items) + 1)
+    for index in range(len(items) - 1, -1, -1):
+        available[index] = available[index + 1] + items[index][1]
+
+    def walk(index: int, left: int, taken: list[Card]) -> Iterator[Play]:
+        if left == 0:
+            yield tuple(taken)
+            return
+        if index == len(items) or available[index] < left:
+            return
+        card, copies = items[index]
+        for take in range(min(copies, left), -1, -1):
+            taken.extend([card] * take)
+            yield from walk(index + 1, left - take, taken)
+            del taken[len(taken) - take :]
+
+    yield from walk(0, size, [])
 
 
 def classify(cards: Sequence[Card], order: TrumpOrder) -> Shape | None:

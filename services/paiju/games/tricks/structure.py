@@ -37,7 +37,15 @@ from dataclasses import dataclass
 
 from paiju.cards import Card
 from paiju.games.tricks.order import TrumpOrder
-from paiju.games.tricks.shapes import PAIR, TRACTOR, counts_of, decompose, pair_cards, tractors_in
+from paiju.games.tricks.shapes import (
+    PAIR,
+    TRACTOR,
+    counts_of,
+    decompose,
+    multiset_choices,
+    pair_cards,
+    tractors_in,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,8 +218,6 @@ def structured_follows(
 ) -> tuple[list[tuple[Card, ...]], bool]:
     """The distinct legal follows of a structured lead, at most ``limit`` of them, and whether
     the list is complete. Each play's cards are in code order."""
-    from paiju.games.tricks.follow import multiset_choices
-
     found: dict[tuple[Card, ...], None] = {}
     for base, extras, count in follow_bases(hand, lead, order):
         for extra in multiset_choices(extras, count):
@@ -246,7 +252,7 @@ def follow_bases(
     best_cover = tractor_cover(held, lead.tractors, order, suit_class)
     want_pairs = min(lead.all_pairs, pairs_in(held, order, suit_class))
     pair_options = [(card, 1) for card in pair_cards(held, order, suit_class)]
-    for chosen in _choices(pair_options, want_pairs):
+    for chosen in multiset_choices(pair_options, want_pairs):
         chosen_counts = Counter({card: 2 for card in chosen})
         if tractor_cover(chosen_counts, lead.tractors, order, suit_class) != best_cover:
             continue
@@ -255,12 +261,6 @@ def follow_bases(
             left[card] -= 2
         extras = [(card, count) for card, count in left.items() if count > 0]
         yield tuple(card for card in chosen for _ in range(2)), extras, size - 2 * want_pairs
-
-
-def _choices(items: list[tuple[Card, int]], size: int) -> Iterator[tuple[Card, ...]]:
-    from paiju.games.tricks.follow import multiset_choices
-
-    return multiset_choices(items, size)
 
 
 __all__ = [
