@@ -23,7 +23,9 @@ from paiju.common.config import Settings
 from paiju.common.metrics import METRICS
 from paiju.common.redis_clients import open_redis
 from paiju.common.server import ServiceBinding
+from paiju.games import chaodipi, zhajinhua
 from paiju.games.engine import IllegalAction
+from paiju.games.zhajinhua.rooms import LEVEL_THRESHOLDS
 from paiju.lobby.rooms import Lobby
 from paiju.table.fanout import StreamHub
 from paiju.table.notices import GATHER_SECONDS, HandStarter, NoticeListener
@@ -34,6 +36,7 @@ from paiju.wallet import Wallet
 from paiju.wallet.celery_app import DEFAULT_HOLD_SWEEP_SECONDS, WorkerOptions
 from paiju.wallet.coins_board import AvailableCoinsBoard
 from paiju.wallet.leaderboard import Leaderboard
+from paiju.wallet.levels import Levels
 from paiju.wallet.relay import Settler, relay_outbox
 from paiju.wallet.service import open_wallet
 from paiju.wallet.sweep import sweep_orphan_holds
@@ -59,6 +62,30 @@ def redis_client(settings: Settings) -> Any:
             "REDIS_URL (and DATABASE_URL) to run as deployed, or install paiju[embedded]"
         ) from missing
     return fakeredis.FakeRedis(server=fakeredis.FakeServer())
+
+
+def game_levels() -> dict[str, Levels]:
+    """The ladder of levels of each game that keeps them, by name, each read by the game's own
+    rules: the wallet serves them knowing no game.
+
+    >>> levels = game_levels()
+    >>> levels["zhajinhua"].read(1_700_000), levels["chaodipi"].read(800).title
+    (Level(level=15, title='副总裁', next_at=3276800), '财富勋章 3')
+    """
+    return {
+        "zhajinhua": Levels(
+            top=len(zhajinhua.LEVEL_TITLES),
+            level_of=lambda coins: zhajinhua.level_for(coins)[0],
+            fewest=lambda level: LEVEL_THRESHOLDS[level - 1],
+            title=lambda level: zhajinhua.LEVEL_TITLES[level - 1],
+        ),
+        "chaodipi": Levels(
+            top=chaodipi.MEDAL_LEVELS,
+            level_of=chaodipi.medal_for,
+            fewest=chaodipi.medal_threshold,
+            title=lambda medal: f"财富勋章 {medal}",
+        ),
+    }
 
 
 @dataclass
@@ -100,7 +127,8 @@ class Platform:
         if "wallet" in services and self.wallet is None:
             raise ValueError("this platform was built without the ledger: build it with the wallet service")
         made: dict[str, Callable[[], list[ServiceBinding]]] = {
-            "wallet": lambda: wallet_bindings(self.settings, self.wallet, self.leaderboard),  # type: ignore[arg-type]
+            "wallet": lambda: wallet_bindings(self.settings, self.wallet, self.leaderboard,  # type: ignore[arg-type]
+                                              levels=game_levels()),
             "lobby": lambda: [
                 ServiceBinding("paiju.v1.Lobby", LobbyService(self.lobby, self.hub), lobby_pb2_grpc.add_LobbyServicer_to_server,
                                LobbyService.NON_BLOCKING, LobbyService.LOOP_FIRST)

@@ -23,6 +23,7 @@ from paiju.common.interceptor import bearer_metadata
 from paiju.common.server import RunningServer, start_server
 from paiju.games.engine import IllegalAction
 from paiju.games.zhajinhua import level_for
+from paiju.platform import game_levels
 from paiju.proto.v1 import wallet_pb2, wallet_pb2_grpc
 from paiju.table.ports import CoinsChanged
 from paiju.wallet import PasswordHasher, Wallet
@@ -90,7 +91,7 @@ def harness(tmp_path: Path) -> Iterator[Harness]:
     wallet.migrate()
     board = Leaderboard(fakeredis.FakeRedis(), "service-test:leaderboard")
     signer = TokenSigner(settings_.secret)
-    running = start_server(wallet_bindings(settings_, wallet, board), signer=signer, port=0)
+    running = start_server(wallet_bindings(settings_, wallet, board, levels=game_levels()), signer=signer, port=0)
     channel = grpc.insecure_channel(running.address)
     try:
         yield Harness(wallet, board, running, channel, signer)

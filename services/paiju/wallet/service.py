@@ -7,7 +7,7 @@ sentence for people and a stable word in the ``paiju-error-code`` trailer::
 
     wallet = open_wallet(settings)
     board = Leaderboard(redis_client)
-    running = start_from_settings(settings, wallet_bindings(settings, wallet, board),
+    running = start_from_settings(settings, wallet_bindings(settings, wallet, board, levels=game_levels()),
                                   port=settings.wallet_port)
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import NoReturn
 
@@ -29,8 +29,7 @@ from paiju.common.config import Settings
 from paiju.common.errors import abort
 from paiju.common.interceptor import current_caller
 from paiju.common.server import ServiceBinding
-from paiju.games.chaodipi.medals import MEDAL_LEVELS, medal_for, medal_threshold
-from paiju.games.zhajinhua.rooms import LEVEL_THRESHOLDS, LEVEL_TITLES
+from paiju.games.registry import game_names
 from paiju.proto.v1 import wallet_pb2, wallet_pb2_grpc
 from paiju.quoting import quoted
 from paiju.wallet import hands_api
@@ -45,14 +44,15 @@ from paiju.wallet.errors import (
     WalletError,
 )
 from paiju.wallet.leaderboard import Leaderboard
+from paiju.wallet.levels import Levels
 from paiju.wallet.model import Coins, Entry, Reason
 from paiju.wallet.passwords import PasswordHasher
 from paiju.wallet.store import Wallet
 
-GAMES: tuple[str, ...] = ("zhajinhua", "hunzhan", "chaodipi")
 SCORE_BOARD_SUFFIX = ":score"
-"""``Leaderboard(game="chaodipi:score")``: the board of score-channel points instead of coins."""
-"""The games the API names (``common.proto``); a leaderboard of any other is NOT_FOUND."""
+"""``Leaderboard(game="chaodipi:score")``: the board of score-channel points instead of coins.
+The games are those of :func:`paiju.games.registry.game_names`; a leaderboard of any other is
+NOT_FOUND."""
 HISTORY_DEFAULT, HISTORY_MAX = 50, 200
 LEADERBOARD_DEFAULT, LEADERBOARD_MAX = 20, 100
 
@@ -77,9 +77,10 @@ def open_wallet(settings: Settings) -> Wallet:
 
 
 def wallet_bindings(
-    settings: Settings, wallet: Wallet, leaderboard: Leaderboard
+    settings: Settings, wallet: Wallet, leaderboard: Leaderboard, *, levels: Mapping[str, Levels]
 ) -> list[ServiceBinding]:
-    """Both wallet services, ready for :func:`paiju.common.server.start_server`."""
+    """Both wallet services, ready for :func:`paiju.common.server.start_server`; ``levels`` the
+    ladder of each game that keeps levels, by name (:func:`paiju.platform.game_levels`)."""
     signer = TokenSigner(settings.secret)
     return [
         ServiceBinding(
@@ -87,6 +88,7 @@ def wallet_bindings(
             WalletServicer(
                 wallet,
                 leaderboard,
+                levels=levels,
                 signer=signer,
                 session_ttl=settings.session_ttl_seconds,
                 page_secret=settings.secret,
@@ -218,12 +220,14 @@ class WalletServicer(wallet_pb2_grpc.WalletServicer):
         wallet: Wallet,
         leaderboard: Leaderboard,
         *,
+        levels: Mapping[str, Levels],
         signer: TokenSigner,
         session_ttl: int,
         page_secret: bytes,
     ) -> None:
         self.wallet = wallet
         self.leaderboard = leaderboard
+        self.levels = dict(levels)
         self.signer = signer
         self.session_ttl = session_ttl
         self.pages = PageTokens(page_secret)
@@ -307,13 +311,14 @@ class WalletServicer(wallet_pb2_grpc.WalletServicer):
         self, request: wallet_pb2.LeaderboardRequest, context: grpc.ServicerContext
     ) -> wallet_pb2.LeaderboardResponse:
         account = _account_of(current_caller(), context)
-        if request.game.endswith(SCORE_BOARD_SUFFIX) and request.game.removesuffix(SCORE_BOARD_SUFFIX) in GAMES:
+        games = game_names()
+        if request.game.endswith(SCORE_BOARD_SUFFIX) and request.game.removesuffix(SCORE_BOARD_SUFFIX) in games:
             return self._score_board(request, account, context)
-        if request.game not in GAMES:
+        if request.game not in games:
             abort(
                 context,
                 grpc.StatusCode.NOT_FOUND,
-                f"no game {quoted(request.game)}; the games are {', '.join(GAMES)}",
+                f"no game {quoted(request.game)}; the games are {', '.join(games)}",
                 error_code="unknown_game",
             )
         if not 0 <= request.limit <= LEADERBOARD_MAX:
@@ -374,12 +379,14 @@ class WalletServicer(wallet_pb2_grpc.WalletServicer):
         self, request: wallet_pb2.LevelRequest, context: grpc.ServicerContext
     ) -> wallet_pb2.LevelResponse:
         caller = current_caller()
-        if request.game not in ("zhajinhua", "chaodipi"):
-            kept = "is not kept yet" if request.game in GAMES else "does not exist"
+        levels = self.levels.get(request.game)
+        if levels is None:
+            kept = "is not kept yet" if request.game in game_names() else "does not exist"
             abort(
                 context,
                 grpc.StatusCode.NOT_FOUND,
-                f"no levels of {quoted(request.game)}: such a game {kept}; levels are kept for zhajinhua",
+                f"no levels of {quoted(request.game)}: such a game {kept}; levels are kept for "
+                f"{', '.join(sorted(self.levels)) or 'no game'}",
                 error_code="no_levels",
             )
         if request.account_id:
@@ -390,17 +397,15 @@ class WalletServicer(wallet_pb2_grpc.WalletServicer):
             _no_account(context, request.account_id)
         with _answering(context):
             coins = self.wallet.balance(account)
-            if request.game == "chaodipi":
-                return _fortune_medal(request.game, account, coins)
-            level, title = self.wallet.level(account)
+        level = levels.read(coins)
         return wallet_pb2.LevelResponse(
             game=request.game,
             account_id=str(account),
-            level=level,
-            title=title,
+            level=level.level,
+            title=level.title,
             value=coins,
-            next_level_at=LEVEL_THRESHOLDS[level] if level < len(LEVEL_TITLES) else 0,
-            max_level=len(LEVEL_TITLES),
+            next_level_at=level.next_at,
+            max_level=levels.top,
         )
 
     def _session(self, account: int) -> wallet_pb2.SessionResponse:
@@ -487,20 +492,6 @@ class WalletInternalServicer(wallet_pb2_grpc.WalletInternalServicer):
                     _no_account(context, account_id)
                 accounts.append(account)
             return wallet_pb2.GetBalancesResponse(balances=_balances(self.wallet, accounts))
-
-
-def _fortune_medal(game: str, account: int, coins: int) -> wallet_pb2.LevelResponse:
-    """炒地皮's 100 fortune medals (财富勋章), read from the balance like 炸金花's levels."""
-    medal = medal_for(coins)
-    return wallet_pb2.LevelResponse(
-        game=game,
-        account_id=str(account),
-        level=medal,
-        title=f"财富勋章 {medal}",
-        value=coins,
-        next_level_at=medal_threshold(medal + 1) if medal < MEDAL_LEVELS else 0,
-        max_level=MEDAL_LEVELS,
-    )
 
 
 def _no_account(context: grpc.ServicerContext, account_id: str) -> NoReturn:

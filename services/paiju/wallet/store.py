@@ -14,7 +14,6 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.engine import URL, Connection
 
-from paiju.games.zhajinhua import level_for
 from paiju.wallet import accounts, hand_history, ledger, queries, scores
 from paiju.wallet.database import Database
 from paiju.wallet.holds import abandon_hand, hand_holds, hands_held_before, place_holds
@@ -392,10 +391,6 @@ class Wallet:
     def grants_total(self) -> int:
         """All coins ever granted; :meth:`total_coins` always equals it."""
         return self._read(queries.grants_total)
-
-    def level(self, account: int) -> tuple[int, str]:
-        """The 炸金花 coin level (1–27) of ``account`` and its title."""
-        return level_for(self.balance(account))
 
     def top(self, game: str, n: int = 10) -> list[LeaderboardRow]:
         """The ``n`` players with the most net coins won in ``game``, best first."""
