@@ -90,7 +90,7 @@ def _timed_moves(counters: _Counters, think_seconds: float = 0.0) -> None:
     """Wrap the bots' moves (``PlayWaiter.move``: on the Play stream, or an Act call where the
     server serves no Play) so every move's round trip is recorded (refused ones too), after
     ``think_seconds`` of thought on average (not counted). Once per bot process."""
-    from paiju.client.session import PlayWaiter
+    from paiju.client.waiters import PlayWaiter
 
     move = PlayWaiter.move
     thought = random.Random()

@@ -10,7 +10,7 @@ import grpc
 import pytest
 
 from paiju.client.sdk import IllegalMove, PaijuError, TableUpdate
-from paiju.client.session import PlayWaiter
+from paiju.client.waiters import PlayWaiter
 from tests.patience import PATIENCE_SECONDS as WAIT_SECONDS
 
 UNSERVED = PaijuError(grpc.StatusCode.UNIMPLEMENTED, "Play is not served here", None)

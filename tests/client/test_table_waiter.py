@@ -7,7 +7,8 @@ from collections.abc import Iterator
 
 import grpc
 
-from paiju.client.sdk import PaijuError, TableUpdate, TableWaiter
+from paiju.client.answers import PaijuError, TableUpdate
+from paiju.client.waiters import TableWaiter
 from tests.patience import PATIENCE_SECONDS as WAIT_SECONDS
 
 

@@ -2,7 +2,7 @@
 :class:`~paiju.client.sdk.PaijuClient` as coroutines and its streams as async iterators.
 
 Same transport (TLS but to loopback, a deadline on every call but the streams), same refusals
-(:class:`~paiju.client.sdk.PaijuError` and its kinds), same views and updates::
+(:class:`~paiju.client.answers.PaijuError` and its kinds), same views and updates::
 
     async def main() -> None:
         me = await AsyncPaijuClient.connect("127.0.0.1:50051", "ann", "a long password", register=True)
@@ -23,16 +23,13 @@ from typing import Any, Self
 
 import grpc
 
+from paiju.client.answers import PaijuError, TableUpdate, refusal_of, updates_of
 from paiju.client.sdk import (
     DEFAULT_TIMEOUT_SECONDS,
     LOGIN_BUSY_CODES,
     LOGIN_RETRY_FIRST_PAUSE_S,
     LOGIN_RETRY_LONGEST_PAUSE_S,
     LOGIN_TRIES,
-    PaijuError,
-    TableUpdate,
-    _refusal,
-    updates_of,
 )
 from paiju.common.channels import connection_options, is_loopback
 from paiju.common.wire import AUTHORIZATION_KEY
@@ -86,7 +83,7 @@ class AsyncPaijuClient:
         try:
             return await method(request, timeout=self.timeout, metadata=self._metadata())
         except grpc.RpcError as error:
-            raise _refusal(error) from None
+            raise refusal_of(error) from None
 
     async def _sign_in(self, method: Any, request: Any) -> None:
         """A Login or Register, tried again a little later while the server has too many."""
@@ -185,7 +182,7 @@ class AsyncPaijuClient:
                 yield message
         except grpc.RpcError as error:
             if error.code() != grpc.StatusCode.CANCELLED:  # type: ignore[attr-defined]
-                raise _refusal(error) from None
+                raise refusal_of(error) from None
         finally:
             call.cancel()
 

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from paiju.client.bots import Bot
-from paiju.client.sdk import IllegalMove, PaijuClient, StaleView, TableWaiter
-from paiju.client.session import PlayWaiter
+from paiju.client.sdk import IllegalMove, PaijuClient, StaleView
+from paiju.client.waiters import PlayWaiter, TableWaiter
 
 SAFETY_NET_SECONDS = 10.0
 """A waiting bot looks again after this long even if no view came (the server sends one whenever

@@ -1,5 +1,8 @@
 """A Python client of Paiju over its public gRPC API only (what any frontend could do).
 
+The SDK's face: :class:`PaijuClient` and the refusals its calls raise (:class:`PaijuError`,
+:class:`IllegalMove`, :class:`StaleView`, defined with the updates in :mod:`paiju.client.answers`).
+
 >>> # client = PaijuClient.connect("127.0.0.1:50051", "ann", "a long password", register=True)
 >>> # room, seat = client.quick_match("zhajinhua", "free"); client.ready(room)
 """
@@ -8,22 +11,23 @@ from __future__ import annotations
 
 import json
 import random
-import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import grpc
 
-from paiju.common.channels import authorized_channel, is_loopback, open_channel
-from paiju.common.wire import (
-    CURRENT_VERSION_KEY,
-    ERROR_CODE_KEY,
-    SERVER_BUSY,
-    TOO_MANY_LOGINS,
-    trailer,
+from paiju.client.answers import (
+    IllegalMove,
+    PaijuError,
+    StaleView,
+    TableUpdate,
+    refusal_of,
+    updates_of,
 )
+from paiju.client.session import PlaySession
+from paiju.common.channels import authorized_channel, is_loopback, open_channel
+from paiju.common.wire import SERVER_BUSY, TOO_MANY_LOGINS
 from paiju.proto.v1 import (
     common_pb2,
     lobby_pb2,
@@ -34,8 +38,7 @@ from paiju.proto.v1 import (
     wallet_pb2_grpc,
 )
 
-if TYPE_CHECKING:
-    from paiju.client.session import PlaySession
+__all__ = ["DEFAULT_TIMEOUT_SECONDS", "IllegalMove", "PaijuClient", "PaijuError", "StaleView", "TableUpdate"]
 
 DEFAULT_TIMEOUT_SECONDS = 10.0
 """The deadline of a call (not of a stream) unless the client is given another."""
@@ -44,60 +47,6 @@ LOGIN_RETRY_FIRST_PAUSE_S = 0.05
 LOGIN_RETRY_LONGEST_PAUSE_S = 2.0
 LOGIN_BUSY_CODES = frozenset({TOO_MANY_LOGINS, SERVER_BUSY})
 """The refusals of a login that say "not now" rather than "no"."""
-
-
-class PaijuError(Exception):
-    """A call the server refused: the gRPC status, its reason and the stable error word."""
-
-    def __init__(self, status: grpc.StatusCode, reason: str, error_code: str | None) -> None:
-        super().__init__(f"{status.name}: {reason}")
-        self.status = status
-        self.reason = reason
-        self.error_code = error_code
-
-
-class IllegalMove(PaijuError):
-    """The rules do not allow that now; nothing changed."""
-
-
-class StaleView(PaijuError):
-    """The table moved on since the view the move was based on; look again."""
-
-    def __init__(self, status: grpc.StatusCode, reason: str, error_code: str | None, current_version: int) -> None:
-        super().__init__(status, reason, error_code)
-        self.current_version = current_version
-
-
-def _refusal(error: grpc.RpcError) -> PaijuError:
-    return refusal(error.code(), error.details() or "", trailer(error, ERROR_CODE_KEY),  # type: ignore[attr-defined]
-                   int(trailer(error, CURRENT_VERSION_KEY) or 0))
-
-
-def refusal(status: grpc.StatusCode, reason: str, error_code: str | None, current_version: int = 0) -> PaijuError:
-    """The exception for a refused call or move: StaleView, IllegalMove, or PaijuError."""
-    if status == grpc.StatusCode.ABORTED:
-        return StaleView(status, reason, error_code, current_version)
-    if status == grpc.StatusCode.FAILED_PRECONDITION:
-        return IllegalMove(status, reason, error_code)
-    return PaijuError(status, reason, error_code)
-
-
-@dataclass(frozen=True, slots=True)
-class TableUpdate:
-    """One item of a table's live stream: a fresh view, or an event the seat may see."""
-
-    view: dict[str, Any] | None = None
-    event_id: str | None = None
-    event_type: str | None = None
-    event: dict[str, Any] | None = None
-
-
-def updates_of(update: table_pb2.TableUpdate) -> Iterator[TableUpdate]:
-    """A stream message's items: its events, then its view (as of after them)."""
-    for event in update.events:
-        yield TableUpdate(event_id=event.id, event_type=event.type, event=json.loads(event.payload_json))
-    if update.HasField("snapshot"):
-        yield TableUpdate(view=json.loads(update.snapshot.view_json))
 
 
 class PaijuClient:
@@ -158,7 +107,7 @@ class PaijuClient:
         try:
             return method(request, timeout=self.timeout)
         except grpc.RpcError as error:
-            raise _refusal(error) from None
+            raise refusal_of(error) from None
 
     def _session(self, response: wallet_pb2.SessionResponse) -> None:
         self.token, self.account_id, self.username = response.token, response.account_id, response.username
@@ -243,7 +192,7 @@ class PaijuClient:
             yield from stream
         except grpc.RpcError as error:
             if error.code() != grpc.StatusCode.CANCELLED:  # type: ignore[attr-defined]
-                raise _refusal(error) from None
+                raise refusal_of(error) from None
         finally:
             stream.cancel()
             self._forget(stream)
@@ -326,8 +275,6 @@ class PaijuClient:
     def play_stream(self, table_id: str, follow_view: bool = True) -> PlaySession:
         """My updates and my moves on one ``Table.Play`` stream (:mod:`paiju.client.session`):
         each move costs the server less than an ``act`` call and is answered on the stream."""
-        from paiju.client.session import PlaySession  # it builds on this module's errors
-
         session = PlaySession(self.table.Play, table_id, follow_view, on_end=self._forget)
         self._streams.append(session)
         if session.ended is not None:  # it ended before it was listed
@@ -352,69 +299,3 @@ class PaijuClient:
         for channel in self._channels:
             channel.close()
         self._open_channel.close()
-
-
-class TableWaiter:
-    """Wakes a bot when what it may do changed, from a background Watch stream that follows
-    views: the server sends the bot's fresh view on its turn, when a hand starts or ends, when
-    its seat or readiness changes, and the view comes with the wake-up, so the bot need not ask
-    for it. Other players' moves do not wake it: a waiting player costs the server nothing."""
-
-    REOPEN_SECONDS = 0.5
-    FOR_GOOD = frozenset({grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.NOT_FOUND,
-                          grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.INVALID_ARGUMENT})
-    """How a stream ends that opening another would not mend (no longer seated there, …)."""
-
-    def __init__(self, client: PaijuClient, table_id: str) -> None:
-        self._changed = threading.Event()
-        self._lock = threading.Lock()
-        self._view: dict[str, Any] | None = None
-        self._stopped = False
-        self._ended = False
-        self._thread = threading.Thread(target=self._run, args=(client, table_id), daemon=True)
-        self._thread.start()
-
-    def _updates(self, client: PaijuClient, table_id: str) -> Iterator[TableUpdate]:
-        """One stream's updates, until it ends."""
-        return client.watch(table_id, follow_view=True)
-
-    def _run(self, client: PaijuClient, table_id: str) -> None:
-        try:
-            while not self._stopped:
-                try:
-                    for update in self._updates(client, table_id):
-                        if update.view is not None:
-                            with self._lock:
-                                if self._view is None or update.view["version"] >= self._view["version"]:
-                                    self._view = update.view
-                            self._changed.set()
-                        if self._stopped:
-                            return
-                except PaijuError as error:
-                    if error.status in self.FOR_GOOD:
-                        return
-                except ValueError:
-                    return  # grpc's "Channel closed!": the client was closed while this reopened
-                # The stream ended (a server shutting down, a network blip): open another; its
-                # first message is a fresh view.
-                time.sleep(self.REOPEN_SECONDS)
-        finally:
-            self._ended = True  # no more views will come: waiting now only delays the caller
-            self._changed.set()
-
-    def wait(self, newer_than: int, timeout: float) -> dict[str, Any] | None:
-        """The first view the server sent of a version after ``newer_than`` (what the caller
-        knows), waiting at most ``timeout`` seconds for it; None if none came (look yourself)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            with self._lock:
-                if self._view is not None and self._view["version"] > newer_than:
-                    return self._view
-                self._changed.clear()
-            left = deadline - time.monotonic()
-            if left <= 0 or self._stopped or self._ended or not self._changed.wait(left):
-                return None
-
-    def stop(self) -> None:
-        self._stopped = True
-        self._changed.set()

@@ -19,7 +19,7 @@ from typing import Any, Self
 
 import grpc
 
-from paiju.client.sdk import PaijuClient, PaijuError, TableUpdate, TableWaiter, refusal, updates_of
+from paiju.client.answers import PaijuError, TableUpdate, refusal, updates_of
 from paiju.proto.v1 import table_pb2
 
 _ENDED = object()
@@ -128,86 +128,3 @@ class PlaySession:
 def _status(code: int) -> grpc.StatusCode:
     """The ``grpc.StatusCode`` of a numeric code (UNKNOWN for one grpc does not know)."""
     return next((status for status in grpc.StatusCode if status.value[0] == code), grpc.StatusCode.UNKNOWN)
-
-
-class PlayWaiter(TableWaiter):
-    """A :class:`~paiju.client.sdk.TableWaiter` on the player's ``Table.Play`` stream, which also
-    carries the player's moves and presses of start: each is a message on the open stream, which
-    costs the server about a third of an ``act`` call.
-
-    A server that does not serve Play (grpc's thread-pool server answers UNIMPLEMENTED) is watched
-    with ``Watch`` and acted on with ``act`` and ``ready`` calls instead. So is a move or press
-    whose stream ended before answering it (the waiter opens another stream meanwhile): its
-    ``expected_version`` keeps a move that did land from being played twice, and a press that
-    did land is refused as already made.
-
-    >>> # waiter = PlayWaiter(client, room)
-    >>> # view = waiter.move("call", view["version"])    # my view after it, as ``act`` answers
-    >>> # view = waiter.wait(view["version"], 10.0)      # the next view the server sends me
-    """
-
-    def __init__(self, client: PaijuClient, table_id: str) -> None:
-        self._client = client
-        self._table_id = table_id
-        self._calls_only = False
-        self._session: PlaySession | None = client.play_stream(table_id)
-        super().__init__(client, table_id)
-
-    @property
-    def on_play_stream(self) -> bool:
-        """False once the server answered that it does not serve Play."""
-        return not self._calls_only
-
-    def move(self, action: str, expected_version: int) -> dict[str, Any]:
-        """Play ``action`` as ``PaijuClient.act`` does; my view after it."""
-        session = self._live_session()
-        if session is not None:
-            try:
-                return session.move(action, expected_version)
-            except PaijuError:
-                if not self._stream_ended(session):
-                    raise  # the move's own refusal
-        return self._client.act(self._table_id, action, expected_version)
-
-    def ready(self) -> bool:
-        """Press start as ``PaijuClient.ready`` does; True if this started the hand."""
-        session = self._live_session()
-        if session is not None:
-            try:
-                return session.ready()
-            except PaijuError:
-                if not self._stream_ended(session):
-                    raise
-        return self._client.ready(self._table_id)
-
-    def _live_session(self) -> PlaySession | None:
-        session = self._session
-        return None if self._calls_only or session is None or session.ended is not None else session
-
-    def _stream_ended(self, session: PlaySession) -> bool:
-        """Whether ``session`` ended (rather than refused what was asked), noting a server
-        that does not serve Play."""
-        ended = session.ended
-        if ended is not None and ended.status == grpc.StatusCode.UNIMPLEMENTED:
-            self._calls_only = True
-        return ended is not None
-
-    def stop(self) -> None:
-        super().stop()
-        session = self._session
-        if session is not None:
-            session.cancel()  # a Watch's waiter ends its stream at the next update; this has its moves
-
-    def _updates(self, client: PaijuClient, table_id: str) -> Iterator[TableUpdate]:
-        if not self._calls_only:
-            session = self._session
-            if session is None or session.ended is not None:
-                session = self._session = client.play_stream(table_id)
-            try:
-                yield from session.updates()
-                return
-            except PaijuError as error:
-                if error.status != grpc.StatusCode.UNIMPLEMENTED:
-                    raise
-                self._calls_only = True
-        yield from client.watch(table_id, follow_view=True)
