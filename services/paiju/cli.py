@@ -24,13 +24,17 @@ def _serve(args: argparse.Namespace) -> int:
     from paiju.common.logs import configure_logging
     from paiju.platform import SERVICES
     from paiju.serve import serve
+    from paiju.server_processes import serve_processes
 
     configure_logging(args.log_level, json=not args.text_logs)
     services = list(SERVICES) if args.service == "all" else [args.service]
     if args.bots and args.service != "all":
         raise ValueError("bot tables run only in the all-in-one server (paiju serve --bots N)")
-    return serve(Settings.from_env(), services, bot_tables=args.bots, rooms_per_tier=args.rooms,
-                 relay=not args.external_worker, processes=args.processes)
+    settings, relay = Settings.from_env(), not args.external_worker
+    if args.processes > 1:
+        return serve_processes(settings, services, args.processes, bot_tables=args.bots,
+                               rooms_per_tier=args.rooms, relay=relay)
+    return serve(settings, services, bot_tables=args.bots, rooms_per_tier=args.rooms, relay=relay)
 
 
 def _bots(args: argparse.Namespace) -> int:

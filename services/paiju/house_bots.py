@@ -1,7 +1,8 @@
 """The house's bots: tables of bots that play each game through the public API, and bots that
 keep a person company in the room after theirs.
 
-``paiju serve --bots N`` runs them in the all-in-one server (signed in by its own wallet);
+``paiju serve --bots N`` runs them in the all-in-one server (signed in by its own wallet,
+:func:`house_sign_in`) and shows their one live line (:class:`LiveLine`);
 ``paiju bots ADDRESS`` runs them as a role of their own (a deployment's ``paiju-bots``), signing
 in through the door as any player does, under names and passwords that stay the same from one
 start to the next, so a restarted role plays on with the same accounts instead of making new ones.
@@ -16,6 +17,7 @@ import logging
 import random
 import secrets
 import threading
+import time
 from collections.abc import Callable
 
 import grpc
@@ -23,6 +25,9 @@ import grpc
 from paiju.client.bots import BOTS
 from paiju.client.play import BotStats, play_bot
 from paiju.client.sdk import PaijuClient, PaijuError
+from paiju.lifecycle import shutdown_on_signals
+from paiju.platform import Platform
+from paiju.wallet.errors import DuplicateUsername
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +94,29 @@ def login_sign_in(address: str, **transport: object) -> SignIn:
             if error.status != grpc.StatusCode.ALREADY_EXISTS:
                 raise
         return PaijuClient.connect(address, name, password, own_connection=True, **transport)
+
+    return sign_in
+
+
+def house_sign_in(platform: Platform, address: str) -> SignIn:
+    """The house's bots sign in without the login door when the wallet is in this process: the
+    account is made here and the session issued here. They come from the same address as a
+    person playing on this machine, and a login door that takes a couple of logins at a time
+    from one address would otherwise keep that person waiting behind a dozen bots."""
+    wallet = platform.wallet
+    if wallet is None:
+        return login_sign_in(address)
+    ttl = platform.settings.session_ttl_seconds
+
+    def sign_in(name: str, password: str) -> PaijuClient:
+        account = wallet.account_id(name)
+        if account is None:
+            try:
+                account = wallet.register(name, password)
+            except DuplicateUsername:
+                account = wallet.account_id(name)
+        token = platform.signer.issue(str(account), name, ttl=ttl)
+        return PaijuClient.from_session(address, token, str(account), name, own_connection=True)
 
     return sign_in
 
@@ -187,8 +215,6 @@ def serve_house(address: str, secret: bytes, *, tables: int = 0, plaintext: bool
 
     One replica only: two would sign in as the same bots and take each other's seats."""
     if stop is None:
-        from paiju.serve import shutdown_on_signals
-
         stop = shutdown_on_signals()
     transport = {"tls": False} if plaintext else {}
     start_bots(address, tables, stop, login_sign_in(address, **transport), prefix=HOUSE_PREFIX,
@@ -198,3 +224,34 @@ def serve_house(address: str, secret: bytes, *, tables: int = 0, plaintext: bool
     stop.wait()
     log.info("house bots: stopping")
     return 0
+
+
+class LiveLine:
+    """The bots' one live line, redrawn each second: hands, actions/s, the 炸金花 top three."""
+
+    def __init__(self, platform, stats: dict[str, list[BotStats]], out) -> None:  # type: ignore[no-untyped-def]
+        self.platform, self.stats, self.out = platform, stats, out
+        self.started, self.last_actions = time.monotonic(), 0
+
+    def show(self) -> None:
+        if not self.stats:
+            return
+        actions = sum(s.actions for game_stats in self.stats.values() for s in game_stats)
+        line = _live_line(self.platform, self.stats, actions - self.last_actions, time.monotonic() - self.started)
+        self.last_actions = actions
+        if self.out is print:
+            print(line, end="", flush=True)
+        else:
+            self.out(line)
+
+
+def _live_line(platform, stats, actions_per_second, elapsed) -> str:  # type: ignore[no-untyped-def]
+    per_table = {game: count for game, _, count, _ in BOT_TABLES}
+    hands = " · ".join(
+        f"{game} {sum(s.hands for s in game_stats) // per_table[game]:,} hands" for game, game_stats in stats.items()
+    )
+    platform.leaderboard.ensure("zhajinhua", platform.wallet)
+    leaders = ", ".join(
+        f"{platform.wallet.username(account)} {net:+,}" for account, net in platform.leaderboard.top("zhajinhua", 3)
+    ) or "-"
+    return f"\r{hands} · {actions_per_second:,} actions/s · {elapsed:,.0f} s · 炸金花 top: {leaders}".ljust(110)

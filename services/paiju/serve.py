@@ -10,34 +10,25 @@ per game, actions/s, the 炸金花 leaderboard top.
 from __future__ import annotations
 
 import logging
-import signal
 import threading
-import time
 from collections.abc import Sequence
 
-from paiju.client.play import BotStats
-from paiju.client.sdk import PaijuClient
 from paiju.common.collector import settle_after_start_up
 from paiju.common.config import Settings
 from paiju.common.metrics import MetricsServerError, start_metrics_server
 from paiju.common.server import start_from_settings
 from paiju.gateway.door import DoorStartError, WebDoor, start_web_door
-from paiju.house_bots import BOT_TABLES, SignIn, login_sign_in, rooms_for_bots, start_bots
-from paiju.platform import SERVICES, Platform, build
-from paiju.wallet.errors import DuplicateUsername
+from paiju.house_bots import LiveLine, house_sign_in, rooms_for_bots, start_bots
+from paiju.lifecycle import service_port, shutdown_on_signals
+from paiju.platform import SERVICES, build
 
 log = logging.getLogger(__name__)
 
 
 def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: int = 0, rooms_per_tier: int = 10,
-          relay: bool = True, out=print, processes: int = 1, share_port: bool = False) -> int:  # type: ignore[no-untyped-def]
-    """Serve until SIGTERM or SIGINT, then the exit status; with ``processes`` > 1, from that
-    many processes sharing the port (see :mod:`paiju.server_processes`)."""
-    if processes > 1:
-        from paiju.server_processes import serve_processes
-
-        return serve_processes(settings, services, processes, bot_tables=bot_tables,
-                               rooms_per_tier=rooms_per_tier, relay=relay, out=out)
+          relay: bool = True, out=print, share_port: bool = False) -> int:  # type: ignore[no-untyped-def]
+    """Serve from this process until SIGTERM or SIGINT, then the exit status (``--processes N``
+    runs N copies of this under :func:`paiju.server_processes.serve_processes`)."""
     # Before anything serves: a signal that arrives while the server is still starting up (its
     # health already SERVING, the web door still opening) must shut it down cleanly, not kill it.
     shutdown = shutdown_on_signals()
@@ -136,73 +127,3 @@ def dial_host(bind_host: str) -> str:
     if bind_host == "::":
         return "[::1]"
     return f"[{bind_host}]" if ":" in bind_host else bind_host
-
-
-def service_port(settings: Settings, services: Sequence[str]) -> int:
-    """The port ``services`` listen on: the all-in-one port, or the one service's own."""
-    return settings.port if set(services) == set(SERVICES) else {
-        "wallet": settings.wallet_port, "lobby": settings.lobby_port, "table": settings.table_port,
-        "watchdog": settings.watchdog_port,
-    }[services[0]]
-
-
-def shutdown_on_signals() -> threading.Event:
-    """An event set by SIGTERM or SIGINT (this must run in the main thread)."""
-    shutdown = threading.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: shutdown.set())
-    return shutdown
-
-
-class LiveLine:
-    """The bots' one live line, redrawn each second: hands, actions/s, the 炸金花 top three."""
-
-    def __init__(self, platform, stats: dict[str, list[BotStats]], out) -> None:  # type: ignore[no-untyped-def]
-        self.platform, self.stats, self.out = platform, stats, out
-        self.started, self.last_actions = time.monotonic(), 0
-
-    def show(self) -> None:
-        if not self.stats:
-            return
-        actions = sum(s.actions for game_stats in self.stats.values() for s in game_stats)
-        line = _live_line(self.platform, self.stats, actions - self.last_actions, time.monotonic() - self.started)
-        self.last_actions = actions
-        if self.out is print:
-            print(line, end="", flush=True)
-        else:
-            self.out(line)
-
-
-def _live_line(platform, stats, actions_per_second, elapsed) -> str:  # type: ignore[no-untyped-def]
-    per_table = {game: count for game, _, count, _ in BOT_TABLES}
-    hands = " · ".join(
-        f"{game} {sum(s.hands for s in game_stats) // per_table[game]:,} hands" for game, game_stats in stats.items()
-    )
-    platform.leaderboard.ensure("zhajinhua", platform.wallet)
-    leaders = ", ".join(
-        f"{platform.wallet.username(account)} {net:+,}" for account, net in platform.leaderboard.top("zhajinhua", 3)
-    ) or "-"
-    return f"\r{hands} · {actions_per_second:,} actions/s · {elapsed:,.0f} s · 炸金花 top: {leaders}".ljust(110)
-
-
-def house_sign_in(platform: Platform, address: str) -> SignIn:
-    """The house's bots sign in without the login door when the wallet is in this process: the
-    account is made here and the session issued here. They come from the same address as a
-    person playing on this machine, and a login door that takes a couple of logins at a time
-    from one address would otherwise keep that person waiting behind a dozen bots."""
-    wallet = platform.wallet
-    if wallet is None:
-        return login_sign_in(address)
-    ttl = platform.settings.session_ttl_seconds
-
-    def sign_in(name: str, password: str) -> PaijuClient:
-        account = wallet.account_id(name)
-        if account is None:
-            try:
-                account = wallet.register(name, password)
-            except DuplicateUsername:
-                account = wallet.account_id(name)
-        token = platform.signer.issue(str(account), name, ttl=ttl)
-        return PaijuClient.from_session(address, token, str(account), name, own_connection=True)
-
-    return sign_in

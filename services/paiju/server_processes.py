@@ -25,6 +25,10 @@ from typing import Any
 
 from paiju.common.config import ConfigError, Settings
 from paiju.common.logs import configure_logging, current_logging
+from paiju.house_bots import LiveLine, house_sign_in, rooms_for_bots, start_bots
+from paiju.lifecycle import service_port, shutdown_on_signals
+from paiju.platform import build
+from paiju.serve import serve
 from paiju.wallet.database import in_memory, normalize_url
 
 STOP_SECONDS = 30.0
@@ -48,10 +52,6 @@ def check_processes(settings: Settings, processes: int) -> None:
 def serve_processes(settings: Settings, services: Sequence[str], processes: int, *, bot_tables: int = 0,
                     rooms_per_tier: int = 10, relay: bool = True, out=print) -> int:  # type: ignore[no-untyped-def]
     """Run ``processes`` copies of ``services`` until a signal or a copy's death; the exit status."""
-    from paiju.house_bots import rooms_for_bots, start_bots
-    from paiju.platform import build
-    from paiju.serve import LiveLine, house_sign_in, service_port, shutdown_on_signals
-
     check_processes(settings, processes)
     port = service_port(settings, services)
     if port == 0:
@@ -117,8 +117,6 @@ def _copy_settings(settings: Settings, index: int) -> Settings:
 
 def _serve_copy(settings: Settings, services: tuple[str, ...], rooms_per_tier: int, relay: bool, index: int,
                 logs: tuple[int, bool] | None) -> None:
-    from paiju.serve import serve
-
     if logs is not None:  # a spawned process starts without the parent's logging: it logs alike
         level, json = logs
         configure_logging(level, json=json)

@@ -13,7 +13,7 @@ import secrets
 import pytest
 
 from paiju.common.metrics import METRICS
-from paiju.serve import house_sign_in
+from paiju.house_bots import house_sign_in
 from tests.e2e.conftest import Deployment
 
 
