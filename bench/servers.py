@@ -250,8 +250,8 @@ def server_process(environment: dict[str, str], rooms_per_tier: int, port: int, 
     REPORT_SECONDS and once more when stopping."""
     from paiju.common.collector import settle_after_start_up
     from paiju.common.config import Settings
-    from paiju.common.server import start_from_settings
     from paiju.platform import SERVICES, build
+    from paiju.rpc.server import start_from_settings
     from paiju.wallet.celery_app import WorkerOptions
 
     keep_to_cores(environment.get(CORES))

@@ -18,15 +18,15 @@ from datetime import timedelta
 from typing import Any
 
 from paiju.common.auth import TokenSigner
-from paiju.common.channels import ServiceTokenSource, authorized_channel
 from paiju.common.config import Settings
 from paiju.common.metrics import METRICS
 from paiju.common.redis_clients import open_redis
-from paiju.common.server import ServiceBinding
 from paiju.games import chaodipi, zhajinhua
 from paiju.games.engine import IllegalAction
 from paiju.games.zhajinhua.rooms import LEVEL_THRESHOLDS
 from paiju.lobby.rooms import Lobby
+from paiju.rpc.channels import ServiceTokenSource, authorized_channel
+from paiju.rpc.server import ServiceBinding
 from paiju.table.fanout import StreamHub
 from paiju.table.notices import GATHER_SECONDS, HandStarter, NoticeListener
 from paiju.table.ports import WalletPort

@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from paiju.common.collector import settle_after_start_up
 from paiju.common.config import Settings
 from paiju.common.metrics import MetricsServerError, start_metrics_server
-from paiju.common.server import start_from_settings
 from paiju.gateway.door import DoorStartError, WebDoor, start_web_door
 from paiju.house_bots import LiveLine, house_sign_in, rooms_for_bots, start_bots
 from paiju.lifecycle import service_port, shutdown_on_signals
 from paiju.platform import SERVICES, build
+from paiju.rpc.server import start_from_settings
 
 log = logging.getLogger(__name__)
 

@@ -23,8 +23,8 @@ import redis
 import sqlalchemy as sa
 
 from paiju.common.config import Settings
-from paiju.common.server import RunningServer, start_from_settings
 from paiju.platform import Platform, build
+from paiju.rpc.server import RunningServer, start_from_settings
 from paiju.table.record import TableRecord
 from paiju.wallet.celery_app import WorkerOptions
 from tests.patience import START_SECONDS, TIMER_SECONDS, wait_until

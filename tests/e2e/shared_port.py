@@ -41,8 +41,8 @@ def serve_platform(environment: dict[str, str], rooms_per_tier: int, port: int, 
     Once serving it sends ``port`` through ``started``; it keeps ``acts`` at the number of moves
     it has served (Act calls, and moves on Play streams, as bots make them)."""
     from paiju.common.config import Settings
-    from paiju.common.server import start_from_settings
     from paiju.platform import build
+    from paiju.rpc.server import start_from_settings
     from paiju.wallet.celery_app import WorkerOptions
 
     settings = Settings.from_env(environment)

@@ -20,10 +20,10 @@ import pytest
 
 from paiju.client.sdk import PaijuClient, PaijuError
 from paiju.common.config import Settings
-from paiju.common.errors import ERROR_CODE_KEY, trailer
-from paiju.common.server import RunningServer, start_from_settings
 from paiju.platform import build
 from paiju.proto.v1 import lobby_pb2, table_pb2, wallet_pb2, wallet_pb2_grpc
+from paiju.rpc.errors import ERROR_CODE_KEY, trailer
+from paiju.rpc.server import RunningServer, start_from_settings
 
 pytestmark = pytest.mark.soak
 

@@ -22,8 +22,6 @@ import pytest
 
 from paiju.client.sdk import PaijuClient
 from paiju.common.auth import TokenSigner
-from paiju.common.channels import authorized_channel
-from paiju.common.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY, trailer
 from paiju.proto.v1 import (
     common_pb2,
     lobby_pb2,
@@ -34,6 +32,8 @@ from paiju.proto.v1 import (
     watchdog_pb2,
     watchdog_pb2_grpc,
 )
+from paiju.rpc.channels import authorized_channel
+from paiju.rpc.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY, trailer
 from tests.e2e.conftest import SECRET, without_turn_timer
 from tests.e2e.test_platform import everyone_settled, new_clients, wait_for
 

@@ -17,11 +17,11 @@ import sqlalchemy as sa
 
 from paiju.client.sdk import PaijuClient
 from paiju.common.config import Settings
-from paiju.common.errors import ERROR_CODE_KEY, trailer
-from paiju.common.server import RunningServer, start_from_settings
 from paiju.platform import Platform, build
 from paiju.proto.v1 import lobby_pb2, table_pb2, wallet_pb2
 from paiju.quoting import QUOTE_LIMIT
+from paiju.rpc.errors import ERROR_CODE_KEY, trailer
+from paiju.rpc.server import RunningServer, start_from_settings
 from tests.e2e.conftest import SECRET, without_turn_timer
 from tests.e2e.test_platform import new_clients, start_hand
 

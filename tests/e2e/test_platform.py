@@ -17,8 +17,8 @@ import pytest
 from paiju.client.bots import random_bot, sensible_bot
 from paiju.client.play import play_bot
 from paiju.client.sdk import IllegalMove, PaijuClient, PaijuError, StaleView
-from paiju.common.server import start_from_settings
 from paiju.proto.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from paiju.rpc.server import start_from_settings
 from paiju.table.fanout import after as is_after
 from paiju.table.store.records import parse_stream_id
 from tests.e2e.shared_port import finished_calls
@@ -418,8 +418,8 @@ def split_deployment(redis_url: str, database_url: str, relay: bool) -> Iterator
     import sqlalchemy as sa
 
     from paiju.common.config import Settings
-    from paiju.common.server import start_from_settings
     from paiju.platform import build
+    from paiju.rpc.server import start_from_settings
     from paiju.wallet.celery_app import WorkerOptions
 
     run = secrets.token_hex(4)

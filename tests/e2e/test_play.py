@@ -11,8 +11,8 @@ import grpc
 import pytest
 
 from paiju.client.sdk import PaijuClient, PaijuError, StaleView
-from paiju.common.errors import ERROR_CODE_KEY, trailer
 from paiju.proto.v1 import common_pb2, table_pb2, table_pb2_grpc
+from paiju.rpc.errors import ERROR_CODE_KEY, trailer
 from tests.e2e.test_platform import everyone_settled, finish_hand, new_clients, start_hand, wait_for
 from tests.patience import PATIENCE_SECONDS, wait_until
 

@@ -23,8 +23,8 @@ from paiju.client.bots import sensible_bot
 from paiju.client.play import play_bot
 from paiju.client.sdk import PaijuError
 from paiju.common.config import Settings
-from paiju.common.server import start_from_settings
 from paiju.platform import build
+from paiju.rpc.server import start_from_settings
 from paiju.wallet.celery_app import WorkerOptions
 from tests.e2e import test_chaodipi_platform, test_hunzhan_platform, test_platform
 from tests.e2e.conftest import SECRET, Deployment

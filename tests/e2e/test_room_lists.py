@@ -11,9 +11,9 @@ import pytest
 
 from paiju.client.sdk import PaijuClient
 from paiju.common.config import Settings
-from paiju.common.server import RunningServer, start_from_settings
 from paiju.platform import Platform, build
 from paiju.proto.v1 import lobby_pb2
+from paiju.rpc.server import RunningServer, start_from_settings
 
 POOL_THREADS = 4
 WAIT_SECONDS = 30.0

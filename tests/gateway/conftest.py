@@ -13,11 +13,11 @@ import grpc
 import pytest
 
 from paiju.common.config import Settings
-from paiju.common.interceptor import bearer_metadata
-from paiju.common.server import RunningServer, start_from_settings
 from paiju.gateway.door import WebDoor, start_web_door
 from paiju.platform import build
 from paiju.proto.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from paiju.rpc.interceptor import bearer_metadata
+from paiju.rpc.server import RunningServer, start_from_settings
 
 
 @dataclass

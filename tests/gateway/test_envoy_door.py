@@ -10,12 +10,12 @@ from pathlib import Path
 import grpc
 import pytest
 
-from paiju.common.interceptor import bearer_metadata
 from paiju.proto.v1 import (
     lobby_pb2,
     wallet_pb2,
     wallet_pb2_grpc,
 )
+from paiju.rpc.interceptor import bearer_metadata
 from tests.conftest import missing_tool
 from tests.gateway.conftest import paiju_metadata, stale_action_refused_natively
 from tests.gateway.envoy_process import door_in_front_of, envoy_binary

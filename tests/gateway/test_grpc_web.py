@@ -11,7 +11,6 @@ import struct
 import grpc
 import pytest
 
-from paiju.common.interceptor import bearer_metadata
 from paiju.gateway.door import start_web_door
 from paiju.gateway.grpc_web import KEEPALIVE_IDLE_SECONDS, ROUTED_SERVICES, probe_vanished_peers
 from paiju.proto.v1 import (
@@ -19,6 +18,7 @@ from paiju.proto.v1 import (
     wallet_pb2,
     wallet_pb2_grpc,
 )
+from paiju.rpc.interceptor import bearer_metadata
 from tests.gateway.conftest import paiju_metadata, stale_action_refused_natively
 from tests.gateway.grpc_web_client import (
     BINARY,

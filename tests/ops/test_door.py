@@ -14,9 +14,9 @@ import pytest
 import yaml
 
 from paiju.common.config import Settings
-from paiju.common.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY
-from paiju.common.interceptor import AUTHORIZATION_KEY, INTERNAL_SERVICES, PUBLIC_SERVICES
 from paiju.gateway.grpc_web import ROUTED_SERVICES
+from paiju.rpc.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY
+from paiju.rpc.interceptor import AUTHORIZATION_KEY, INTERNAL_SERVICES, PUBLIC_SERVICES
 from tests.conftest import missing_tool
 from tests.gateway.envoy_process import envoy_binary
 from tests.ops.kustomize import K8S, named, render, selects

@@ -18,16 +18,12 @@ from hypothesis import strategies as st
 from prometheus_client import CollectorRegistry
 
 from paiju.common.auth import TokenSigner
-from paiju.common.errors import abort
-from paiju.common.interceptor import bearer_metadata
-from paiju.common.metrics import (
-    MetricsInterceptor,
-    MetricsServerError,
-    PaijuMetrics,
-    start_metrics_server,
-)
-from paiju.common.server import ServiceBinding, start_server
+from paiju.common.metrics import MetricsServerError, PaijuMetrics, start_metrics_server
 from paiju.proto.v1 import table_pb2, table_pb2_grpc
+from paiju.rpc.errors import abort
+from paiju.rpc.interceptor import bearer_metadata
+from paiju.rpc.server import ServiceBinding, start_server
+from paiju.rpc.timing import MetricsInterceptor
 from tests.patience import PATIENCE_SECONDS, ManualClock, wait_until
 
 SECRET = b"the metrics test secret ........"

@@ -10,8 +10,8 @@ from typing import Any
 import grpc
 import pytest
 
-from paiju.common.aio_bridge import OffTheLoop
 from paiju.proto.v1 import lobby_pb2, table_pb2
+from paiju.rpc.aio_bridge import OffTheLoop
 from paiju.table.play import Answering
 from tests.patience import PATIENCE_SECONDS
 

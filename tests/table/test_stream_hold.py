@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from paiju.common.aio_bridge import WAITING
 from paiju.proto.v1 import table_pb2
+from paiju.rpc.aio_bridge import WAITING
 from paiju.table import service as table_service
 from paiju.table.hand_ids import HandIds
 from paiju.table.service import EVENTS_HOLD_SECONDS, TableService

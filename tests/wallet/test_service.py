@@ -16,15 +16,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paiju.common.auth import TokenSigner
-from paiju.common.channels import authorized_channel
 from paiju.common.config import Settings
-from paiju.common.errors import ERROR_CODE_KEY, trailer
-from paiju.common.interceptor import bearer_metadata
-from paiju.common.server import RunningServer, start_server
 from paiju.games.engine import IllegalAction
 from paiju.games.zhajinhua import level_for
 from paiju.platform import game_levels
 from paiju.proto.v1 import wallet_pb2, wallet_pb2_grpc
+from paiju.rpc.channels import authorized_channel
+from paiju.rpc.errors import ERROR_CODE_KEY, trailer
+from paiju.rpc.interceptor import bearer_metadata
+from paiju.rpc.server import RunningServer, start_server
 from paiju.table.ports import CoinsChanged
 from paiju.wallet import PasswordHasher, Wallet
 from paiju.wallet.leaderboard import Leaderboard

@@ -14,8 +14,8 @@ import uuid
 import sqlalchemy as sa
 
 from paiju.common.config import Settings
-from paiju.common.server import start_from_settings
 from paiju.platform import build
+from paiju.rpc.server import start_from_settings
 from paiju.table.service import TableInternalService
 from paiju.wallet import PasswordHasher
 from paiju.wallet.celery_app import WorkerOptions
@@ -75,8 +75,8 @@ def test_a_killed_watchdogs_claims_are_fired_by_another_replica_exactly_once(red
     platform.wallet.passwords = PasswordHasher(n=2**4)
     slow = GatedTableInternal(platform.tables)
     bindings = [b for b in platform.bindings() if b.name != "paiju.v1.TableInternal"]
-    from paiju.common.server import ServiceBinding
     from paiju.proto.v1 import table_pb2_grpc
+    from paiju.rpc.server import ServiceBinding
 
     bindings.append(ServiceBinding("paiju.v1.TableInternal", slow, table_pb2_grpc.add_TableInternalServicer_to_server))
     server = start_from_settings(settings, bindings, port=0)

@@ -31,7 +31,6 @@ from paiju.client.sdk import (
     LOGIN_RETRY_LONGEST_PAUSE_S,
     LOGIN_TRIES,
 )
-from paiju.common.channels import connection_options, is_loopback
 from paiju.common.wire import AUTHORIZATION_KEY
 from paiju.proto.v1 import (
     common_pb2,
@@ -42,6 +41,7 @@ from paiju.proto.v1 import (
     wallet_pb2,
     wallet_pb2_grpc,
 )
+from paiju.rpc.channels import connection_options, is_loopback
 
 
 class AsyncPaijuClient:

@@ -26,7 +26,6 @@ from paiju.client.answers import (
     updates_of,
 )
 from paiju.client.session import PlaySession
-from paiju.common.channels import authorized_channel, is_loopback, open_channel
 from paiju.common.wire import SERVER_BUSY, TOO_MANY_LOGINS
 from paiju.proto.v1 import (
     common_pb2,
@@ -37,6 +36,7 @@ from paiju.proto.v1 import (
     wallet_pb2,
     wallet_pb2_grpc,
 )
+from paiju.rpc.channels import authorized_channel, is_loopback, open_channel
 
 __all__ = ["DEFAULT_TIMEOUT_SECONDS", "IllegalMove", "PaijuClient", "PaijuError", "StaleView", "TableUpdate"]
 

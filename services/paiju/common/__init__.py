@@ -1,9 +1,11 @@
-"""What every Paiju service shares: settings, session tokens, the auth interceptor, the server.
+"""What every Paiju process shares, whatever carries its calls: settings, session tokens, the
+metadata keys and refusal words client and server agree on, metrics, logs, Redis clients.
 
 - ``paiju.common.config``: ``Settings.from_env()``, every knob with its documented default.
 - ``paiju.common.auth``: HMAC-signed expiring session tokens (``TokenSigner``, ``Caller``).
-- ``paiju.common.interceptor``: the gRPC auth interceptor and ``current_caller()``.
-- ``paiju.common.channels``: client channels presenting a token (``authorized_channel``).
-- ``paiju.common.errors``: aborting an RPC with a status code and a stable error word.
-- ``paiju.common.server``: ``start_server``, a gRPC server with health checking and reflection.
+- ``paiju.common.wire``: the metadata keys and stable refusal words (no dependency beyond grpc).
+- ``paiju.common.metrics``: the Prometheus metrics and the ``/metrics`` endpoint.
+- ``paiju.common.logs``: JSON log lines carrying the ids in scope.
+
+The gRPC plumbing (servers, interceptors, channels, statuses) is :mod:`paiju.rpc`.
 """

@@ -113,7 +113,7 @@ class Settings:
     call_timeout_seconds: float
     """How long one service waits for another's answer (services deployed apart)."""
     grpc_server: str
-    """``loop`` (an asyncio server; see :mod:`paiju.common.aio_bridge`) or ``threads``."""
+    """``loop`` (an asyncio server; see :mod:`paiju.rpc.aio_bridge`) or ``threads``."""
     grpc_workers: int
     turn_seconds: int
     reconnect_seconds: int
@@ -134,7 +134,7 @@ class Settings:
     login_burst_per_peer: int
     trusted_proxies: tuple[str, ...]
     refusal_pause_ms: int
-    """Slows a client that retries refused calls in a loop (see :mod:`paiju.common.limits`)."""
+    """Slows a client that retries refused calls in a loop (see :mod:`paiju.rpc.limits`)."""
     migrate: str
     """``start`` (migrate the ledger at start) or ``wait`` (for ``paiju migrate``, run once)."""
     schema_wait_seconds: int

@@ -1,5 +1,5 @@
-"""Prometheus metrics of every Paiju process, the gRPC interceptor that times RPCs, and the
-``/metrics`` HTTP endpoint.
+"""Prometheus metrics of every Paiju process and the ``/metrics`` HTTP endpoint (the gRPC
+interceptor that times RPCs into them is :class:`paiju.rpc.timing.MetricsInterceptor`).
 
 Every metric is named ``paiju_*``. Labels, and where each metric is fed from:
 
@@ -44,13 +44,9 @@ ValueError: outbox depth cannot be negative, got -1
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
 from wsgiref.simple_server import WSGIServer
 
-import grpc
 from prometheus_client import (
     REGISTRY,
     CollectorRegistry,
@@ -59,8 +55,6 @@ from prometheus_client import (
     Histogram,
     start_http_server,
 )
-
-from paiju.common.aio_bridge import WAITING, OffTheLoop
 
 RPC_BUCKETS: tuple[float, ...] = (
     0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
@@ -93,7 +87,7 @@ class PaijuMetrics:
         )
         self.rpc_refused = Counter(
             "paiju_rpc_refused_total",
-            "RPCs turned away by the limits before any work (paiju.common.limits), by reason.",
+            "RPCs turned away by the limits before any work (paiju.rpc.limits), by reason.",
             ("service", "method", "reason"),
             registry=registry,
         )
@@ -215,135 +209,6 @@ def split_method(full_method: str) -> tuple[str, str]:
     """
     service, _, method = full_method.lstrip("/").partition("/")
     return service, method or UNKNOWN_METHOD
-
-
-def rpc_kind(handler: grpc.RpcMethodHandler) -> str:
-    """``unary``, ``server_stream``, ``client_stream`` or ``bidi_stream``."""
-    if handler.request_streaming and handler.response_streaming:
-        return "bidi_stream"
-    if handler.request_streaming:
-        return "client_stream"
-    if handler.response_streaming:
-        return "server_stream"
-    return "unary"
-
-
-class MetricsInterceptor(grpc.ServerInterceptor):
-    """Times every RPC into ``paiju_rpc_duration_seconds`` by service, method, kind and code.
-
-    A unary RPC is observed when it returns or raises; a stream when it ends, is aborted, or is
-    cancelled by the client (``CANCELLED``). The code is the one the servicer set (``abort`` or
-    ``set_code``), ``OK`` when it set none and returned, ``UNKNOWN`` when it raised.
-    """
-
-    def __init__(self, metrics: PaijuMetrics = METRICS, clock: Callable[[], float] = time.perf_counter) -> None:
-        self._metrics = metrics
-        self._clock = clock
-
-    def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], grpc.RpcMethodHandler | None],
-        handler_call_details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler | None:
-        handler = continuation(handler_call_details)
-        if handler is None:
-            return None
-        service, method = split_method(handler_call_details.method)
-        kind = rpc_kind(handler)
-        timing = _Timing(self._metrics, self._clock, service, method, kind)
-        if handler.response_streaming:
-            behaviour = handler.stream_stream if handler.request_streaming else handler.unary_stream
-            wrapped: Callable[..., Any] = timing.wrap_stream(behaviour)
-        else:
-            behaviour = handler.stream_unary if handler.request_streaming else handler.unary_unary
-            wrapped = timing.wrap_unary(behaviour)
-        return _rebuild(handler, wrapped)
-
-
-@dataclass(frozen=True, slots=True)
-class _Timing:
-    metrics: PaijuMetrics
-    clock: Callable[[], float]
-    service: str
-    method: str
-    kind: str
-
-    def wrap_unary(self, behaviour: Callable[..., Any]) -> Callable[..., Any]:
-        def serve(request: Any, context: grpc.ServicerContext) -> Any:
-            started = self._begin()
-            code: grpc.StatusCode | None = grpc.StatusCode.UNKNOWN
-            try:
-                response = behaviour(request, context)
-                code = _code_of(context, default=grpc.StatusCode.OK)
-                return response
-            except OffTheLoop:
-                code = None  # not an answer: the call runs again in a thread, and is counted there
-                raise
-            except BaseException:
-                code = _code_of(context, default=grpc.StatusCode.UNKNOWN)
-                raise
-            finally:
-                self._end(started, code)
-
-        return serve
-
-    def wrap_stream(self, behaviour: Callable[..., Any]) -> Callable[..., Iterator[Any]]:
-        sent = self.metrics.stream_messages_sent.labels(self.service, self.method)
-
-        def serve(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
-            started = self._begin()
-            code = grpc.StatusCode.UNKNOWN
-            try:
-                for response in behaviour(request, context):
-                    yield response
-                    if response is not WAITING:  # a stream waiting on the event loop sent nothing
-                        sent.inc()
-                code = _code_of(context, default=grpc.StatusCode.OK)
-            except GeneratorExit:
-                code = grpc.StatusCode.CANCELLED  # the client went away mid-stream
-                raise
-            except BaseException:
-                code = _code_of(context, default=grpc.StatusCode.UNKNOWN)
-                raise
-            finally:
-                self._end(started, code)
-
-        return serve
-
-    def _begin(self) -> float:
-        self.metrics.rpc_in_flight.labels(self.service, self.method).inc()
-        return self.clock()
-
-    def _end(self, started: float, code: grpc.StatusCode | None) -> None:
-        elapsed = max(self.clock() - started, 0.0)
-        self.metrics.rpc_in_flight.labels(self.service, self.method).dec()
-        if code is None:
-            return
-        self.metrics.rpc_duration.labels(self.service, self.method, self.kind, code.name).observe(
-            elapsed
-        )
-
-
-def _code_of(context: grpc.ServicerContext, *, default: grpc.StatusCode) -> grpc.StatusCode:
-    code = getattr(context, "code", lambda: None)()
-    if isinstance(code, grpc.StatusCode):
-        return code
-    if isinstance(code, int):  # some grpc versions keep the numeric value
-        for candidate in grpc.StatusCode:
-            if candidate.value[0] == code:
-                return candidate
-    return default
-
-
-def _rebuild(handler: grpc.RpcMethodHandler, behaviour: Callable[..., Any]) -> grpc.RpcMethodHandler:
-    deserializer, serializer = handler.request_deserializer, handler.response_serializer
-    if handler.request_streaming and handler.response_streaming:
-        return grpc.stream_stream_rpc_method_handler(behaviour, deserializer, serializer)
-    if handler.request_streaming:
-        return grpc.stream_unary_rpc_method_handler(behaviour, deserializer, serializer)
-    if handler.response_streaming:
-        return grpc.unary_stream_rpc_method_handler(behaviour, deserializer, serializer)
-    return grpc.unary_unary_rpc_method_handler(behaviour, deserializer, serializer)
 
 
 @dataclass(slots=True)

@@ -7,13 +7,13 @@ from collections.abc import Iterator
 
 import grpc
 
-from paiju.common import aio_bridge
-from paiju.common.errors import abort, refuse_illegal, required
-from paiju.common.interceptor import current_caller
 from paiju.games.engine import IllegalAction
 from paiju.games.registry import Tier, UnknownName, game_spec
 from paiju.lobby.rooms import NO_FREE_SEAT, Lobby, RoomEntry, room_of_commit
 from paiju.proto.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
+from paiju.rpc import aio_bridge
+from paiju.rpc.errors import abort, refuse_illegal, required
+from paiju.rpc.interceptor import current_caller
 from paiju.table.fanout import StreamHub
 from paiju.table.record import IDLE, PLAYING, WAITING, TableRecord
 from paiju.table.tables import LedgerNeeded, TableNotFound

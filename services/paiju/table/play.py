@@ -29,12 +29,12 @@ from typing import Any
 
 import grpc
 
-from paiju.common.aio_bridge import WAITING, OffTheLoop
-from paiju.common.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY, abort
-from paiju.common.failures import answer_for
 from paiju.common.logs import bind_log_context
 from paiju.common.metrics import METRICS
 from paiju.proto.v1 import lobby_pb2, table_pb2
+from paiju.rpc.aio_bridge import WAITING, OffTheLoop
+from paiju.rpc.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY, abort
+from paiju.rpc.failures import answer_for
 
 log = logging.getLogger(__name__)
 

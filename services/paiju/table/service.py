@@ -12,12 +12,12 @@ from typing import Any
 import grpc
 import orjson
 
-from paiju.common.aio_bridge import WAITING
 from paiju.common.auth import Role
-from paiju.common.errors import abort, refuse_illegal, required
-from paiju.common.interceptor import current_caller
 from paiju.games.engine import HandState, IllegalAction
 from paiju.proto.v1 import common_pb2, table_pb2, table_pb2_grpc
+from paiju.rpc.aio_bridge import WAITING
+from paiju.rpc.errors import abort, refuse_illegal, required
+from paiju.rpc.interceptor import current_caller
 from paiju.table.fanout import EVENTS_LOST, LeftOut, StreamHub
 from paiju.table.fanout import after as is_after
 from paiju.table.hand_ids import HandIds

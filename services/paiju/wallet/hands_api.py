@@ -8,10 +8,10 @@ import json
 import grpc
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from paiju.common.errors import abort
 from paiju.games.replays import replay_start
 from paiju.proto.v1 import wallet_pb2
 from paiju.quoting import quoted
+from paiju.rpc.errors import abort
 from paiju.wallet.hand_history import HandRecord
 from paiju.wallet.store import Wallet
 

@@ -26,12 +26,12 @@ from google.protobuf.timestamp_pb2 import Timestamp
 
 from paiju.common.auth import Caller, TokenSigner
 from paiju.common.config import Settings
-from paiju.common.errors import abort
-from paiju.common.interceptor import current_caller
-from paiju.common.server import ServiceBinding
 from paiju.games.registry import game_names
 from paiju.proto.v1 import wallet_pb2, wallet_pb2_grpc
 from paiju.quoting import quoted
+from paiju.rpc.errors import abort
+from paiju.rpc.interceptor import current_caller
+from paiju.rpc.server import ServiceBinding
 from paiju.wallet import hands_api
 from paiju.wallet.errors import (
     CoinsChanged,
@@ -79,7 +79,7 @@ def open_wallet(settings: Settings) -> Wallet:
 def wallet_bindings(
     settings: Settings, wallet: Wallet, leaderboard: Leaderboard, *, levels: Mapping[str, Levels]
 ) -> list[ServiceBinding]:
-    """Both wallet services, ready for :func:`paiju.common.server.start_server`; ``levels`` the
+    """Both wallet services, ready for :func:`paiju.rpc.server.start_server`; ``levels`` the
     ladder of each game that keeps levels, by name (:func:`paiju.platform.game_levels`)."""
     signer = TokenSigner(settings.secret)
     return [

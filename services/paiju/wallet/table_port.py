@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import grpc
 
-from paiju.common.errors import ERROR_CODE_KEY, trailer
 from paiju.games.engine import IllegalAction
 from paiju.proto.v1 import wallet_pb2, wallet_pb2_grpc
+from paiju.rpc.errors import ERROR_CODE_KEY, trailer
 from paiju.table.ports import CoinsChanged
 from paiju.wallet import InsufficientFunds, Wallet
 from paiju.wallet import errors as ledger_errors

@@ -22,8 +22,8 @@ from typing import Any
 from celery import Task
 
 from paiju.common.config import Settings
-from paiju.common.failures import BACKEND_OUTAGES
 from paiju.common.redis_clients import open_redis
+from paiju.rpc.failures import BACKEND_OUTAGES
 from paiju.table.store import TableStore
 from paiju.wallet.celery_app import (
     DEFAULT_HAND_RETENTION_DAYS,

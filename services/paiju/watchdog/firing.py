@@ -11,8 +11,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from paiju.common.failures import is_outage
 from paiju.common.metrics import METRICS
+from paiju.rpc.failures import is_outage
 from paiju.table.store import TableStore
 from paiju.watchdog.presence import PresenceBoard
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import grpc
 
-from paiju.common.errors import abort, required
 from paiju.proto.v1 import common_pb2, watchdog_pb2, watchdog_pb2_grpc
+from paiju.rpc.errors import abort, required
 from paiju.table.store.keys import check_table_id
 from paiju.table.tables import (
     READY_KICK_DEADLINE,

@@ -27,14 +27,15 @@ from google.protobuf import descriptor_pool
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from paiju.common.aio_bridge import BridgeHandler, HandlerCollector, LoopServer
 from paiju.common.auth import TokenSigner
 from paiju.common.config import Settings
-from paiju.common.failures import UnexpectedErrors
-from paiju.common.interceptor import AuthInterceptor
-from paiju.common.limits import Admission, Limits
-from paiju.common.metrics import METRICS, MetricsInterceptor
-from paiju.common.threads_admission import AdmissionInterceptor
+from paiju.common.metrics import METRICS
+from paiju.rpc.aio_bridge import BridgeHandler, HandlerCollector, LoopServer
+from paiju.rpc.failures import UnexpectedErrors
+from paiju.rpc.interceptor import AuthInterceptor
+from paiju.rpc.limits import Admission, Limits
+from paiju.rpc.threads_admission import AdmissionInterceptor
+from paiju.rpc.timing import MetricsInterceptor
 
 LOOPBACK = "127.0.0.1"
 HEALTH_SERVICE_NAME = health_pb2.DESCRIPTOR.services_by_name["Health"].full_name
@@ -60,7 +61,7 @@ class ServiceBinding:
     service): the event-loop server runs them on its loop; every other method runs in a thread."""
     loop_first: frozenset[str] = frozenset()
     """Methods that usually need Redis only: the event-loop server runs them on its loop, and
-    again in a thread when they raise :class:`~paiju.common.aio_bridge.OffTheLoop` there."""
+    again in a thread when they raise :class:`~paiju.rpc.aio_bridge.OffTheLoop` there."""
 
 
 @dataclass(slots=True)
@@ -127,7 +128,7 @@ def start_server(
     """Build, bind and start a server for ``bindings``; ``port=0`` picks a free port.
 
     With ``event_loop`` (the default) the calls are served from one asyncio loop
-    (:mod:`paiju.common.aio_bridge`): a binding's ``inline`` methods run on the loop (and its
+    (:mod:`paiju.rpc.aio_bridge`): a binding's ``inline`` methods run on the loop (and its
     ``loop_first`` ones, until they find they must wait), the others in a pool of ``max_workers`` threads. Without, grpc's thread-pool server serves them, each
     streaming call holding one of the ``max_workers`` threads while it is open.
 
@@ -135,11 +136,11 @@ def start_server(
     kernel spreading new connections among them: how one machine serves from several processes.
     Off, a second server on a busy port fails to start instead of sharing it silently.
 
-    ``limits`` (:mod:`paiju.common.limits`, its defaults when not given) bound what one client may
+    ``limits`` (:mod:`paiju.rpc.limits`, its defaults when not given) bound what one client may
     ask: grpc refuses requests above the largest size any method takes, and either server admits
     every call against them before it does any work for it (the event-loop server on its loop,
     before the call takes a thread; the thread-pool server in the call's thread,
-    :mod:`paiju.common.threads_admission`), with the same refusals.
+    :mod:`paiju.rpc.threads_admission`), with the same refusals.
     """
     limits = limits or Limits()
     if not bindings:

@@ -1,15 +1,15 @@
-"""The limits of :mod:`paiju.common.limits` on grpc's thread-pool server (``PAIJU_GRPC_SERVER=threads``).
+"""The limits of :mod:`paiju.rpc.limits` on grpc's thread-pool server (``PAIJU_GRPC_SERVER=threads``).
 
 The event-loop server admits each call on its loop before the call takes a thread
-(:mod:`paiju.common.aio_bridge`). The thread-pool server has no loop: :class:`AdmissionInterceptor`,
+(:mod:`paiju.rpc.aio_bridge`). The thread-pool server has no loop: :class:`AdmissionInterceptor`,
 its outermost interceptor, admits each call first thing in the thread that serves it, with the same
-:class:`~paiju.common.limits.Admission` and the same answers: the status and short reason of the
+:class:`~paiju.rpc.limits.Admission` and the same answers: the status and short reason of the
 refusal, its word in ``paiju-error-code``, the refusal counted, and a request larger than its
 method takes refused unparsed.
 
 What it cannot do is refuse without a thread: a flood waits in the pool's queue for a thread that
 refuses it, and a refusal's pause holds its thread. So at most ``most_paused`` refusals pause at
-once (a quarter of the pool, from :func:`~paiju.common.server.start_server`) and the others are
+once (a quarter of the pool, from :func:`~paiju.rpc.server.start_server`) and the others are
 answered at once, leaving the rest of the pool to the honest calls.
 """
 
@@ -22,8 +22,8 @@ from typing import Any
 
 import grpc
 
-from paiju.common.interceptor import behaviour_of, rebuilt_with
-from paiju.common.limits import Admission, Refused
+from paiju.rpc.interceptor import behaviour_of, rebuilt_with
+from paiju.rpc.limits import Admission, Refused
 
 
 class AdmissionInterceptor(grpc.ServerInterceptor):

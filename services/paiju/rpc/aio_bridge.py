@@ -22,7 +22,7 @@ thread of a ``grpc.aio`` server:
   (:class:`StreamRequests`), each of which wakes it; a step that must wait is handed to the
   thread pool (:meth:`BridgedContext.off_the_loop`) and wakes the stream when done;
 * before any of that, on the loop, the call passes the server's limits
-  (:class:`~paiju.common.limits.Admission`): a request too large, a player over their rate or
+  (:class:`~paiju.rpc.limits.Admission`): a request too large, a player over their rate or
   streams, a login flood is refused at once and never waits for a thread (its answer is
   paused, on a timer, to slow a client that retries in a loop).
 
@@ -44,9 +44,9 @@ from typing import Any
 
 import grpc
 
-from paiju.common.errors import ERROR_CODE_KEY
-from paiju.common.failures import answer_for
-from paiju.common.limits import MOST_PAUSED_REFUSALS, Admission, Refused
+from paiju.rpc.errors import ERROR_CODE_KEY
+from paiju.rpc.failures import answer_for
+from paiju.rpc.limits import MOST_PAUSED_REFUSALS, Admission, Refused
 
 Continuation = Callable[[grpc.HandlerCallDetails], "grpc.RpcMethodHandler | None"]
 """What a server interceptor calls to go on: a call's details to its method handler."""
@@ -474,7 +474,7 @@ def _chained(
 
 async def _failed(context: grpc.aio.ServicerContext, bridged: BridgedContext, error: Exception) -> None:
     """A servicer raised past every interceptor: the code it set before raising (e.g.
-    UNIMPLEMENTED), else what :func:`~paiju.common.failures.answer_for` says; never the
+    UNIMPLEMENTED), else what :func:`~paiju.rpc.failures.answer_for` says; never the
     exception's text."""
     code = bridged.code()
     answer = answer_for(error)

@@ -10,11 +10,13 @@ from contextlib import contextmanager
 import grpc
 import pytest
 
-from paiju.common import aio_bridge
 from paiju.common.auth import Role, TokenSigner
-from paiju.common.errors import ERROR_CODE_KEY, trailer
-from paiju.common.interceptor import bearer_metadata
-from paiju.common.limits import (
+from paiju.common.metrics import METRICS
+from paiju.proto.v1 import table_pb2, table_pb2_grpc, wallet_pb2, wallet_pb2_grpc
+from paiju.rpc import aio_bridge
+from paiju.rpc.errors import ERROR_CODE_KEY, trailer
+from paiju.rpc.interceptor import bearer_metadata
+from paiju.rpc.limits import (
     RATE_LIMITED,
     SERVER_BUSY,
     TOO_LARGE,
@@ -27,9 +29,7 @@ from paiju.common.limits import (
     Refused,
     bounded,
 )
-from paiju.common.metrics import METRICS
-from paiju.common.server import ServiceBinding, start_server
-from paiju.proto.v1 import table_pb2, table_pb2_grpc, wallet_pb2, wallet_pb2_grpc
+from paiju.rpc.server import ServiceBinding, start_server
 from paiju.wallet import passwords
 from paiju.wallet.passwords import PasswordHasher
 

@@ -14,12 +14,13 @@ import grpc
 import pytest
 from prometheus_client import CollectorRegistry
 
-from paiju.common.aio_bridge import MOST_WAITING_REQUESTS, WAITING, OffTheLoop, StreamRequests
 from paiju.common.auth import TokenSigner
-from paiju.common.interceptor import bearer_metadata, current_caller
-from paiju.common.metrics import MetricsInterceptor, PaijuMetrics
-from paiju.common.server import ServiceBinding, start_server
+from paiju.common.metrics import PaijuMetrics
 from paiju.proto.v1 import table_pb2, table_pb2_grpc
+from paiju.rpc.aio_bridge import MOST_WAITING_REQUESTS, WAITING, OffTheLoop, StreamRequests
+from paiju.rpc.interceptor import bearer_metadata, current_caller
+from paiju.rpc.server import ServiceBinding, start_server
+from paiju.rpc.timing import MetricsInterceptor
 from tests.patience import PATIENCE_SECONDS, wait_until
 
 SECRET = b"the aio bridge test secret, 32 bytes!"
@@ -203,7 +204,7 @@ def test_a_stream_woken_before_it_waits_goes_on_at_once_and_a_wait_ends_at_the_n
     walk than an ``asyncio.Event``'s wait): no wake may be lost, from the loop or a thread."""
     import asyncio
 
-    from paiju.common.aio_bridge import BridgedContext
+    from paiju.rpc.aio_bridge import BridgedContext
 
     async def scenario() -> list[str]:
         loop = asyncio.get_running_loop()

@@ -64,7 +64,7 @@ def current_caller() -> Caller:
     >>> current_caller()
     Traceback (most recent call last):
     ...
-    paiju.common.interceptor.NoCallerError: no authenticated caller: not inside an authenticated RPC
+    paiju.rpc.interceptor.NoCallerError: no authenticated caller: not inside an authenticated RPC
     """
     caller = _current_caller.get()
     if caller is None:

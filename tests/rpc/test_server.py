@@ -19,17 +19,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from paiju.common.auth import Role, TokenSigner
-from paiju.common.channels import ServiceTokenSource, authorized_channel
 from paiju.common.config import Settings
-from paiju.common.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY, abort, trailer
-from paiju.common.interceptor import bearer_metadata, current_caller, current_caller_or_none
-from paiju.common.server import (
-    RunningServer,
-    ServerStartError,
-    ServiceBinding,
-    start_from_settings,
-    start_server,
-)
 from paiju.proto.v1 import (
     lobby_pb2,
     lobby_pb2_grpc,
@@ -39,6 +29,16 @@ from paiju.proto.v1 import (
     wallet_pb2_grpc,
     watchdog_pb2,
     watchdog_pb2_grpc,
+)
+from paiju.rpc.channels import ServiceTokenSource, authorized_channel
+from paiju.rpc.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY, abort, trailer
+from paiju.rpc.interceptor import bearer_metadata, current_caller, current_caller_or_none
+from paiju.rpc.server import (
+    RunningServer,
+    ServerStartError,
+    ServiceBinding,
+    start_from_settings,
+    start_server,
 )
 from tests.patience import PATIENCE_SECONDS, wait_until
 

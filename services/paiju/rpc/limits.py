@@ -3,7 +3,7 @@
 Every call is admitted (or refused) before any work is done for it: by the event-loop server on
 its loop, before the call takes a pool thread, so a refusal costs a few dictionary look-ups and a
 flood never queues; by grpc's thread-pool server (``PAIJU_GRPC_SERVER=threads``) first thing in the
-call's thread (:mod:`paiju.common.threads_admission`), with the same refusals:
+call's thread (:mod:`paiju.rpc.threads_admission`), with the same refusals:
 
 * a request larger than its method allows is refused before it is parsed further (an action is
   short: ``Table.Act``, and each request of a ``Table.Play`` stream, take at most ``max_action_bytes``;
@@ -50,9 +50,9 @@ import grpc
 
 from paiju.common.auth import TokenSigner
 from paiju.common.config import Settings
-from paiju.common.errors import ERROR_CODE_KEY
-from paiju.common.interceptor import PUBLIC_METHODS, presented_caller
 from paiju.common.wire import SERVER_BUSY, TOO_MANY_LOGINS
+from paiju.rpc.errors import ERROR_CODE_KEY
+from paiju.rpc.interceptor import PUBLIC_METHODS, presented_caller
 
 Clock = Callable[[], float]
 
@@ -280,7 +280,7 @@ class Admission:
 
     ``admit`` returns what to call, once, when the call ended (whatever its outcome), or raises
     :class:`Refused`. Safe from any thread: the event-loop server calls it from its loop, the
-    thread-pool server (:mod:`paiju.common.threads_admission`) from the thread serving the call.
+    thread-pool server (:mod:`paiju.rpc.threads_admission`) from the thread serving the call.
     """
 
     def __init__(self, limits: Limits, signer: TokenSigner, clock: Clock = time.monotonic) -> None:

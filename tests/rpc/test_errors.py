@@ -7,9 +7,9 @@ import pytest
 import redis
 import sqlalchemy as sa
 
-from paiju.common.errors import MAX_MESSAGE_CHARS, abort, refuse_illegal, required
-from paiju.common.failures import answer_for
 from paiju.games.engine import IllegalAction
+from paiju.rpc.errors import MAX_MESSAGE_CHARS, abort, refuse_illegal, required
+from paiju.rpc.failures import answer_for
 
 
 class Aborted(Exception):

@@ -21,8 +21,8 @@ import grpc
 import redis.exceptions
 import sqlalchemy as sa
 
-from paiju.common.errors import abort
-from paiju.common.interceptor import behaviour_of, rebuilt_with
+from paiju.rpc.errors import abort
+from paiju.rpc.interceptor import behaviour_of, rebuilt_with
 
 log = logging.getLogger(__name__)
 
