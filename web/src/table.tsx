@@ -16,16 +16,8 @@ import { ZhajinhuaControls, ZhajinhuaFelt, ZhajinhuaInfo, ZhajinhuaSeat } from "
 import { CoinIcon } from "./coin";
 import { NewestView } from "./newest";
 import { EventIds } from "./event_ids";
+import type { EventLine, GameProps, Live } from "./game_props";
 import { logLine, type Namers } from "./log_lines";
-
-/** One seat's view as the server sent it, with the view JSON parsed. */
-export interface Live {
-  version: bigint;
-  seat: number | null;
-  legal: string[];
-  turn: { seat: number; dueMs: number; suspended: boolean } | null;
-  view: Record<string, any>;
-}
 
 function liveOf(message: TableView): Live {
   const turn = message.turn;
@@ -42,27 +34,6 @@ function liveOf(message: TableView): Live {
       : null,
     view: JSON.parse(message.viewJson),
   };
-}
-
-/** What a game's component gets from the table frame. */
-export interface GameProps {
-  live: Live;
-  me: Session;
-  /** The hand seat of the viewer (null when not dealt in). */
-  mySeat: number | null;
-  /** The name at a hand seat. */
-  nameOf: (handSeat: number) => string;
-  act: (action: string) => Promise<boolean>;
-  tableId: string;
-  events: EventLine[];
-}
-
-export interface EventLine {
-  type: string;
-  payload: Record<string, any>;
-  at: number;
-  /** The log's line, named as the seats were when the event came (null: a quiet event). */
-  line: string | null;
 }
 
 interface Props {

@@ -7,7 +7,7 @@ import { Card, CardBack, CardRow, cardsOf, prettyCards } from "./cards";
 import { checkAction, type Check } from "./check";
 import { trumpLabel } from "./labels";
 import { displayOrder, trumpsOf } from "./order";
-import type { GameProps } from "./table";
+import type { GameProps } from "./game_props";
 
 interface Play {
   seat: number;

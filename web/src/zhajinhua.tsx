@@ -3,7 +3,7 @@
 import { useState } from "preact/hooks";
 import { Card, CardBack, cardsOf } from "./cards";
 import { ZJH_STATUS } from "./labels";
-import type { GameProps } from "./table";
+import type { GameProps } from "./game_props";
 import { coins } from "./util";
 
 function Tags({ p, dealer }: { p: any; dealer: number }) {
