@@ -1,19 +1,33 @@
 """The one state-machine shape every game shares (``spec/engine-api.md``).
 
-A game's ``Game`` starts hands (``new_hand``) and loads them (``Game.load``); a hand's state
-answers ``to_act``, ``legal_actions(seat)``, ``apply(seat, action)``, ``view(seat)`` and
+A game's ``Game`` (a :class:`BaseGame`) starts hands (``new_hand``) and loads them
+(``Game.load``); a hand (a :class:`BaseHand`) answers every step of :class:`HandState`:
+``to_act``, ``legal_actions(seat)``, ``apply(seat, action)``, ``pending_system_step`` and
+``system_step()``, ``timeout()``, ``leave(seat)``, ``max_loss(seat)``, ``view(seat)``,
 ``result``, and serialises exactly with ``to_bytes``. Services drive every game through this
-shape and nothing else, so they hold no game rules.
+shape and nothing else, so they hold no game rules and look for no optional steps.
 """
 
 from __future__ import annotations
 
+import abc
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, Self, runtime_checkable
+from typing import (
+    Any,
+    ClassVar,
+    Generic,
+    Protocol,
+    Self,
+    TypeVar,
+    cast,
+    runtime_checkable,
+)
 
 import orjson
+
+from paiju.cards import Card
 
 PUBLIC: None = None
 """The ``visible_to`` of an event every seat and every spectator may see."""
@@ -133,15 +147,37 @@ class Settlement:
         )
 
 
+SystemStep = tuple[str, float]
+"""A system step the engine waits for: its name (``"deal"``, ``"close_declaring"``) and how
+many seconds after the wait began the table should take it (:attr:`HandState.pending_system_step`)."""
+
+
 @runtime_checkable
 class HandState(Protocol):
-    """A hand in progress, the same shape for every game."""
+    """A hand in progress, the same shape for every game: every step the table takes is named
+    here, so that it needs no introspection (:class:`BaseHand` gives the documented defaults).
+
+    Players' moves: :meth:`legal_actions`, :meth:`verify_action`, :meth:`apply`. The clock's:
+    :attr:`pending_system_step` and :meth:`system_step` (a paced deal), :meth:`timeout` (the
+    seat to act ran out of time). A seat's escape: :meth:`leave`. What the table shows and
+    keeps: :attr:`opening_events`, :meth:`view`, :attr:`result`, :meth:`start_record`,
+    :meth:`to_bytes`.
+    """
 
     @property
-    def to_act(self) -> int | None: ...
+    def to_act(self) -> int | None:
+        """The seat whose turn it is, or ``None`` when no one's (a paced deal, the hand over)."""
+        ...
 
     @property
-    def result(self) -> Settlement | None: ...
+    def result(self) -> Settlement | None:
+        """``None`` until the hand is over; then its settlement."""
+        ...
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the hand has ended (then :attr:`result` is its settlement)."""
+        ...
 
     @property
     def turn_number(self) -> int:
@@ -149,7 +185,26 @@ class HandState(Protocol):
         (the table restarts the turn timer on it; a look that does not end a turn does not)."""
         ...
 
-    def legal_actions(self, seat: int) -> list[Any]: ...
+    @property
+    def opening_events(self) -> Sequence[Event]:
+        """The events of the hand's start (antes, the first turn, the deal's commitment)."""
+        ...
+
+    @property
+    def pending_system_step(self) -> SystemStep | None:
+        """The step the engine waits for from the clock, and after how many seconds; ``None``
+        when it waits for none (a game without system steps always answers ``None``)."""
+        ...
+
+    @property
+    def system_wait_key(self) -> Hashable | None:
+        """What the wait for :attr:`pending_system_step` was begun for: the table restarts its
+        timer when a move changes this key, and not otherwise (``None``: no such wait)."""
+        ...
+
+    def legal_actions(self, seat: int) -> list[Any]:
+        """The actions ``seat`` may take now (a game may leave some out, e.g. 炒地皮's throws)."""
+        ...
 
     def verify_action(self, seat: int, action: Any) -> None:
         """Raise :class:`IllegalAction` (the rule's reason) unless ``seat`` may take ``action``
@@ -160,7 +215,13 @@ class HandState(Protocol):
         """A key that changes whenever what ``seat`` may do changes (cheap: no listing of plays)."""
         ...
 
-    def apply(self, seat: int, action: Any) -> list[Event]: ...
+    def apply(self, seat: int, action: Any) -> list[Event]:
+        """Validate and take ``seat``'s move: its events, or :class:`IllegalAction` and no change."""
+        ...
+
+    def system_step(self) -> list[Event]:
+        """Take :attr:`pending_system_step` (:class:`IllegalAction` ``no_system_step`` if none)."""
+        ...
 
     def timeout(self) -> list[Event]:
         """The seat to act ran out of time: the game's timeout move."""
@@ -174,9 +235,18 @@ class HandState(Protocol):
         """The most ``seat`` can lose in this hand: what the wallet holds when it starts."""
         ...
 
-    def view(self, seat: int | None) -> dict[str, Any]: ...
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (``None``: a spectator) may see now, JSON-ready."""
+        ...
 
-    def to_bytes(self) -> bytes: ...
+    def start_record(self) -> dict[str, Any] | None:
+        """What the hand started from and its move log, all a replay needs
+        (:func:`paiju.games.replays.replay_start`); ``None`` for a hand that keeps none."""
+        ...
+
+    def to_bytes(self) -> bytes:
+        """The exact state, for the game's ``Game.load``."""
+        ...
 
 
 def options_digest(*parts: Any) -> str:
@@ -210,14 +280,6 @@ class CheckedActions:
     def can(self, seat: int, action: Any) -> bool:
         """:meth:`can_act` by its older name."""
         return self.can_act(seat, action)
-
-    def options_key(self, seat: int) -> str:
-        """What ``seat`` may do now, as a short key that changes whenever that does: its legal
-        actions and, on its turn, the turn itself (a new turn is a new decision, even with the
-        same options). The table refuses a move made on an older view only when this changed
-        since (another seat's look does not)."""
-        turn = self.turn_number if self.to_act == seat else None  # type: ignore[attr-defined]
-        return options_digest(turn, [str(action) for action in self.legal_actions(seat)])  # type: ignore[attr-defined]
 
 
 class SerialisedState:
@@ -265,6 +327,142 @@ class SerialisedState:
         return self.to_data() == other.to_data()  # type: ignore[attr-defined]
 
     __hash__ = None  # type: ignore[assignment]
+
+
+class BaseHand(CheckedActions, SerialisedState, abc.ABC):
+    """The base of every game's ``Hand``: the :class:`HandState` contract, its checked actions
+    and exact serialisation, and the documented defaults of the steps a game may not need.
+
+    A game implements ``legal_actions``, ``_verify``, ``apply``, ``timeout``, ``leave``,
+    ``max_loss``, ``view``, ``to_data``/``from_data`` and ``start_record``, and keeps the
+    attributes ``to_act``, ``turn_number``, ``result`` and ``opening_events``. The defaults:
+    no system steps (:attr:`pending_system_step` is ``None``, :meth:`system_step` refuses),
+    no system wait (:attr:`system_wait_key` is ``None``), a hand is over once it has a result,
+    and :meth:`options_key` digests the legal actions and the turn.
+    """
+
+    to_act: int | None
+    turn_number: int
+    result: Settlement | None
+    opening_events: Sequence[Event] = ()
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the hand has ended (then :attr:`result` is its settlement)."""
+        return self.result is not None
+
+    @property
+    def pending_system_step(self) -> SystemStep | None:
+        """Default: the game has no system steps, so the table never waits for one."""
+        return None
+
+    @property
+    def system_wait_key(self) -> Hashable | None:
+        """Default: no system wait to restart."""
+        return None
+
+    def system_step(self) -> list[Event]:
+        """Take :attr:`pending_system_step`; by default there is none to take."""
+        raise IllegalAction("no system step is due", "no_system_step")
+
+    def options_key(self, seat: int) -> str:
+        """What ``seat`` may do now, as a short key that changes whenever that does: its legal
+        actions and, on its turn, the turn itself (a new turn is a new decision, even with the
+        same options). The table refuses a move made on an older view only when this changed
+        since (another seat's look does not)."""
+        turn = self.turn_number if self.to_act == seat else None
+        return options_digest(turn, [str(action) for action in self.legal_actions(seat)])
+
+    @abc.abstractmethod
+    def legal_actions(self, seat: int) -> list[Any]:
+        """The actions ``seat`` may take now."""
+
+    @abc.abstractmethod
+    def apply(self, seat: int, action: Any) -> list[Event]:
+        """Validate and take ``seat``'s move: its events, or :class:`IllegalAction` and no change."""
+
+    @abc.abstractmethod
+    def timeout(self) -> list[Event]:
+        """The seat to act ran out of time: the game's timeout move."""
+
+    @abc.abstractmethod
+    def leave(self, seat: int) -> list[Event]:
+        """A seat leaves (escapes) the hand, whether or not it is its turn."""
+
+    @abc.abstractmethod
+    def max_loss(self, seat: int) -> int:
+        """The most ``seat`` can lose in this hand: what the wallet holds when it starts."""
+
+    @abc.abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (``None``: a spectator) may see now, JSON-ready."""
+
+    @abc.abstractmethod
+    def start_record(self) -> dict[str, Any] | None:
+        """What the hand started from and its move log (see :func:`recorded_start`)."""
+
+
+def recorded_start(
+    rules: Mapping[str, Any],
+    coins: Sequence[int],
+    dealer: int,
+    seed: bytes,
+    history: Iterable[Sequence[Any]],
+    match: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A hand's :meth:`~HandState.start_record`: its rules (as data), coins, dealer (the first
+    receiver in the trick games), seed (hex), move log and, for 炒地皮, the match it carried in.
+
+    >>> recorded_start({"ante": 10}, (100, 100), 1, b"\x01", [(1, "fold")])
+    {'rules': {'ante': 10}, 'coins': [100, 100], 'dealer': 1, 'seed': '01', 'history': [[1, 'fold']]}
+    """
+    start: dict[str, Any] = {"rules": rules, "coins": list(coins), "dealer": dealer, "seed": seed.hex(),
+                             "history": [list(entry) for entry in history]}
+    if match is not None:
+        start["match"] = match
+    return start
+
+
+HandT = TypeVar("HandT", bound=BaseHand)
+
+
+class BaseGame(Generic[HandT]):
+    """A game's ``Game``: starts hands under one set of rules, replays and loads them.
+
+    A game names its rule options in ``RULES`` and its hand in ``HAND``, whose classmethod
+    ``start(rules, coins, dealer, seed, deck, **carried)`` deals a new hand.
+    """
+
+    RULES: ClassVar[type[Any]]
+    HAND: ClassVar[type[BaseHand]]
+
+    def __init__(self, rules: Any = None) -> None:
+        self.rules = rules if rules is not None else self.RULES()
+
+    def new_hand(
+        self, coins: Sequence[int], dealer: int, seed: bytes, deck: Sequence[Card] | str | None = None,
+    ) -> HandT:
+        """A new hand: ``dealer`` deals (the first receiver in the trick games); ``deck`` fixes
+        the order (tests, replays), otherwise ``seed`` shuffles. Its start: ``opening_events``."""
+        return cast(HandT, self.HAND.start(self.rules, coins, dealer, seed, deck))  # type: ignore[attr-defined]
+
+    def replay(
+        self,
+        coins: Sequence[int],
+        dealer: int,
+        seed: bytes,
+        history: Sequence[tuple[int, str]],
+        deck: Sequence[Card] | str | None = None,
+        **carried: Any,
+    ) -> HandT:
+        """The hand rebuilt from its start and its move log (``hand.history``), exactly;
+        ``carried``: what the game's ``new_hand`` takes besides (炒地皮: ``match``)."""
+        return replay_moves(self.new_hand(coins, dealer, seed, deck, **carried), history)
+
+    @classmethod
+    def load(cls, blob: bytes) -> HandT:
+        """The hand that ``to_bytes`` wrote, exactly."""
+        return cast(HandT, cls.HAND.from_bytes(blob))
 
 
 def replay_moves(hand: Any, history: Iterable[tuple[int, str]]) -> Any:

@@ -19,22 +19,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from paiju.games.engine import replay_moves
+from paiju.games.engine import BaseHand, HandState, replay_moves
 from paiju.games.registry import game_spec
 
 
-def start_of(hand: Any) -> dict[str, Any] | None:
-    """What ``hand`` started from and its move log: all a replay needs, far smaller than the
-    hand's final state (it waits in a table's outbox until the settlement is relayed); None for
-    a hand that keeps no seed or move log (a game written for a test)."""
-    data = hand.to_data() if hasattr(hand, "to_data") else {}
-    if not {"rules", "coins", "seed", "history"} <= data.keys():
-        return None
-    start = {"rules": data["rules"], "coins": list(data["coins"]), "dealer": data.get("dealer", data.get("first_receiver")),
-             "seed": data["seed"], "history": [list(entry) for entry in data["history"]]}
-    if data.get("match") is not None:
-        start["match"] = data["match"]
-    return start
+def start_of(hand: HandState) -> dict[str, Any] | None:
+    """What ``hand`` started from and its move log (:meth:`HandState.start_record`): all a replay
+    needs, far smaller than the hand's final state (it waits in a table's outbox until the
+    settlement is relayed); None for a hand that keeps no seed or move log.
+
+    Decision: a hand not built on :class:`~paiju.games.engine.BaseHand` (a game written for a
+    test, which may not implement ``start_record``) keeps none, as before the contract named it.
+    """
+    return hand.start_record() if isinstance(hand, BaseHand) else None
 
 
 def replay(game: str, blob: bytes, seat: int | None) -> list[dict[str, Any]]:

@@ -37,7 +37,7 @@ from paiju.games.chaodipi.fortune import (
     split_by_multiples,
     stake_multiple,
 )
-from paiju.games.chaodipi.hand import SYSTEM, Game, Hand, Phase, deal_seed, deck_dealing
+from paiju.games.chaodipi.hand import Game, Hand, Phase, deal_seed, deck_dealing
 from paiju.games.chaodipi.judge import is_legal_follow, trick_winner
 from paiju.games.chaodipi.levels import (
     HandOutcome,
@@ -78,6 +78,7 @@ from paiju.games.chaodipi.variants import (
     VariantRules,
     variant_rules,
 )
+from paiju.games.dealing import SYSTEM
 
 __all__ = [
     "FORTUNE_BASE_STAKES",

@@ -25,9 +25,7 @@ next hand's :class:`~paiju.games.chaodipi.levels.MatchState` (as data), and
 from __future__ import annotations
 
 import enum
-import hashlib
 import json
-from bisect import insort
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -35,12 +33,11 @@ from typing import Any
 
 from paiju.cards import (
     Card,
-    commitment,
     double_deck_with_jokers,
     format_cards,
     parse_cards,
-    shuffled,
 )
+from paiju.games import dealing
 from paiju.games.chaodipi.actions import Action, ActionKind, Rules
 from paiju.games.chaodipi.declaring import declaration_options, kitty_trump, read_declaration
 from paiju.games.chaodipi.escape import escape_fortune_settlement, escape_score_settlement
@@ -71,27 +68,25 @@ from paiju.games.chaodipi.scoring import (
     saved_red_fives,
 )
 from paiju.games.chaodipi.variants import Declaration
+from paiju.games.dealing import PacedDealHand
 from paiju.games.engine import (
-    CheckedActions,
+    BaseGame,
     Event,
     IllegalAction,
-    SerialisedState,
     Settlement,
     options_digest,
-    replay_moves,
+    recorded_start,
     require,
 )
 
-SYSTEM = -1
-"""The ``seat`` of system steps in ``history``."""
 DECK_SIZE = 108
 RED_FIVE_LIMIT = 3000
 """Follows examined to find whether a 5♥ was forced (逼红5)."""
 
 
 class Phase(enum.StrEnum):
-    DEALING = "dealing"
-    DECLARING = "declaring"  # every card dealt; the closing window is open
+    DEALING = dealing.DEALING
+    DECLARING = dealing.DECLARING  # every card dealt; the closing window is open
     BURYING = "burying"
     ROBBING = "robbing"
     PLAYING = "playing"
@@ -100,11 +95,7 @@ class Phase(enum.StrEnum):
 
 def deal_seed(seed: bytes, deal: int) -> bytes:
     """The shuffle seed of the ``deal``-th deal of a hand (0: the hand seed; later: redeals)."""
-    if deal == 0:
-        return bytes(seed)
-    return hashlib.sha256(
-        b"paiju/chaodipi/redeal/" + deal.to_bytes(4, "big") + bytes(seed)
-    ).digest()
+    return dealing.redeal_seed("chaodipi", seed, deal)
 
 
 def deck_dealing(
@@ -114,7 +105,7 @@ def deck_dealing(
 
     Four hands of 25 cards and a kitty of 8, or of 27 and no kitty (a flag hand).
     """
-    cards = [parse_cards(hand) if isinstance(hand, str) else list(hand) for hand in hands]
+    cards = dealing.parse_hands(hands)
     rest = parse_cards(kitty) if isinstance(kitty, str) else list(kitty)
     size = len(cards[0]) if cards else 0
     if (
@@ -125,53 +116,15 @@ def deck_dealing(
         raise ValueError(
             "a 炒地皮 deal is four hands of 25 cards and a kitty of 8 (or 27 each, no kitty)"
         )
-    order = [cards[(first_receiver + i) % SEATS][i // SEATS] for i in range(SEATS * size)] + rest
+    order = dealing.round_robin(cards, first_receiver) + rest
     if sorted(order) != sorted(double_deck_with_jokers()):
         raise ValueError("the hands and kitty must be the 108 cards of two decks, each copy once")
     return order
 
 
-class Game:
-    """Starts and loads 炒地皮 hands under one table's rules."""
-
-    def __init__(self, rules: Rules | None = None) -> None:
-        self.rules = rules or Rules()
-
-    def new_hand(
-        self,
-        coins: Sequence[int],
-        dealer: int,
-        seed: bytes,
-        deck: Sequence[Card] | str | None = None,
-        match: MatchState | Mapping[str, Any] | None = None,
-    ) -> Hand:
-        """A hand whose first card goes to seat ``dealer`` (a random seat in a match's first
-        hand, then ``result.details["next_first_receiver"]``), under ``match`` (default: a new
-        match; then ``MatchState.from_dict(result.details["match"])``)."""
-        if isinstance(match, Mapping):
-            match = MatchState.from_dict(dict(match))
-        return Hand.start(self.rules, coins, dealer, seed, deck, match or MatchState())
-
-    def replay(
-        self,
-        coins: Sequence[int],
-        dealer: int,
-        seed: bytes,
-        history: Sequence[tuple[int, str]],
-        deck: Sequence[Card] | str | None = None,
-        match: MatchState | Mapping[str, Any] | None = None,
-    ) -> Hand:
-        """The hand rebuilt from its start and its move log (``hand.history``), exactly."""
-        return replay_moves(self.new_hand(coins, dealer, seed, deck, match), history)
-
-    @staticmethod
-    def load(blob: bytes) -> Hand:
-        """The hand that :meth:`Hand.to_bytes` wrote, exactly."""
-        return Hand.from_bytes(blob)
-
-
-class Hand(CheckedActions, SerialisedState):
-    """One hand of 炒地皮. Seats 0..3, 0+2 against 1+3; seat ``s+1 mod 4`` plays after ``s``."""
+class Hand(PacedDealHand):
+    """One hand of 炒地皮. Seats 0..3, 0+2 against 1+3; seat ``s+1 mod 4`` plays after ``s``.
+    Dealt at the table's pace (:class:`~paiju.games.dealing.PacedDealHand`)."""
 
     GAME = "chaodipi"
     ACTION = Action
@@ -236,29 +189,14 @@ class Hand(CheckedActions, SerialisedState):
     ) -> Hand:
         if len(coins) != SEATS:
             raise ValueError(f"炒地皮 takes exactly {SEATS} players, not {len(coins)}")
-        if any(
-            not isinstance(amount, int) or isinstance(amount, bool) or amount < 0
-            for amount in coins
-        ):
-            raise ValueError(f"coins are whole numbers of at least 0, not {list(coins)}")
-        if (
-            not isinstance(first_receiver, int)
-            or isinstance(first_receiver, bool)
-            or not 0 <= first_receiver < SEATS
-        ):
-            raise ValueError(f"the first receiver is a seat 0..3, not {first_receiver!r}")
-        if not isinstance(seed, (bytes, bytearray)) or not seed:
-            raise ValueError("a hand needs a non-empty seed (bytes) for its shuffle commitment")
         if not isinstance(match, MatchState):
             raise TypeError(f"match is a MatchState, not {match!r}")
         if match.flag_hand and not rules.variant.flag_hand:
             raise ValueError(f"{rules.variant.name} plays no flag hands")
-        if deck is None:
-            order = shuffled(double_deck_with_jokers(), bytes(seed))
-        else:
-            order = parse_cards(deck) if isinstance(deck, str) else list(deck)
-            if sorted(order) != sorted(double_deck_with_jokers()):
-                raise ValueError("a fixed 炒地皮 deck is the 108 cards of two decks with jokers")
+        order = dealing.checked_deal_order(
+            coins, first_receiver, seed, deck, double_deck_with_jokers(), dealer_role="the first receiver",
+            deck_refusal="a fixed 炒地皮 deck is the 108 cards of two decks with jokers",
+        )
         hand = cls(rules, coins, first_receiver, seed, match)
         hand._new_deal(tuple(order))
         hand.opening_events = [
@@ -288,18 +226,12 @@ class Hand(CheckedActions, SerialisedState):
 
     # --- derived facts ---------------------------------------------------------------------------
 
+    full_deck = staticmethod(double_deck_with_jokers)
+
     @property
     def deal_size(self) -> int:
         """Cards dealt to the players (the rest is the kitty)."""
         return SEATS * (self.variant.flag_hand_size if self.flag else self.variant.hand_size)
-
-    @property
-    def order(self) -> tuple[Card, ...]:
-        return self.orders[-1]
-
-    @property
-    def commitment(self) -> str:
-        return commitment(deal_seed(self.seed, len(self.orders) - 1), self.order)
 
     @property
     def is_over(self) -> bool:
@@ -335,17 +267,6 @@ class Hand(CheckedActions, SerialisedState):
         return count
 
     @property
-    def pending_system_step(self) -> tuple[str, float] | None:
-        """``("deal", deal_interval)`` while cards remain; ``("close_declaring", declare_window)``
-        once all are dealt (restart that wait whenever :attr:`system_wait_key` changes); else
-        ``None``."""
-        if self.phase is Phase.DEALING:
-            return ("deal", self.rules.deal_interval)
-        if self.phase is Phase.DECLARING:
-            return ("close_declaring", self.rules.declare_window)
-        return None
-
-    @property
     def system_wait_key(self) -> tuple[int, int, int]:
         """What the wait for :attr:`pending_system_step` was begun for: the deal, the cards
         dealt and the declarations that took effect. The table restarts its timer when this
@@ -354,6 +275,12 @@ class Hand(CheckedActions, SerialisedState):
         multiple leaves the window running (§3), so no move keeps declaring open for ever."""
         effective = sum(1 for entry in self.declarations if entry["effective"])
         return (len(self.orders), self.dealt, effective)
+
+    def start_record(self) -> dict[str, Any]:
+        """The rules, coins, first receiver, seed and match the hand started from, and its move log."""
+        return recorded_start(
+            _rules_data(self.rules), self.coins, self.first_receiver, self.seed, self.history, self.match.to_dict()
+        )
 
     def side(self, seat: int) -> Side:
         assert self.banker is not None
@@ -706,23 +633,6 @@ class Hand(CheckedActions, SerialisedState):
             return self._bury(seat, action.cards)
         return self._play(seat, action.cards)
 
-    # --- system steps (the table's clock) --------------------------------------------------------
-
-    def system_step(self) -> list[Event]:
-        """Do :attr:`pending_system_step`: deal one card, or close the declaring window."""
-        require(self.pending_system_step is not None, "no system step is due", "no_system_step")
-        self.history.append((SYSTEM, "system"))
-        if self.phase is Phase.DEALING:
-            return self._deal_next()
-        return self._close_declaring()
-
-    def deal_all(self) -> list[Event]:
-        """Deal every remaining card at once (tests, bots, simulations)."""
-        events: list[Event] = []
-        while self.phase is Phase.DEALING:
-            events += self.system_step()
-        return events
-
     # --- timeouts and escapes --------------------------------------------------------------------
 
     def timeout(self) -> list[Event]:
@@ -759,25 +669,13 @@ class Hand(CheckedActions, SerialisedState):
         self._listed.clear()
         return Event("turn", {"seat": seat, "phase": str(self.phase), **data})
 
-    def _deal_next(self) -> list[Event]:
-        index = self.dealt
-        seat = (self.first_receiver + index) % SEATS
-        card = self.order[index]
-        insort(self.hands[seat], card)
-        self.dealt += 1
-        events = [
-            Event("dealt", {"seat": seat, "count": self.dealt}),
-            Event("card", {"seat": seat, "card": str(card)}, (seat,)),
-        ]
-        if self.dealt == self.deal_size:
-            if self.flag:
-                # 扛旗: no declaring, no kitty; the banker leads at once.
-                self.trump = None
-                events.append(Event("deal_done", {"flag_hand": True}))
-                return events + self._start_play()
-            self.phase = Phase.DECLARING
-            events.append(Event("deal_done", {"declare_window": self.rules.declare_window}))
-        return events
+    def _deal_done(self) -> list[Event]:
+        if self.flag:
+            # 扛旗: no declaring, no kitty; the banker leads at once.
+            self.trump = None
+            return [Event("deal_done", {"flag_hand": True}), *self._start_play()]
+        self.phase = Phase.DECLARING
+        return [Event("deal_done", {"declare_window": self.rules.declare_window})]
 
     def _declare(self, seat: int, action: Action, stage: str) -> list[Event]:
         kind, trump = self._reading(seat, action)
@@ -802,9 +700,7 @@ class Hand(CheckedActions, SerialisedState):
     def _close_declaring(self) -> list[Event]:
         standing = self.standing
         if standing is None and self.banker is None:
-            deal = len(self.orders)
-            self._new_deal(tuple(shuffled(double_deck_with_jokers(), deal_seed(self.seed, deal))))
-            return [Event("redeal", {"deal": deal, "commitment": self.commitment})]
+            return self._redeal()  # nobody declared in a match's first hand: no banker to take the kitty
         events: list[Event] = []
         if standing is None:
             assert self.level is not None
@@ -1099,14 +995,7 @@ class Hand(CheckedActions, SerialisedState):
         return [over, Event("reveal", self._reveal())]
 
     def _reveal(self) -> dict[str, Any]:
-        return {
-            "deals": [
-                {"seed": deal_seed(self.seed, deal).hex(), "order": format_cards(order)}
-                for deal, order in enumerate(self.orders)
-            ],
-            "hands": [format_cards(cards) for cards in self.hands],
-            "kitty": format_cards(self.kitty),
-        }
+        return {**super()._reveal(), "kitty": format_cards(self.kitty)}
 
     # --- what a seat sees ---------------------------------------------------------------------------
 
@@ -1272,6 +1161,28 @@ class Hand(CheckedActions, SerialisedState):
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise ValueError(f"corrupt 炒地皮 hand: {error!r}") from None
         return hand
+
+
+class Game(BaseGame[Hand]):
+    """Starts and loads 炒地皮 hands under one table's rules."""
+
+    RULES = Rules
+    HAND = Hand
+
+    def new_hand(
+        self,
+        coins: Sequence[int],
+        dealer: int,
+        seed: bytes,
+        deck: Sequence[Card] | str | None = None,
+        match: MatchState | Mapping[str, Any] | None = None,
+    ) -> Hand:
+        """A hand whose first card goes to seat ``dealer`` (a random seat in a match's first
+        hand, then ``result.details["next_first_receiver"]``), under ``match`` (default: a new
+        match; then ``MatchState.from_dict(result.details["match"])``)."""
+        if isinstance(match, Mapping):
+            match = MatchState.from_dict(dict(match))
+        return Hand.start(self.rules, coins, dealer, seed, deck, match or MatchState())
 
 
 @lru_cache(maxsize=64)

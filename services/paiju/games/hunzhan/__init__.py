@@ -17,8 +17,9 @@ from collections.abc import Sequence
 
 from paiju.cards import format_cards, parse_cards
 from paiju.games import tricks
+from paiju.games.dealing import SYSTEM
 from paiju.games.hunzhan.actions import Action, ActionKind, Rules
-from paiju.games.hunzhan.hand import SEATS, SYSTEM, Game, Hand, Phase, deal_seed, deck_dealing
+from paiju.games.hunzhan.hand import SEATS, Game, Hand, Phase, deal_seed, deck_dealing
 from paiju.games.hunzhan.order import (
     DECLARATIONS,
     POINTS,

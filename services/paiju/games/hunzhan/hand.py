@@ -30,27 +30,25 @@ Any seat may declare at any time in between, with cards already dealt to it.
 from __future__ import annotations
 
 import enum
-import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from paiju.cards import (
     Card,
-    commitment,
     double_deck_without_346,
     format_cards,
     parse_cards,
-    shuffled,
 )
+from paiju.games import dealing
+from paiju.games.dealing import PacedDealHand
 from paiju.games.engine import (
-    CheckedActions,
+    BaseGame,
     Event,
     IllegalAction,
     LedgerLine,
-    SerialisedState,
     Settlement,
     options_digest,
-    replay_moves,
+    recorded_start,
     require,
 )
 from paiju.games.hunzhan.actions import Action, ActionKind, Rules
@@ -75,22 +73,18 @@ from paiju.games.tricks import Play, TrumpOrder, trick_winner
 SEATS = 4
 HAND_SIZE = 21
 DECK_SIZE = SEATS * HAND_SIZE
-SYSTEM = -1
-"""The ``seat`` of system steps (dealing, closing the declaring window) in ``history``."""
 
 
 class Phase(enum.StrEnum):
-    DEALING = "dealing"
-    DECLARING = "declaring"  # every card dealt; the closing window is open
+    DEALING = dealing.DEALING
+    DECLARING = dealing.DECLARING  # every card dealt; the closing window is open
     PLAYING = "playing"
     OVER = "over"
 
 
 def deal_seed(seed: bytes, deal: int) -> bytes:
     """The shuffle seed of the ``deal``-th deal of a hand (0: the hand seed; later: redeals)."""
-    if deal == 0:
-        return bytes(seed)
-    return hashlib.sha256(b"paiju/hunzhan/redeal/" + deal.to_bytes(4, "big") + bytes(seed)).digest()
+    return dealing.redeal_seed("hunzhan", seed, deal)
 
 
 def deck_dealing(hands: Sequence[str | Sequence[Card]], first_receiver: int = 0) -> list[Card]:
@@ -101,10 +95,10 @@ def deck_dealing(hands: Sequence[str | Sequence[Card]], first_receiver: int = 0)
     >>> format_cards(order[:2]) == " ".join([hands[2].split()[0], hands[3].split()[0]])
     True
     """
-    cards = [parse_cards(hand) if isinstance(hand, str) else list(hand) for hand in hands]
+    cards = dealing.parse_hands(hands)
     if len(cards) != SEATS or any(len(hand) != HAND_SIZE for hand in cards):
         raise ValueError("a 混战 deal is four hands of 21 cards")
-    order = [cards[(first_receiver + i) % SEATS][i // SEATS] for i in range(DECK_SIZE)]
+    order = dealing.round_robin(cards, first_receiver)
     if sorted(order) != sorted(double_deck_without_346()):
         raise ValueError("the four hands must be the 84 cards of the 混战 deck, each copy once")
     return order
@@ -115,46 +109,9 @@ def _sorted_hands() -> list[str]:
     return [format_cards(deck[seat::SEATS]) for seat in range(SEATS)]
 
 
-class Game:
-    """Starts and loads 混战 hands under one set of rules."""
-
-    def __init__(self, rules: Rules | None = None) -> None:
-        self.rules = rules or Rules()
-
-    def new_hand(
-        self,
-        coins: Sequence[int],
-        dealer: int,
-        seed: bytes,
-        deck: Sequence[Card] | str | None = None,
-    ) -> Hand:
-        """A hand whose first card goes to seat ``dealer`` (the first receiver: random in a
-        table's first hand, then ``result.details["next_first_receiver"]``).
-
-        ``deck`` fixes the first deal's order (tests, replays); otherwise ``seed`` shuffles.
-        Redeals always shuffle from :func:`deal_seed`. The start's events: ``opening_events``.
-        """
-        return Hand.start(self.rules, coins, dealer, seed, deck)
-
-    def replay(
-        self,
-        coins: Sequence[int],
-        dealer: int,
-        seed: bytes,
-        history: Sequence[tuple[int, str]],
-        deck: Sequence[Card] | str | None = None,
-    ) -> Hand:
-        """The hand rebuilt from its start and its move log (``hand.history``), exactly."""
-        return replay_moves(self.new_hand(coins, dealer, seed, deck), history)
-
-    @staticmethod
-    def load(blob: bytes) -> Hand:
-        """The hand that :meth:`Hand.to_bytes` wrote, exactly."""
-        return Hand.from_bytes(blob)
-
-
-class Hand(CheckedActions, SerialisedState):
-    """One hand of 混战. Seats 0..3; seat ``s+1 mod 4`` plays after ``s``."""
+class Hand(PacedDealHand):
+    """One hand of 混战. Seats 0..3; seat ``s+1 mod 4`` plays after ``s``. Dealt at the table's
+    pace (:class:`~paiju.games.dealing.PacedDealHand`); nobody declaring means a redeal."""
 
     GAME = "hunzhan"
     ACTION = Action
@@ -194,20 +151,12 @@ class Hand(CheckedActions, SerialisedState):
     ) -> Hand:
         if len(coins) != SEATS:
             raise ValueError(f"混战 takes exactly {SEATS} players, not {len(coins)}")
-        if any(not isinstance(amount, int) or isinstance(amount, bool) or amount < 0 for amount in coins):
-            raise ValueError(f"coins are whole numbers of at least 0, not {list(coins)}")
-        if not isinstance(first_receiver, int) or not 0 <= first_receiver < SEATS:
-            raise ValueError(f"the first receiver is a seat 0..3, not {first_receiver!r}")
-        if not isinstance(seed, (bytes, bytearray)) or not seed:
-            raise ValueError("a hand needs a non-empty seed (bytes) for its shuffle commitment")
-        if deck is None:
-            order = shuffled(double_deck_without_346(), bytes(seed))
-        else:
-            order = parse_cards(deck) if isinstance(deck, str) else list(deck)
-            if sorted(order) != sorted(double_deck_without_346()):
-                raise ValueError("a fixed 混战 deck is the 84 cards (two decks without 3, 4, 6)")
+        order = dealing.checked_deal_order(
+            coins, first_receiver, seed, deck, double_deck_without_346(), dealer_role="the first receiver",
+            deck_refusal="a fixed 混战 deck is the 84 cards (two decks without 3, 4, 6)",
+        )
         hand = cls(rules, coins, first_receiver, seed)
-        hand.orders.append(tuple(order))
+        hand._new_deal(tuple(order))
         hand.opening_events = [
             Event(
                 "hand_started",
@@ -223,16 +172,14 @@ class Hand(CheckedActions, SerialisedState):
 
     # --- derived facts ---------------------------------------------------------------------------
 
-    @property
-    def order(self) -> tuple[Card, ...]:
-        """The current deal's card order (secret until the hand is over)."""
-        return self.orders[-1]
+    deal_size = DECK_SIZE
+    full_deck = staticmethod(double_deck_without_346)
 
-    @property
-    def commitment(self) -> str:
-        """The current deal's shuffle commitment."""
-        deal = len(self.orders) - 1
-        return commitment(deal_seed(self.seed, deal), self.order)
+    def _new_deal(self, order: tuple[Card, ...]) -> None:
+        self.orders.append(order)
+        self.hands = [[] for _ in range(SEATS)]
+        self.dealt = 0
+        self.phase = Phase.DEALING
 
     @property
     def is_over(self) -> bool:
@@ -253,29 +200,15 @@ class Hand(CheckedActions, SerialisedState):
         return [sum(POINTS[card] for card in cards) for cards in self.point_cards]
 
     @property
-    def pending_system_step(self) -> tuple[str, float] | None:
-        """What the table service must do next and after how many seconds, if anything.
-
-        ``("deal", deal_interval)`` while cards remain; ``("close_declaring", declare_window)``
-        once all are dealt (the service restarts that wait whenever :attr:`system_wait_key`
-        changes).
-        """
-        if self.phase is Phase.DEALING:
-            return ("deal", self.rules.deal_interval)
-        if self.phase is Phase.DECLARING:
-            return ("close_declaring", self.rules.declare_window)
-        return None
-
-    @property
     def system_wait_key(self) -> tuple[int, int, int]:
         """What the wait for :attr:`pending_system_step` was begun for: the deal, the cards
         dealt and the declarations (each one stands, overriding the last). The table restarts
         its timer when this changes: a dealt card, or a declaration, which restarts the window."""
         return (len(self.orders), self.dealt, len(self.declarations))
 
-    def receiver(self, index: int) -> int:
-        """The seat that receives card ``index`` of a deal."""
-        return (self.first_receiver + index) % SEATS
+    def start_record(self) -> dict[str, Any]:
+        """The rules, coins, first receiver and seed the hand started from, and its move log."""
+        return recorded_start(self.rules.to_dict(), self.coins, self.first_receiver, self.seed, self.history)
 
     def max_loss(self, seat: int) -> int:
         """The most ``seat`` can lose: an escape with no points, ``3 × 60`` points' worth."""
@@ -412,15 +345,6 @@ class Hand(CheckedActions, SerialisedState):
 
     # --- system steps (the table service's clock) -----------------------------------------------
 
-    def system_step(self) -> list[Event]:
-        """Do :attr:`pending_system_step`: deal one card, or close the declaring window."""
-        pending = self.pending_system_step
-        require(pending is not None, "no system step is due: the deal and declaring are over", "no_system_step")
-        self.history.append((SYSTEM, "system"))
-        if self.phase is Phase.DEALING:
-            return self._deal_next()
-        return self._close_declaring()
-
     def deal_next(self) -> list[Event]:
         """Deal one card (the system step while dealing)."""
         require(self.phase is Phase.DEALING, "every card has been dealt", "not_dealing")
@@ -430,13 +354,6 @@ class Hand(CheckedActions, SerialisedState):
         """Close the declaring window after the last card (the system step then)."""
         require(self.phase is Phase.DECLARING, "the deal is not finished", "not_declaring")
         return self.system_step()
-
-    def deal_all(self) -> list[Event]:
-        """Deal every remaining card at once (tests, bots, simulations)."""
-        events: list[Event] = []
-        while self.phase is Phase.DEALING:
-            events += self.deal_next()
-        return events
 
     # --- timeouts and escapes --------------------------------------------------------------------
 
@@ -467,21 +384,9 @@ class Hand(CheckedActions, SerialisedState):
 
     # --- what the moves do ------------------------------------------------------------------------
 
-    def _deal_next(self) -> list[Event]:
-        index = self.dealt
-        seat = self.receiver(index)
-        card = self.order[index]
-        self.hands[seat].append(card)
-        self.hands[seat].sort()
-        self.dealt += 1
-        events = [
-            Event("dealt", {"seat": seat, "count": self.dealt}),
-            Event("card", {"seat": seat, "card": str(card)}, (seat,)),
-        ]
-        if self.dealt == DECK_SIZE:
-            self.phase = Phase.DECLARING
-            events.append(Event("deal_done", {"declare_window": self.rules.declare_window}))
-        return events
+    def _deal_done(self) -> list[Event]:
+        self.phase = Phase.DECLARING
+        return [Event("deal_done", {"declare_window": self.rules.declare_window})]
 
     def _declare(self, seat: int, cards: Sequence[Card]) -> list[Event]:
         rank = declaration_rank(cards)
@@ -493,13 +398,7 @@ class Hand(CheckedActions, SerialisedState):
     def _close_declaring(self) -> list[Event]:
         standing = self.declaration
         if standing is None:
-            # Nobody declared: deal again, new shuffle, same first receiver.
-            deal = len(self.orders)
-            self.orders.append(tuple(shuffled(double_deck_without_346(), deal_seed(self.seed, deal))))
-            self.hands = [[] for _ in range(SEATS)]
-            self.dealt = 0
-            self.phase = Phase.DEALING
-            return [Event("redeal", {"deal": deal, "commitment": self.commitment})]
+            return self._redeal()  # nobody declared: a new shuffle, the same first receiver
         seat, rank = standing
         self.trump = declared_trump(declaration_cards(rank))
         self.declarer = seat
@@ -580,15 +479,6 @@ class Hand(CheckedActions, SerialisedState):
              "coins": list(settled.coins), "fees": list(settled.fees)},
         )
         return [over, Event("reveal", self._reveal())]
-
-    def _reveal(self) -> dict[str, Any]:
-        return {
-            "deals": [
-                {"seed": deal_seed(self.seed, deal).hex(), "order": format_cards(order)}
-                for deal, order in enumerate(self.orders)
-            ],
-            "hands": [format_cards(cards) for cards in self.hands],
-        }
 
     # --- what a seat sees ---------------------------------------------------------------------------
 
@@ -706,3 +596,12 @@ def _why_not(play: Play, trick: Sequence[tuple[int, Play]]) -> str:
         f"{format_cards(play)} may not follow {format_cards(trick[0][1])} now: follow suit, "
         "pairs and tractors; take points when you can; never feed points when you need not"
     )
+
+
+class Game(BaseGame[Hand]):
+    """Starts and loads 混战 hands under one set of rules. ``new_hand``'s ``dealer`` is the
+    first receiver (random in a table's first hand, then ``result.details["next_first_receiver"]``);
+    ``deck`` fixes only the first deal's order: redeals shuffle from :func:`deal_seed`."""
+
+    RULES = Rules
+    HAND = Hand

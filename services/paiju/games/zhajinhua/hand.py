@@ -30,17 +30,17 @@ from paiju.cards import (
     commitment,
     format_cards,
     parse_cards,
-    shuffled,
     stacked_deck,
     standard_deck,
 )
+from paiju.games.dealing import checked_deal_order, parse_hands, round_robin
 from paiju.games.engine import (
-    CheckedActions,
+    BaseGame,
+    BaseHand,
     Event,
     LedgerLine,
-    SerialisedState,
     Settlement,
-    replay_moves,
+    recorded_start,
     require,
 )
 from paiju.games.zhajinhua.actions import (
@@ -73,52 +73,16 @@ def deck_dealing(hands: Sequence[str | Sequence[Card]], dealer: int = 0) -> list
     >>> format_cards(deck_dealing(["AS AH AD", "2S 3H 5D"], dealer=1)[:6])
     '2S AS 3H AH 5D AD'
     """
-    count = len(hands)
-    cards = [parse_cards(hand) if isinstance(hand, str) else list(hand) for hand in hands]
+    cards = parse_hands(hands)
     if any(len(hand) != 3 for hand in cards):
         raise ValueError("every 炸金花 hand is three cards")
-    top = [cards[(dealer + i % count) % count][i // count] for i in range(3 * count)]
-    return stacked_deck(top)
+    return stacked_deck(round_robin(cards, dealer))
 
 
-class Game:
-    """Starts and loads 炸金花 hands under one set of rules."""
+class Hand(BaseHand):
+    """One hand of 炸金花. It has no system steps (the cards are dealt at once, so the base's
+    ``pending_system_step`` is ``None``); a timeout folds and leaving folds."""
 
-    def __init__(self, rules: Rules | None = None) -> None:
-        self.rules = rules or Rules()
-
-    def new_hand(
-        self,
-        coins: Sequence[int],
-        dealer: int,
-        seed: bytes,
-        deck: Sequence[Card] | str | None = None,
-    ) -> Hand:
-        """Take the antes, deal, and hand the turn to the dealer's next seat.
-
-        ``deck`` fixes the order (tests, replays); otherwise ``seed`` shuffles a fresh deck.
-        The events of the start are in ``hand.opening_events``.
-        """
-        return Hand.start(self.rules, coins, dealer, seed, deck)
-
-    def replay(
-        self,
-        coins: Sequence[int],
-        dealer: int,
-        seed: bytes,
-        history: Sequence[tuple[int, str]],
-        deck: Sequence[Card] | str | None = None,
-    ) -> Hand:
-        """The hand rebuilt from its start and its move log (``hand.history``), exactly."""
-        return replay_moves(self.new_hand(coins, dealer, seed, deck), history)
-
-    @staticmethod
-    def load(blob: bytes) -> Hand:
-        """The hand that :meth:`Hand.to_bytes` wrote, exactly."""
-        return Hand.from_bytes(blob)
-
-
-class Hand(CheckedActions, SerialisedState):
     GAME = "zhajinhua"
     ACTION = Action
 
@@ -174,18 +138,10 @@ class Hand(CheckedActions, SerialisedState):
     ) -> Hand:
         if not MIN_PLAYERS <= len(coins) <= MAX_PLAYERS:
             raise ValueError(f"炸金花 takes {MIN_PLAYERS}–{MAX_PLAYERS} players, not {len(coins)}")
-        if any(not isinstance(amount, int) or amount < 0 for amount in coins):
-            raise ValueError(f"coins are whole numbers of at least 0, not {list(coins)}")
-        if not isinstance(dealer, int) or not 0 <= dealer < len(coins):
-            raise ValueError(f"the dealer is a seat 0..{len(coins) - 1}, not {dealer!r}")
-        if not isinstance(seed, (bytes, bytearray)) or not seed:
-            raise ValueError("a hand needs a non-empty seed (bytes) for its shuffle commitment")
-        if deck is None:
-            order = shuffled(standard_deck(), bytes(seed))
-        else:
-            order = parse_cards(deck) if isinstance(deck, str) else list(deck)
-            if sorted(order) != standard_deck():
-                raise ValueError("a fixed 炸金花 deck is the 52 cards without jokers, each once")
+        order = checked_deal_order(
+            coins, dealer, seed, deck, standard_deck(), dealer_role="the dealer",
+            deck_refusal="a fixed 炸金花 deck is the 52 cards without jokers, each once",
+        )
         ante = rules.ante if rules.ante is not None else ante_for(min(coins))
         poorest = min(range(len(coins)), key=coins.__getitem__)
         if coins[poorest] < ante:
@@ -227,10 +183,6 @@ class Hand(CheckedActions, SerialisedState):
     def max_stake(self) -> int:
         return self.rules.max_stake_antes * self.ante
 
-    @property
-    def is_over(self) -> bool:
-        return self.result is not None
-
     def in_hand(self, seat: int) -> bool:
         return self.status[seat] is SeatStatus.PLAYING
 
@@ -262,6 +214,10 @@ class Hand(CheckedActions, SerialisedState):
         most_paid = min(self.remaining(seat), self.pot_cap - 1 + 4 * self.max_stake) + self.paid[seat]
         bonus = 5 * self.ante
         return min(self.coins[seat], most_paid + bonus)
+
+    def start_record(self) -> dict[str, Any]:
+        """The rules, coins, dealer and seed the hand started from, and its move log."""
+        return recorded_start(self.rules.to_dict(), self.coins, self.dealer, self.seed, self.history)
 
     def compare_allowed(self) -> bool:
         """Compares open once everyone still in the hand has acted after the ante."""
@@ -717,3 +673,11 @@ class Hand(CheckedActions, SerialisedState):
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"corrupt 炸金花 hand: {error!r}") from None
         return hand
+
+
+class Game(BaseGame[Hand]):
+    """Starts and loads 炸金花 hands under one set of rules: ``new_hand`` takes the antes,
+    deals, and hands the turn to the dealer's next seat."""
+
+    RULES = Rules
+    HAND = Hand
