@@ -83,7 +83,7 @@ def test_each_seat_sees_public_events_and_its_own(store: TableStore) -> None:
 
 
 def test_a_reader_resumes_from_its_last_id_on_another_replica(backend: Backend) -> None:
-    writer = backend.store()
+    writer = backend.store(stream_maxlen=16)  # keeps all ten
     writer.create("t1", b"s")
     version = 1
     for n in range(10):
@@ -126,19 +126,22 @@ def test_resuming_from_a_trimmed_id_asks_for_a_fresh_snapshot(backend: Backend) 
 
 
 def test_trimming_rewrites_the_stream_with_the_same_ids(backend: Backend) -> None:
-    store = backend.store(stream_maxlen=6)  # holds 6 to 8 events
+    store = backend.store(stream_maxlen=6)  # holds 6 to stream_trimmed_above commits
+    keep, most = store.stream_maxlen, store.stream_trimmed_above
     store.create("t1", b"s")
     version = 1
-    for n in range(8):
+    for n in range(most):
         version = store.commit("t1", version, b"s", events=[(None, "bet", str(n).encode())])
     before = store.read_events("t1", seat=ALL_SEATS)
+    assert len(before) == most, "not trimmed yet"
     version = store.commit("t1", version, b"s", events=[((2,), "cards", b"AS KS QS")])
-    after = store.read_events("t1", after_id=before[3].id, seat=ALL_SEATS)
-    assert after[:4] == before[4:]
-    assert (after[4].type, after[4].visible_to, after[4].version) == ("cards", (2,), version)
+    kept = before[most - keep + 1:]
+    after = store.read_events("t1", after_id=before[most - keep].id, seat=ALL_SEATS)
+    assert after[:-1] == kept
+    assert (after[-1].type, after[-1].visible_to, after[-1].version) == ("cards", (2,), version)
     with pytest.raises(EventsTrimmed) as trimmed:
         store.read_events("t1", after_id=before[1].id)
-    assert trimmed.value.trimmed_through == before[2].id
+    assert trimmed.value.trimmed_through == before[most - keep].id
     # New events still get ids after the rewritten ones.
     store.commit("t1", version, b"s", events=[(None, "turn", b"seat 0")])
     assert [e.type for e in store.read_events("t1", after_id=after[-1].id)] == ["turn"]

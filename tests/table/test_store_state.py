@@ -124,14 +124,14 @@ def test_commit_to_an_unknown_or_deleted_table_is_refused(store: TableStore) -> 
 @pytest.mark.parametrize("threads", [8])
 def test_racing_writers_win_exactly_once_per_version(backend: Backend, threads: int) -> None:
     rounds = 15
-    setup = backend.store()
+    setup = backend.store(stream_maxlen=64)  # the test reads the whole log
     setup.create("race", b"0")
     barrier = threading.Barrier(threads)
     wins: dict[int, list[int]] = {writer: [] for writer in range(threads)}
     stale_seen: list[int] = []
 
     def writer(number: int) -> None:
-        store = backend.store()  # its own connection pool, as a separate replica would have
+        store = backend.store(stream_maxlen=64)  # its own connection pool, as a separate replica would have
         for _ in range(rounds):
             barrier.wait(timeout=PATIENCE_SECONDS)
             snapshot = store.load("race")

@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .records import acked_outbox_member, encode_deadline, encode_netstrings, encode_visibility
+from .records import (
+    EncodedEvent,
+    acked_outbox_member,
+    encode_deadline,
+    encode_netstrings,
+    encode_visibility,
+)
 
 _MAX_NAME = 128
 
@@ -53,10 +59,10 @@ def _tuple(item: object, size: int, what: str) -> tuple[Any, ...]:
     return tuple(item)
 
 
-def encode_events(events: object) -> list[bytes | str]:
-    """The flat ARGV of ``events``: ``(visible_to, type, payload)`` each, or with a fourth item,
-    the number of the hand the event belongs to (0, the default: a table event)."""
-    flat: list[bytes | str] = []
+def encode_events(events: object) -> list[EncodedEvent]:
+    """``events`` checked and encoded: ``(visible_to, type, payload)`` each, or with a fourth
+    item, the number of the hand the event belongs to (0, the default: a table event)."""
+    encoded: list[EncodedEvent] = []
     for item in _items(events, "events"):
         if isinstance(item, tuple | list) and len(item) == 4:
             *item, hand = item
@@ -70,13 +76,13 @@ def encode_events(events: object) -> list[bytes | str]:
                     f"not {type(visible_to).__name__}"
                 )
             visible_to = tuple(check_seat(seat) for seat in visible_to)
-        flat += [
+        encoded.append((
             encode_visibility(visible_to),
             check_name(event_type, "an event type"),
             check_bytes(payload, "an event payload"),
-            str(check_int(hand, "an event's hand number", minimum=0)),
-        ]
-    return [str(len(flat) // 4), *flat]
+            check_int(hand, "an event's hand number", minimum=0),
+        ))
+    return encoded
 
 
 def encode_deadline_changes(deadlines_set: object, deadlines_clear: object) -> list[str]:

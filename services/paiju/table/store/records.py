@@ -171,6 +171,51 @@ def decode_visibility(stored: str) -> tuple[int, ...] | None:
     return tuple(int(seat) for seat in stored.split(","))
 
 
+EncodedEvent = tuple[str, str, bytes, int]
+"""An event as stored: its visibility (:func:`encode_visibility`), type, payload and hand number."""
+
+
+def pack_events(events: list[EncodedEvent]) -> bytes:
+    """One commit's events as the single stream entry that holds them (field ``e``): each
+    event's visibility, type, payload and hand number as netstrings, one event after another.
+
+    >>> pack_events([("*", "bet", b'{"seat":1}', 3), ("0", "cards", b"AS", 3)])
+    b'1:*3:bet10:{"seat":1}1:31:05:cards2:AS1:3'
+    """
+    return b"".join(
+        b"%d:%s%d:%s%d:%s%d:%d" % (len(visibility), visibility.encode(), len(kind), kind.encode(),
+                                   len(payload), payload, len(str(hand)), hand)
+        for visibility, kind, payload, hand in events
+    )
+
+
+def unpack_events(packed: bytes) -> list[EncodedEvent]:
+    """The inverse of :func:`pack_events`.
+
+    >>> unpack_events(pack_events([("*", "bet", b"10", 3), ("", "note", b"", 0)]))
+    [('*', 'bet', b'10', 3), ('', 'note', b'', 0)]
+    """
+    values, at = [], 0
+    while at < len(packed):
+        colon = packed.index(b":", at)
+        end = colon + 1 + int(packed[at:colon])
+        values.append(packed[colon + 1 : end])
+        at = end
+    return [(values[i].decode(), values[i + 1].decode(), values[i + 2], int(values[i + 3]))
+            for i in range(0, len(values), 4)]
+
+
+def event_ids(last_id: str, count: int) -> list[str]:
+    """The ids of the ``count`` events of the entry whose id is ``last_id``: the entry takes the
+    id of its last event, and its events the sequence numbers just before it.
+
+    >>> event_ids("1700000000000-12", 3)
+    ['1700000000000-10', '1700000000000-11', '1700000000000-12']
+    """
+    ms, seq = parse_stream_id(last_id)
+    return [f"{ms}-{seq - count + 1 + at}" for at in range(count)]
+
+
 def encode_deadline(due_ms: int, version_set_for: int) -> str:
     """The stored value of a deadline (its name is the hash field).
 
@@ -237,7 +282,7 @@ def decode_netstrings(stored: bytes) -> list[str]:
 def parse_table_state_header(stored: bytes) -> tuple[int, str, str, int, int]:
     """Version, last event id, trim mark, meta length and where the meta starts."""
     header_end = stored.index(b"\n")
-    version, last_event_id, trim_mark, meta_length = stored[:header_end].decode().split(" ")
+    version, last_event_id, trim_mark, meta_length = stored[:header_end].decode().split(" ")[:4]  # then the stream's entries
     return int(version), last_event_id, trim_mark, int(meta_length), header_end + 1
 
 

@@ -40,6 +40,7 @@ from .records import (
     CommitReceipt,
     Deadline,
     DueDeadline,
+    EncodedEvent,
     MemoryUsage,
     OutboxEntry,
     SeatFilter,
@@ -50,18 +51,21 @@ from .records import (
     decode_deadline,
     decode_table_state,
     decode_visibility,
+    event_ids,
+    pack_events,
     parse_stream_id,
     parse_table_state_header,
+    unpack_events,
 )
 from .scripts import StoreScripts
 
-# A reader lagging by more than this many events must re-snapshot. The stream hub reads within
-# milliseconds, but a busy server can starve it for a few commits, and a hand's end writes
-# half a dozen events at once: at 12, a loaded test server re-snapshotted watchers mid-hand.
-# (The 4 KB a table is kept by remembering 32 acknowledged outbox keys rather than 64.)
-# The stream is trimmed in batches (see commit.lua), so it holds up to a third more, ~85 bytes
-# each in a 炸金花 hand: with the stream's own ~600 bytes, the largest part of a live table.
-DEFAULT_STREAM_MAXLEN = 16
+# A reader lagging by more than this many commits must re-snapshot. Each stream entry is one
+# commit's events (a hand's end, half a dozen, is one entry), and the stream hub reads within
+# milliseconds of a commit's notice: a lag of four commits on one table is a starved server.
+# The stream is trimmed in batches (see commit.lua): it holds 4 to 8 entries, ~115 bytes for a
+# 炸金花 move and ~600 for a hand's end, with the stream's own ~600 bytes. (Kept by events, 16
+# of them, the stream cost the same memory and a rewrite of 16 entries every 5 events.)
+DEFAULT_STREAM_MAXLEN = 4
 DEFAULT_ACKED_OUTBOX_MEMORY = 32
 KEYS_REMEMBERED = 100_000
 STATES_REMEMBERED = 20_000
@@ -87,13 +91,14 @@ class TableStore:
     """The storage of live tables on one Redis (or Redis Cluster, or fakeredis) client.
 
     ``redis_client`` must return bytes (``decode_responses=False``, the default): game states
-    and payloads are opaque bytes. ``stream_maxlen`` caps each table's event stream;
-    ``acked_outbox_memory`` is how many acknowledged outbox keys a table remembers to refuse
-    them a second time.
+    and payloads are opaque bytes. ``stream_maxlen`` caps each table's event stream, in
+    commits; ``acked_outbox_memory`` is how many acknowledged outbox keys a table remembers to
+    refuse them a second time.
 
-    The event stream keeps at least the newest ``stream_maxlen`` events; it grows by a third
+    Each commit's events are one entry of the stream (one XADD), each event with an id of its
+    own. The stream keeps at least the newest ``stream_maxlen`` entries; it grows to twice that
     before it is trimmed back, so that trimming (a rewrite of the stream, which frees the
-    memory of what it drops) happens once per batch of events, not on every commit.
+    memory of what it drops) costs about one XADD per commit, not one per retained entry.
 
     >>> import fakeredis
     >>> store = TableStore(fakeredis.FakeRedis(server=fakeredis.FakeServer()), prefix="doc")
@@ -125,11 +130,13 @@ class TableStore:
         self.prefix = check_prefix(prefix)
         self._keys: dict[str, TableKeys] = {}
         self.stream_maxlen = check_int(stream_maxlen, "stream_maxlen", minimum=1)
-        self.stream_trimmed_above = self.stream_maxlen + max(1, self.stream_maxlen // 3)
+        self.stream_trimmed_above = 2 * self.stream_maxlen
         self.acked_outbox_memory = check_int(acked_outbox_memory, "acked_outbox_memory", minimum=1)
         self._scripts = StoreScripts.register(redis_client)
         self.indexes = GlobalIndexes(redis_client, self.prefix)
         self._known: dict[str, Snapshot] = {}
+        self._deadlines_known: dict[str, tuple[int, set[str]]] = {}
+        """Each table's deadline names after this store's last commit of it, with that version."""
         self._outbox_known: dict[str, frozenset[str]] = {}
         """Each table's outbox keys as this store last saw them, at the version it remembers
         (see :meth:`outbox_keys_known`)."""
@@ -212,6 +219,7 @@ class TableStore:
         """Drop what :meth:`latest_known` remembers of the table (the next call reads it)."""
         self._known.pop(table_id, None)
         self._outbox_known.pop(table_id, None)
+        self._deadlines_known.pop(table_id, None)
 
     def _remember(self, table_id: str, snapshot: Snapshot | None) -> None:
         if snapshot is None:
@@ -225,6 +233,7 @@ class TableStore:
         if len(self._known) >= STATES_REMEMBERED and known is None:
             self._known.clear()
             self._outbox_known.clear()
+            self._deadlines_known.clear()
         self._known[table_id] = snapshot
 
     def load_many(self, table_ids: list[str]) -> dict[str, Snapshot]:
@@ -316,12 +325,14 @@ class TableStore:
         if repeated is not None:
             raise DuplicateOutboxKey(table_id, repeated)
         encoded_events = encode_events(events)
+        deadlines_clear = self._worth_clearing(table_id, expected_version, deadlines_clear)
         args: list[bytes | str | int] = [
             str(expected_version),
             check_bytes(state, "state"),
             self.stream_maxlen,
             self.stream_trimmed_above,
-            *encoded_events,
+            len(encoded_events),
+            pack_events(encoded_events),
             *encode_deadline_changes(deadlines_set, deadlines_clear),
             *outbox_args,
             self.commits_channel,
@@ -349,13 +360,23 @@ class TableStore:
                           len(before) if pending < 0 and before is not None else pending)
         fields = int(reply[6])
         deadlines = reply[7:7 + fields]
+        self._deadlines_known[table_id] = (version, {_text(name) for name in deadlines[::2]})
         return CommitReceipt(
             version=version,
             previous_event_id=_text(reply[5]),
             last_event_id=last_event_id,
-            events=_committed_events(version, encoded_events, reply[7 + fields:]),
+            events=_committed_events(version, encoded_events, last_event_id),
             deadlines=tuple(_deadlines(dict(zip(deadlines[::2], deadlines[1::2], strict=True)))),
         )
+
+    def _worth_clearing(self, table_id: str, expected_version: int, names: Any) -> Any:
+        """The deadlines of ``names`` that may exist: a commit on the version this store last
+        committed knows the deadlines it left (only this process's own marks are added outside a
+        commit, and a claim only takes one away), so it need not ask Redis to clear the others."""
+        known = self._deadlines_known.get(table_id)
+        if known is None or known[0] != expected_version or isinstance(names, str):
+            return names
+        return [name for name in names if name in known[1]]
 
     def _run_commit(self, table_id: str, keys: TableKeys, args: list[Any]) -> Any:
         if self._indexes_reachable_from_scripts:  # one Redis: the script keeps the indexes exact
@@ -435,18 +456,19 @@ class TableStore:
             reply = self._client.xread(
                 {keys.events: f"{cursor[0]}-{cursor[1]}"}, count=count, block=block
             )
-            entries = [
-                _stored_event(raw_id, fields) for raw_id, fields in (reply[0][1] if reply else [])
-            ]
+            entries = reply[0][1] if reply else []
+            events = [event for raw_id, fields in entries for event in _stored_events(raw_id, fields, cursor)]
             # Checked after reading: a trim that removed entries we should have seen happened
             # before the read, so its mark is visible now.
             self._refuse_trimmed(table_id, keys, cursor)
-            visible = [entry for entry in entries if entry.visible(seat)]
+            visible = [event for event in events if event.visible(seat)]
             if visible:
-                return visible
+                # An entry holds a whole commit's events: a reader resuming from the last one
+                # it was given reads the rest of that entry next time.
+                return visible[:count]
             if not entries or (give_up_at is None and len(entries) < count):
                 return []
-            cursor = parse_stream_id(entries[-1].id)
+            cursor = parse_stream_id(_text(entries[-1][0]))
 
     def read_many(
         self, cursors: dict[str, str], count: int = 100, block_ms: int | None = None
@@ -462,12 +484,12 @@ class TableStore:
         by_key = {self.keys(table_id).events: table_id for table_id in cursors}
         streams = {key: cursors[table_id] for key, table_id in by_key.items()}
         if self._one_redis or len(streams) == 1:
-            return _events_by_table(by_key, self._client.xread(streams, count=count, block=block_ms))
+            return _events_by_table(by_key, self._client.xread(streams, count=count, block=block_ms), cursors)
         if block_ms is not None:
             raise ValueError("on a Redis Cluster a read of several tables' events cannot wait")
         pipe = self._client.pipeline(transaction=False)
         reads = self._ask_events(pipe, streams, count)
-        return _events_by_table(by_key, _merged_reads(pipe.execute(raise_on_error=False)[:reads]))
+        return _events_by_table(by_key, _merged_reads(pipe.execute(raise_on_error=False)[:reads]), cursors)
 
     def notices(self, channel: str) -> Any:
         """A Pub/Sub subscription to ``channel`` (:attr:`outbox_channel`, :attr:`settled_channel`):
@@ -501,7 +523,8 @@ class TableStore:
         reads = self._ask_events(pipe, {key: cursors[table_id] for key, table_id in by_key.items()}, count)
         self._ask_trim_marks(pipe, table_ids)
         replies = pipe.execute(raise_on_error=False)
-        return _events_by_table(by_key, _merged_reads(replies[:reads])), self._trim_marks_of(table_ids, replies[reads:])
+        return (_events_by_table(by_key, _merged_reads(replies[:reads]), cursors),
+                self._trim_marks_of(table_ids, replies[reads:]))
 
     def _ask_events(self, pipe: Any, streams: dict[str, str], count: int) -> int:
         """Queue the reads of ``streams`` (key: cursor) on ``pipe``; how many replies they make.
@@ -607,6 +630,9 @@ class TableStore:
             script_keys.append(self.indexes.keys.deadlines)
             args.append(table_id)
         self._scripts.set_deadline(keys=script_keys, args=args)
+        known = self._deadlines_known.get(table_id)
+        if known is not None:
+            known[1].add(name)
         if not self._indexes_reachable_from_scripts:
             self.indexes.sync(table_id)
 
@@ -740,31 +766,40 @@ def _snapshot(stored: StoredTableState) -> Snapshot:
     return Snapshot(version=stored.version, state=stored.state, last_event_id=stored.last_event_id)
 
 
-def _committed_events(version: int, encoded: list[Any], ids: list[bytes]) -> tuple[StoredEvent, ...]:
-    """The events a commit wrote, from its arguments (``encode_events``) and the ids it answered."""
-    flat = encoded[1:]
+def _committed_events(version: int, encoded: list[EncodedEvent], last_event_id: str) -> tuple[StoredEvent, ...]:
+    """The events a commit wrote, from its arguments (``encode_events``) and its last event id."""
+    if not encoded:
+        return ()
     return tuple(
-        StoredEvent(
-            id=_text(raw_id),
+        StoredEvent(id=event_id, version=version, visible_to=decode_visibility(visibility), type=kind,
+                    payload=payload, hand=hand)
+        for event_id, (visibility, kind, payload, hand) in zip(event_ids(last_event_id, len(encoded)), encoded,
+                                                                strict=True)
+    )
+
+
+def _stored_events(raw_id: bytes, fields: dict[bytes, bytes], after: tuple[int, int] = (0, 0)) -> list[StoredEvent]:
+    """The events of one stream entry that come after ``after``: the entry of a commit holds
+    its events packed (field ``e``); an entry written before commits were packed, one event."""
+    entry_id = _text(raw_id)
+    version = int(fields[b"n"])
+    packed = fields.get(b"e")
+    if packed is None:
+        return [StoredEvent(
+            id=entry_id,
             version=version,
-            visible_to=decode_visibility(flat[at]),
-            type=flat[at + 1],
-            payload=flat[at + 2],
-            hand=int(flat[at + 3]),
-        )
-        for raw_id, at in zip(ids, range(0, len(flat), 4), strict=True)
-    )
-
-
-def _stored_event(raw_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:
-    return StoredEvent(
-        id=_text(raw_id),
-        version=int(fields[b"n"]),
-        visible_to=decode_visibility(_text(fields[b"v"])),
-        type=_text(fields[b"t"]),
-        payload=fields[b"p"],
-        hand=int(fields.get(b"h", 0)),  # written before events had hand numbers: none
-    )
+            visible_to=decode_visibility(_text(fields[b"v"])),
+            type=_text(fields[b"t"]),
+            payload=fields[b"p"],
+            hand=int(fields.get(b"h", 0)),  # written before events had hand numbers: none
+        )]
+    encoded = unpack_events(packed)
+    return [
+        StoredEvent(id=event_id, version=version, visible_to=decode_visibility(visibility), type=kind,
+                    payload=payload, hand=hand)
+        for event_id, (visibility, kind, payload, hand) in zip(event_ids(entry_id, len(encoded)), encoded, strict=True)
+        if parse_stream_id(event_id) > after
+    ]
 
 
 def _merged_reads(replies: list[Any]) -> list[Any]:
@@ -777,7 +812,12 @@ def _merged_reads(replies: list[Any]) -> list[Any]:
     return merged
 
 
-def _events_by_table(by_key: dict[str, str], reply: Any) -> dict[str, list[StoredEvent]]:
-    """An XREAD reply as each table's events (``by_key``: stream key to table id)."""
-    return {by_key[_text(raw_key)]: [_stored_event(raw_id, fields) for raw_id, fields in entries]
-            for raw_key, entries in reply or []}
+def _events_by_table(by_key: dict[str, str], reply: Any, cursors: dict[str, str]) -> dict[str, list[StoredEvent]]:
+    """An XREAD reply as each table's events after its cursor (``by_key``: stream key to table
+    id): an entry read from a cursor inside it gives only the events after the cursor."""
+    found = {}
+    for raw_key, entries in reply or []:
+        table_id = by_key[_text(raw_key)]
+        after = parse_stream_id(cursors[table_id])
+        found[table_id] = [event for raw_id, fields in entries for event in _stored_events(raw_id, fields, after)]
+    return found

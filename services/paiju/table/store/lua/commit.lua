@@ -4,7 +4,7 @@
 --       outbox indexes
 -- ARGV: expected version, new state bytes, how many events the stream keeps at least, how
 --       many it may hold before it is trimmed down to that,
---       event count, then per event: visibility, type, payload, hand number,
+--       event count, the events packed as one value (records.pack_events),
 --       deadline-set count, then per deadline: name, stored value ('due_ms:version'),
 --       deadline-clear count, then names,
 --       outbox count, then per entry: key, payload, the member its acknowledgement leaves in
@@ -12,7 +12,9 @@
 --       then the channel that hears of commits with events, and the table id it is told
 -- Reply: {'ok', new version, last event id, earliest deadline due (ms, or false), pending
 --        outbox entries (-1: unchanged, the commit queued none), the last event id before this commit, the number of deadline hash
---        fields, those fields (name, stored value, ...), then the id of each event written}, {'stale', current version}, {'missing'}, or {'duplicate', outbox key}
+--        fields, those fields (name, stored value, ...)}, {'stale', current version}, {'missing'}, or
+--        {'duplicate', outbox key}. The events' ids are the sequence numbers up to the last
+--        event id (records.event_ids).
 
 local state_key, events_key, deadlines_key, outbox_key, acked_key, deadline_index_key, outbox_index_key =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
@@ -36,12 +38,8 @@ end
 local new_state, keep_length, max_length = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
 local at = 5
 
-local events = {}
-for _ = 1, tonumber(ARGV[at]) do
-  events[#events + 1] = {ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4]}
-  at = at + 4
-end
-at = at + 1
+local event_count, packed_events = tonumber(ARGV[at]), ARGV[at + 1]
+at = at + 2
 
 local deadlines_set = {}
 for _ = 1, tonumber(ARGV[at]) do
@@ -97,21 +95,28 @@ end
 
 -- Empty exactly when nothing was written since the table was made or its events were dropped
 -- (drop_events moves the trim mark up to the last event): known without asking the stream.
-local stream_was_empty = #events > 0 and table_state.trim_mark == table_state.last_id
+local stream_was_empty = event_count > 0 and table_state.trim_mark == table_state.last_id
 local previous_id = table_state.last_id
 local last_id = false
-local event_ids = {}
-for _, event in ipairs(events) do
-  -- The version rides with each event so a reader can line events up with snapshots; 'h' is
-  -- the number of the hand the event belongs to (0: a table event), a small integer that costs
-  -- the stream a byte or two where the hand's id would cost dozens.
-  last_id = redis.call('XADD', events_key, '*',
-    'n', version, 'v', event[1], 't', event[2], 'p', event[3], 'h', event[4])
-  event_ids[#event_ids + 1] = last_id
+if event_count > 0 then
+  -- One entry holds the commit's events: one XADD, and one entry's overhead, however many
+  -- there are. Its id is its last event's, the sequence numbers before it its other events',
+  -- continuing from the table's last event id (no clock: ids only need to grow). The version
+  -- rides with the entry so a reader can line events up with snapshots.
+  local ms, seq = string.match(previous_id, '^(%d+)%-(%d+)$')
+  last_id = ms .. '-' .. string.format('%d', tonumber(seq) + event_count)
+  redis.call('XADD', events_key, last_id, 'n', version, 'e', packed_events)
 end
 if last_id then
   table_state.last_id = last_id
-  if redis.call('XLEN', events_key) > max_length then
+  -- The header counts the stream's entries once it knows them (a state written before it
+  -- counted asks the stream once).
+  local entries = stream_was_empty and 1 or (table_state.entries and table_state.entries + 1)
+  if not entries then
+    entries = redis.call('XLEN', events_key)
+  end
+  table_state.entries = entries
+  if entries > max_length then
     -- Rewrite the stream with its newest keep_length entries (same ids), so the trimmed ones
     -- free their memory at once, instead of staying marked deleted inside their node. Only
     -- every (max_length - keep_length) entries, since the rewrite costs a few XADDs. The
@@ -125,6 +130,7 @@ if last_id then
     end
     shrink_stream()
     table_state.trim_mark = newest[keep_length + 1][1]
+    table_state.entries = keep_length
   elseif stream_was_empty then
     shrink_stream()
   end
@@ -153,7 +159,7 @@ end
 -- their streams now and then.
 -- The notice names the table and its last event id: a reader that has read that far already
 -- (the committing process hands its own watchers their events) need not read.
-if #events > 0 then
+if event_count > 0 then
   redis.call('PUBLISH', notice_channel, table_id .. '\n' .. last_id)
 end
 
@@ -177,10 +183,10 @@ if deadline_index_key then
     set_index_entry(outbox_index_key, table_id, pending)
   end
 end
--- The ids let the committing process hand its events to its own watchers without reading
--- them back; the id before them tells it whether its watchers had seen everything up to here.
+-- The last id gives the committing process its events' ids, to hand them to its own watchers
+-- without reading them back; the id before them tells it whether its watchers had seen
+-- everything up to here.
 -- The deadlines spare it a read for the timers a view shows.
 local reply = {'ok', version, last_id, earliest, pending, previous_id, #deadlines}
 for _, field in ipairs(deadlines) do reply[#reply + 1] = field end
-for _, id in ipairs(event_ids) do reply[#reply + 1] = id end
 return reply

@@ -1,27 +1,30 @@
 -- (Prepended to the scripts that read or write a table's state key; see scripts.py.)
--- The state key is one string: a header line 'version last_event_id trim_mark meta_length',
+-- The state key is one string: a header line 'version last_event_id trim_mark meta_length
+-- [stream_entries]' (the entries of the event stream, when known: a commit then need not ask),
 -- then the meta (meta_length bytes: netstrings 'length:name', 'length:value'), then the state
 -- bytes. A string of a few hundred bytes costs far less than the same fields in a hash, which
 -- Redis keeps as a full hash table as soon as one value (the state) passes 64 bytes.
 
 local function parse_table_state(stored)
   local header_end = string.find(stored, '\n', 1, true)
-  local version, last_id, trim_mark, meta_length =
-    string.match(string.sub(stored, 1, header_end - 1), '^(%d+) (%S+) (%S+) (%d+)$')
+  local version, last_id, trim_mark, meta_length, entries =
+    string.match(string.sub(stored, 1, header_end - 1), '^(%d+) (%S+) (%S+) (%d+) ?(%d*)$')
   local meta_end = header_end + tonumber(meta_length)
   return {
     version = version,
     last_id = last_id,
     trim_mark = trim_mark,
+    entries = entries ~= '' and tonumber(entries) or false,
     meta = string.sub(stored, header_end + 1, meta_end),
     state = string.sub(stored, meta_end + 1),
   }
 end
 
 local function write_table_state(key, table_state)
+  local entries = table_state.entries and (' ' .. string.format('%d', table_state.entries)) or ''
   redis.call('SET', key, table.concat({
     table_state.version, ' ', table_state.last_id, ' ', table_state.trim_mark, ' ',
-    #table_state.meta, '\n', table_state.meta, table_state.state,
+    #table_state.meta, entries, '\n', table_state.meta, table_state.state,
   }))
 end
 
