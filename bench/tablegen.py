@@ -486,8 +486,8 @@ def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generato
         "deadlines_per_action": {name.removeprefix(DEADLINES_CLAIMED): rpcs.pop(name) / per_action
                                  for name in [n for n in rpcs if n.startswith(DEADLINES_CLAIMED)]},
         "redis_commands_per_action": sum(commands.values()) / per_action,
-        "top_commands": sorted(((name, count / per_action) for name, count in commands.items() if count),
-                               key=lambda item: -item[1])[:6],
+        "top_commands": sorted(((name, count / per_action) for name, count in commands.items()
+                                if count / per_action >= 0.05), key=lambda item: -item[1]),
         "acts_served_over": {bound: 1 - rpcs.pop(key, 0.0) / max(sum(rpcs.get(m, 0.0) for m in MOVE_METHODS), 1.0)
                              for bound, key in (("10 ms", ACT_SERVED_WITHIN["0.01"]), ("25 ms", ACT_SERVED_WITHIN["0.025"]))},
         "garbage_collection": {"full collections": rpcs.pop(GC_FULL_COLLECTIONS, 0.0),
