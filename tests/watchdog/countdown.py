@@ -6,15 +6,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from paiju.games.engine import Event, LedgerLine, SerialisedState, Settlement, require
+from paiju.games.engine import BaseHand, Event, LedgerLine, Settlement, require
 from paiju.games.registry import GameSpec, Tier, register_game
 
 MOVES_PER_HAND = 12
 ESCAPE_PENALTY = 30
 
 
-class Countdown(SerialisedState):
+class Say(str):
+    """A countdown move is its word: "tick" or "tock"."""
+
+    @classmethod
+    def coerce(cls, action: object) -> str:
+        return str(action)
+
+
+class Countdown(BaseHand):
     GAME = "countdown"
+    ACTION = Say
 
     def __init__(self, players: int, dealer: int) -> None:
         self.players = players
@@ -30,10 +39,16 @@ class Countdown(SerialisedState):
     def max_loss(self, seat: int) -> int:
         return max(ESCAPE_PENALTY, 10) * self.players
 
-    def apply(self, seat: int, action: str) -> list[Event]:
+    def _verify(self, seat: int, action: str) -> None:
         require(self.result is None, "the hand is over", "hand_over")
         require(seat == self.to_act, f"it is seat {self.to_act}'s turn", "not_your_turn")
         require(action in ("tick", "tock"), f"say tick or tock, not {action!r}", "malformed")
+
+    def start_record(self) -> None:
+        return None  # no seed, no log: its hands are not kept for a history
+
+    def apply(self, seat: int, action: str) -> list[Event]:
+        self.verify_action(seat, action)
         self.moves.append((seat, action))
         events = [Event("moved", {"seat": seat, "move": action})]
         if len(self.moves) == MOVES_PER_HAND:

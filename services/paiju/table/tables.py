@@ -26,7 +26,6 @@ import orjson
 from paiju.common.logs import log_context
 from paiju.common.metrics import METRICS
 from paiju.games.engine import Event, HandState, IllegalAction, require
-from paiju.games.replays import start_of
 from paiju.table.in_turn import TableTurns
 from paiju.table.outbox_keys import OWED_PREFIXES, RELEASE_PREFIX, SCORE_PREFIX, SETTLEMENT_PREFIX
 from paiju.table.ports import CoinsBoard, CoinsChanged, NoCoinsBoard, WalletPort
@@ -155,13 +154,10 @@ def hand_seat_of(record: TableRecord, table_seat: int) -> int:
     return record.hand.hand_seat(table_seat)  # type: ignore[union-attr,return-value]
 
 
-def note_options(record: TableRecord, hand: Any, version: int) -> None:
+def note_options(record: TableRecord, hand: HandState, version: int) -> None:
     """Before committing ``version`` with ``hand``: each dealt-in seat's key of what it may do,
-    and since when it has held (a new key holds from this version on). A game without
-    ``options_key`` keeps none: every older view of it stays stale."""
+    and since when it has held (a new key holds from this version on)."""
     assert record.hand is not None
-    if not hasattr(hand, "options_key"):
-        return
     for hand_seat, table_seat in enumerate(record.hand.seats):
         taken = record.seats[table_seat]
         if taken is None:
@@ -603,7 +599,7 @@ class Tables:
         self._system_step_timer(record, hand, plan)
         note_options(record, hand, version + 1)
         started = Event("hand_seats", {"hand_id": hand_id, "number": number, "seats": seats, "accounts": accounts})
-        events = [*events, started, *self._table_events(record, hand.opening_events)]  # type: ignore[attr-defined]
+        events = [*events, started, *self._table_events(record, hand.opening_events)]
         try:
             return self._commit(table_id, version, record, events, plan)
         except StaleVersion:
@@ -645,7 +641,7 @@ class Tables:
             if snapshot is None or snapshot.version != version:
                 raise StaleVersion(table_id, version, snapshot.version if snapshot else version)
 
-    def _turn_changed(self, record: TableRecord, hand: Any, plan: DeadlinePlan) -> None:
+    def _turn_changed(self, record: TableRecord, hand: HandState, plan: DeadlinePlan) -> None:
         """A new seat is to act (or nobody): a fresh turn timer, suspended for a disconnected
         player in games that wait for one."""
         record.turn_stamp = record.next_stamp()
@@ -707,13 +703,13 @@ class Tables:
                 raise StaleVersion(table_id, expected_version, snapshot.version)
             seat, hand_seat, hand = self._players_hand(table_id, record, account)
             before = hand.turn_number
-            waited_for = getattr(hand, "system_wait_key", None)
+            waited_for = hand.system_wait_key
             events = hand.apply(hand_seat, action)
             record.seats[seat].strikes = 0  # type: ignore[union-attr]  # acting in person ends a run of timeouts
             try:
                 return self._after_move(
                     table_id, snapshot.version, record, hand, events, turn_changed=hand.turn_number != before,
-                    wait_restarted=waited_for is None or getattr(hand, "system_wait_key", None) != waited_for,
+                    wait_restarted=waited_for is None or hand.system_wait_key != waited_for,
                     actor=account,
                 )
             except StaleVersion:
@@ -721,7 +717,7 @@ class Tables:
         raise RuntimeError(f"table {table_id}: too much contention, gave up after 20 tries")
 
     def _after_move(
-        self, table_id: str, version: int, record: TableRecord, hand: Any, events: list[Event], turn_changed: bool,
+        self, table_id: str, version: int, record: TableRecord, hand: HandState, events: list[Event], turn_changed: bool,
         wait_restarted: bool = True, actor: str | None = None,
     ) -> Outcome:
         """Commit a move's effects. ``wait_restarted``: whether the wait for the engine's next
@@ -736,7 +732,7 @@ class Tables:
         if hand.result is None:
             if turn_changed:
                 self._turn_changed(record, hand, plan)
-            if wait_restarted or getattr(hand, "pending_system_step", None) is None:
+            if wait_restarted or hand.pending_system_step is None:
                 self._system_step_timer(record, hand, plan)
             note_options(record, hand, version + 1)
             return self._commit(table_id, version, record, table_events, plan, hand=hand, actor=actor)
@@ -752,9 +748,9 @@ class Tables:
                 if taken is not None:
                     taken.leaving = True
 
-    def _system_step_timer(self, record: TableRecord, hand: Any, plan: DeadlinePlan) -> None:
+    def _system_step_timer(self, record: TableRecord, hand: HandState, plan: DeadlinePlan) -> None:
         """What the engine waits for from the clock (混战: the paced deal, the declaring window)."""
-        pending = getattr(hand, "pending_system_step", None)
+        pending = hand.pending_system_step
         if pending is None or hand.result is not None:
             plan.drop(SYSTEM_DEADLINE)
             return
@@ -766,14 +762,14 @@ class Tables:
         if record.hand is None or record.system_stamp != stamp:
             return None
         hand = record.spec.load_hand(record.hand.blob)
-        if getattr(hand, "pending_system_step", None) is None:
+        if hand.pending_system_step is None:
             return None
         before = hand.turn_number
         events = hand.system_step()
         return self._after_move(table_id, version, record, hand, events, turn_changed=hand.turn_number != before)
 
     def _settle(
-        self, record: TableRecord, hand: Any, plan: DeadlinePlan
+        self, record: TableRecord, hand: HandState, plan: DeadlinePlan
     ) -> tuple[list[tuple[str, bytes]], list[Event]]:
         """Close the hand: the settlement into the outbox, the seats ready for the next one."""
         hand_record = record.hand
@@ -790,7 +786,7 @@ class Tables:
             "lines": [[accounts[line.seat], line.amount, line.reason] for line in result.lines],
             "fee": result.fee,
         }
-        start = start_of(hand)
+        start = hand.start_record()
         kept = None
         if start is not None:
             # The hand's start and move log, for its players' hand history (replayed from them).
@@ -887,7 +883,7 @@ class Tables:
         return self._after_move(table_id, version, record, hand, events, turn_changed=hand.turn_number != before)
 
     @staticmethod
-    def _leave(hand: Any, table_seat: int, record: TableRecord) -> list[Event]:
+    def _leave(hand: HandState, table_seat: int, record: TableRecord) -> list[Event]:
         try:
             return hand.leave(record.hand.hand_seat(table_seat))  # type: ignore[union-attr]
         except IllegalAction:
