@@ -27,11 +27,12 @@ from paiju.games.zhajinhua.rooms import LEVEL_THRESHOLDS
 from paiju.lobby.rooms import Lobby
 from paiju.rpc.channels import ServiceTokenSource, authorized_channel
 from paiju.rpc.server import ServiceBinding
+from paiju.table.deadline_names import Timers
 from paiju.table.fanout import StreamHub
 from paiju.table.notices import GATHER_SECONDS, HandStarter, NoticeListener
 from paiju.table.ports import WalletPort
 from paiju.table.store import TableStore
-from paiju.table.tables import Tables, Timers
+from paiju.table.tables import Tables
 from paiju.wallet import Wallet
 from paiju.wallet.celery_app import DEFAULT_HOLD_SWEEP_SECONDS, WorkerOptions
 from paiju.wallet.coins_board import AvailableCoinsBoard

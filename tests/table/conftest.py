@@ -15,8 +15,9 @@ import fakeredis
 import pytest
 import redis
 
+from paiju.table.deadline_names import Timers
 from paiju.table.store import TableStore
-from paiju.table.tables import Tables, Timers
+from paiju.table.tables import Tables
 from paiju.wallet import Wallet
 from paiju.wallet.coins_board import AvailableCoinsBoard
 from paiju.wallet.table_port import DirectWallet

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from paiju.table.tables import START_RECOVERY_MS, STARTING_PREFIX, Tables, Timers
+from paiju.table.deadline_names import START_RECOVERY_MS, STARTING_PREFIX, Timers
+from paiju.table.tables import Tables
 from paiju.wallet.coins_board import AvailableCoinsBoard
 from paiju.wallet.table_port import DirectWallet
 from paiju.watchdog.firing import fire_due

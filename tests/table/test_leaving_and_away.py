@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from paiju.games.engine import IllegalAction
-from paiju.table.tables import READY_KICK_DEADLINE, START_DEADLINE
+from paiju.table.deadline_names import READY_KICK_DEADLINE, START_DEADLINE
 from tests.table.test_tables import seated_table
 
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 import pytest
 
 from paiju.games.engine import IllegalAction
+from paiju.table.commits import LedgerNeeded
+from paiju.table.deadline_names import Timers
 from paiju.table.store import TableStore
-from paiju.table.tables import LedgerNeeded, Tables, Timers
+from paiju.table.tables import Tables
 from paiju.wallet import Wallet
 from paiju.wallet.coins_board import AvailableCoinsBoard
 from paiju.wallet.table_port import DirectWallet

@@ -9,8 +9,9 @@ import uuid
 import pytest
 import redis
 
+from paiju.table.deadline_names import Timers
 from paiju.table.store import DEFAULT_ACKED_OUTBOX_MEMORY, TableStore
-from paiju.table.tables import Tables, Timers
+from paiju.table.tables import Tables
 from paiju.wallet import Wallet
 from paiju.wallet.coins_board import AvailableCoinsBoard
 from paiju.wallet.table_port import DirectWallet

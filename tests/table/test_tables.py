@@ -15,16 +15,11 @@ import redis
 from paiju.games.engine import IllegalAction
 from paiju.games.zhajinhua import Game
 from paiju.lobby.rooms import Lobby
+from paiju.table.commits import NotSeated
+from paiju.table.deadline_names import READY_KICK_DEADLINE, START_DEADLINE, TURN_DEADLINE, Timers
 from paiju.table.record import TableRecord
 from paiju.table.store import StaleVersion, TableStore
-from paiju.table.tables import (
-    READY_KICK_DEADLINE,
-    START_DEADLINE,
-    TURN_DEADLINE,
-    NotSeated,
-    Tables,
-    Timers,
-)
+from paiju.table.tables import Tables
 from paiju.wallet.coins_board import AvailableCoinsBoard
 from paiju.wallet.table_port import DirectWallet
 from tests.games.zhajinhua_playouts import Knowledge, cards_in

@@ -11,8 +11,8 @@ import pytest
 
 from paiju.games.chaodipi import Phase as ChaodipiPhase
 from paiju.games.zhajinhua import Game
+from paiju.table.deadline_names import RECONNECT_PREFIX, TURN_DEADLINE
 from paiju.table.record import TableRecord
-from paiju.table.tables import RECONNECT_PREFIX, TURN_DEADLINE
 from paiju.watchdog.owners import LocalTables
 from paiju.watchdog.presence import QUIET_AFTER_MS
 from paiju.watchdog.replica import Replica

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 
 from paiju.games.engine import IllegalAction
 from paiju.games.registry import game_names, game_spec
+from paiju.table.commits import Outcome
 from paiju.table.record import IDLE, PLAYING, WAITING, TableRecord
 from paiju.table.store import parse_commit_notice
-from paiju.table.tables import Outcome, Tables
+from paiju.table.tables import Tables
 
 QUICK_MATCH_WAIT_SECONDS = 5.0
 """How long quick match waits for a playing room with a free seat to end its hand when no room is

@@ -14,9 +14,9 @@ from paiju.proto.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
 from paiju.rpc import aio_bridge
 from paiju.rpc.errors import abort, refuse_illegal, required
 from paiju.rpc.interceptor import current_caller
+from paiju.table.commits import LedgerNeeded, TableNotFound
 from paiju.table.fanout import StreamHub
 from paiju.table.record import IDLE, PLAYING, WAITING, TableRecord
-from paiju.table.tables import LedgerNeeded, TableNotFound
 
 ROOM_STATES = {
     IDLE: common_pb2.ROOM_STATE_IDLE,

@@ -18,6 +18,8 @@ from paiju.proto.v1 import common_pb2, table_pb2, table_pb2_grpc
 from paiju.rpc.aio_bridge import WAITING
 from paiju.rpc.errors import abort, refuse_illegal, required
 from paiju.rpc.interceptor import current_caller
+from paiju.table.commits import TABLE_EVENTS, NotSeated, Outcome, TableNotFound, hand_of_commit
+from paiju.table.deadline_names import READY_KICK_DEADLINE, RECONNECT_PREFIX, TURN_DEADLINE
 from paiju.table.fanout import EVENTS_LOST, LeftOut, StreamHub
 from paiju.table.fanout import after as is_after
 from paiju.table.hand_ids import HandIds
@@ -26,17 +28,7 @@ from paiju.table.ports import Presence
 from paiju.table.record import TableRecord
 from paiju.table.store import EventsTrimmed, Snapshot, StaleVersion
 from paiju.table.store.keys import check_table_id
-from paiju.table.tables import (
-    READY_KICK_DEADLINE,
-    RECONNECT_PREFIX,
-    TABLE_EVENTS,
-    TURN_DEADLINE,
-    NotSeated,
-    Outcome,
-    TableNotFound,
-    Tables,
-    hand_of_commit,
-)
+from paiju.table.tables import Tables
 
 MAX_EVENTS_PER_UPDATE = 500
 MOST_ACTION_CHARS = 512

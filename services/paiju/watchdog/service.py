@@ -6,15 +6,15 @@ import grpc
 
 from paiju.proto.v1 import common_pb2, watchdog_pb2, watchdog_pb2_grpc
 from paiju.rpc.errors import abort, required
-from paiju.table.store.keys import check_table_id
-from paiju.table.tables import (
+from paiju.table.commits import TableNotFound
+from paiju.table.deadline_names import (
     READY_KICK_DEADLINE,
     RECONNECT_PREFIX,
     START_DEADLINE,
     TURN_DEADLINE,
-    TableNotFound,
-    Tables,
 )
+from paiju.table.store.keys import check_table_id
+from paiju.table.tables import Tables
 from paiju.watchdog.presence import PresenceBoard
 
 REPORTED_STREAM = "reported"
