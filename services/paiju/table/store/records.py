@@ -312,3 +312,13 @@ def parse_commit_notice(data: bytes | str) -> tuple[str, str]:
     text = data.decode() if isinstance(data, bytes) else data
     table_id, _, last_event_id = text.partition("\n")
     return table_id, last_event_id
+
+
+def as_text(raw: bytes | str) -> str:
+    """A Redis reply as text (the store's client answers bytes)."""
+    return raw.decode() if isinstance(raw, bytes) else raw
+
+
+def snapshot_of(stored: StoredTableState) -> Snapshot:
+    """What a reader of a stored state is given: its version, state and last event id."""
+    return Snapshot(version=stored.version, state=stored.state, last_event_id=stored.last_event_id)
