@@ -49,7 +49,7 @@ Watching = Callable[[table_pb2.WatchRequest, Any, Callable[[], bool]], Iterator[
 what it holds back now (moves are waiting behind it)."""
 Acting = Callable[[table_pb2.ActRequest, Any], table_pb2.ActResponse]
 Readying = Callable[[lobby_pb2.ReadyRequest, Any], lobby_pb2.ReadyResponse]
-"""``Lobby.Ready``'s servicer method: it raises :class:`~paiju.common.aio_bridge.OffTheLoop`,
+"""``Lobby.Ready``'s servicer method: it raises :class:`~paiju.rpc.aio_bridge.OffTheLoop`,
 having changed nothing, when its context ``runs_on_loop`` and only the ledger can answer."""
 
 
@@ -91,7 +91,7 @@ class MoveContext:
 
 def play(requests: Any, context: Any, watch: Watching, act: Acting, ready: Readying | None = None) -> Iterator[Any]:
     """The ``Play`` stream of the caller: ``requests`` is the bridge's
-    :class:`~paiju.common.aio_bridge.StreamRequests` (the stream lives on the event loop);
+    :class:`~paiju.rpc.aio_bridge.StreamRequests` (the stream lives on the event loop);
     ``ready`` serves presses of start (without it they are refused UNIMPLEMENTED)."""
     if not hasattr(requests, "take"):
         # grpc's thread-pool server (PAIJU_GRPC_SERVER=threads) hands a blocking iterator.
