@@ -117,37 +117,35 @@ def test_resuming_from_a_trimmed_id_asks_for_a_fresh_snapshot(backend: Backend) 
             store.read_events("t1", after_id=stale_id)
         assert trimmed.value.after_id == stale_id
     retained = store.read_events("t1", after_id=trimmed.value.trimmed_through, seat=ALL_SEATS)
-    # At least the newest five, and everything after the trim mark: nothing falls in between.
-    # (Trimming goes in batches: 12 commits at 5 to 6 retained leave 6..11.)
-    assert [e.payload for e in retained] == [str(n).encode() for n in range(6, 12)]
+    # The newest five commits, and everything after the trim mark: nothing falls in between.
+    assert [e.payload for e in retained] == [str(n).encode() for n in range(7, 12)]
     snapshot = store.load("t1")
     assert store.read_events("t1", after_id=snapshot.last_event_id) == []
     assert store.read_events("t1", after_id=retained[0].id) == retained[1:]
 
 
-def test_trimming_rewrites_the_stream_with_the_same_ids(backend: Backend) -> None:
-    store = backend.store(stream_maxlen=6)  # holds 6 to stream_trimmed_above commits
-    keep, most = store.stream_maxlen, store.stream_trimmed_above
+def test_trimming_keeps_the_newest_commits_with_their_ids(backend: Backend) -> None:
+    store = backend.store(stream_maxlen=6)  # holds the newest 6 commits' events
+    keep = store.stream_maxlen
     store.create("t1", b"s")
     version = 1
-    for n in range(most):
+    for n in range(keep):
         version = store.commit("t1", version, b"s", events=[(None, "bet", str(n).encode())])
     before = store.read_events("t1", seat=ALL_SEATS)
-    assert len(before) == most, "not trimmed yet"
+    assert len(before) == keep, "not trimmed yet"
     version = store.commit("t1", version, b"s", events=[((2,), "cards", b"AS KS QS")])
-    kept = before[most - keep + 1:]
-    after = store.read_events("t1", after_id=before[most - keep].id, seat=ALL_SEATS)
-    assert after[:-1] == kept
+    after = store.read_events("t1", after_id=before[0].id, seat=ALL_SEATS)
+    assert after[:-1] == before[1:]
     assert (after[-1].type, after[-1].visible_to, after[-1].version) == ("cards", (2,), version)
     with pytest.raises(EventsTrimmed) as trimmed:
-        store.read_events("t1", after_id=before[1].id)
-    assert trimmed.value.trimmed_through == before[most - keep].id
-    # New events still get ids after the rewritten ones.
+        store.read_events("t1")
+    assert trimmed.value.trimmed_through == before[0].id
+    # New events still get ids after the kept ones.
     store.commit("t1", version, b"s", events=[(None, "turn", b"seat 0")])
     assert [e.type for e in store.read_events("t1", after_id=after[-1].id)] == ["turn"]
 
 
-def test_a_blocked_reader_wakes_for_events_that_trimming_rewrote(backend: Backend) -> None:
+def test_a_blocked_reader_wakes_for_events_committed_meanwhile(backend: Backend) -> None:
     store = backend.store(stream_maxlen=2)  # holds 2 or 3 events
     store.create("t1", b"s")
     version = store.commit("t1", 1, b"s", events=[(None, "bet", b"0"), (None, "bet", b"1")])

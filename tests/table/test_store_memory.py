@@ -66,20 +66,22 @@ def test_the_stream_cap_bounds_a_busy_table(backend: Backend) -> None:
     assert after_ten_caps - at_cap <= 2 * KB
 
 
-def test_a_busy_stream_costs_its_retained_events_not_whole_nodes(backend: Backend) -> None:
-    """Redis would give each stream node 4 KB up front and free trimmed entries only by the
-    node; the store keeps the stream at the size of the 16 to 32 commits it retains."""
+def test_a_busy_tables_events_cost_the_ring_of_its_newest_commits_and_no_stream(backend: Backend) -> None:
+    """A stream would take a 4 KB node up front and free trimmed entries only by the node; the
+    events a table keeps are a ring inside its state key, trimmed exactly at every commit."""
     store = backend.store(stream_maxlen=16)
     version = _small_table(store)
+    quiet = store.memory_usage("t1").by_key[store.keys("t1").state]
     largest = 0
     for _ in range(60):
         version = _bet(store, version, 1)
-        largest = max(largest, store.memory_usage("t1").by_key[store.keys("t1").events])
-    client = backend.new_client()
-    assert 16 <= client.xlen(store.keys("t1").events) <= 32
-    # 32 entries of ~80 bytes (payload, type, version, id, listpack headers) and the stream's
-    # own ~600 bytes; one preallocated node alone would be 4 KB.
-    assert largest <= 3_600, largest
+        largest = max(largest, store.memory_usage("t1").by_key[store.keys("t1").state])
+    assert not backend.new_client().exists(store.keys("t1").events)
+    with pytest.raises(EventsTrimmed) as trimmed:
+        store.read_events("t1")
+    assert len(store.read_events("t1", after_id=trimmed.value.trimmed_through)) == 16
+    # 16 entries of ~75 bytes (payload, type, visibility, version, id and their lengths).
+    assert largest - quiet <= 1_536, (quiet, largest)
 
 
 def test_dropping_events_shrinks_an_idle_table_and_sends_laggards_to_a_snapshot(

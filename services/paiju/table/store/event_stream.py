@@ -1,54 +1,46 @@
-"""The event stream of a table's store: reading a table's events after a cursor (one table or
-many at once, waiting or not), the Pub/Sub notices of commits, and dropping an idle table's
-events. Commits write the stream (``commit.lua``): one entry per commit, its events packed."""
+"""The events of a table's store: reading a table's events after a cursor (one table or many
+at once, waiting or not), the Pub/Sub notices of commits, and dropping an idle table's events.
+
+A commit writes its events into the table's state key itself (``commit.lua``): a ring of the
+newest commits' events after the record, each commit one entry of packed events, each event an
+id of its own. So a read of events is a GET of the state key, and a commit writes no other key
+for them.
+"""
 
 from __future__ import annotations
 
 import time
 from typing import Any
 
-from redis.exceptions import ResponseError
-
 from .errors import EventsTrimmed, UnknownTable
 from .inputs import check_int
-from .keys import TableKeys
 from .parts import StoreParts
 from .records import (
     ALL_SEATS,
-    TABLE_STATE_HEADER_BYTES,
     EncodedEvent,
     SeatFilter,
     StoredEvent,
+    StoredTableState,
     as_text,
     decode_visibility,
     event_ids,
+    pack_events,
     parse_stream_id,
-    parse_table_state_header,
+    ring_entries,
     unpack_events,
 )
 
 MAX_READ_COUNT = 10_000
+BLOCKED_READ_PAUSE_SECONDS = 0.01
+"""How often a read that waits for events looks again (tests and tools: the servers' readers
+wait on commit notices instead)."""
 
 
 class EventStream(StoreParts):
-    """:class:`~paiju.table.store.TableStore`'s reading of event streams (see the module)."""
+    """:class:`~paiju.table.store.TableStore`'s reading of events (see the module)."""
 
     commits_channel: str
     stream_maxlen: int
-
-    def _trim_mark(self, table_id: str, keys: TableKeys) -> tuple[int, int]:
-        try:
-            header = self._client.getrange(keys.state, 0, TABLE_STATE_HEADER_BYTES - 1)
-        except ResponseError as error:  # a hash an older store wrote
-            if not str(error).startswith("WRONGTYPE"):
-                raise
-            stored = self._stored_state(keys.state, error)
-            header = None if stored is None else stored.trim_mark
-        else:
-            header = parse_table_state_header(header)[2] if header else None
-        if header is None:
-            raise UnknownTable(table_id)
-        return parse_stream_id(header)
 
     def read_events(
         self,
@@ -67,7 +59,7 @@ class EventStream(StoreParts):
         a visible event; the result is empty when none came.
 
         Raises ``EventsTrimmed`` when events after ``after_id`` were trimmed (the reader is
-        more than ``stream_maxlen`` events behind): load a snapshot and resume from its
+        more than ``stream_maxlen`` commits behind): load a snapshot and resume from its
         ``last_event_id``. Raises ``UnknownTable`` for a table that does not exist.
         """
         keys = self.keys(table_id)
@@ -79,52 +71,35 @@ class EventStream(StoreParts):
             check_int(block_ms, "block_ms", minimum=1)
         if not (seat is None or seat == ALL_SEATS):
             check_int(seat, 'seat (an int, None for a spectator, or "all")')
-
-        self._refuse_trimmed(table_id, keys, cursor)
         give_up_at = None if block_ms is None else time.monotonic() + block_ms / 1000
         while True:
-            block = None
-            if give_up_at is not None:
-                block = int((give_up_at - time.monotonic()) * 1000)
-                if block <= 0:
-                    return []
-            reply = self._client.xread(
-                {keys.events: f"{cursor[0]}-{cursor[1]}"}, count=count, block=block
-            )
-            entries = reply[0][1] if reply else []
-            events = [event for raw_id, fields in entries for event in _stored_events(raw_id, fields, cursor)]
-            # Checked after reading: a trim that removed entries we should have seen happened
-            # before the read, so its mark is visible now.
-            self._refuse_trimmed(table_id, keys, cursor)
-            visible = [event for event in events if event.visible(seat)]
-            if visible:
-                # An entry holds a whole commit's events: a reader resuming from the last one
-                # it was given reads the rest of that entry next time.
-                return visible[:count]
-            if not entries or (give_up_at is None and len(entries) < count):
-                return []
-            cursor = parse_stream_id(as_text(entries[-1][0]))
+            stored = self._stored_state(keys.state)
+            if stored is None:
+                raise UnknownTable(table_id)
+            events = _events_after(table_id, stored, cursor, self._legacy_entries(keys.events, stored, cursor))
+            # An entry holds a whole commit's events: a reader resuming from the last one it
+            # was given reads the rest of that entry next time.
+            visible = [event for event in events if event.visible(seat)][:count]
+            if visible or give_up_at is None or time.monotonic() >= give_up_at:
+                return visible
+            time.sleep(BLOCKED_READ_PAUSE_SECONDS)
 
     def read_many(
         self, cursors: dict[str, str], count: int = 100, block_ms: int | None = None
     ) -> dict[str, list[StoredEvent]]:
-        """Every event after each table's cursor, for all of them in one (blocking) read.
+        """Every event after each table's cursor, for all of them in one round trip (waiting up
+        to ``block_ms`` for one when there is none yet).
 
         For a process that fans one read out to many watchers; it sees every event (the
-        watchers filter by seat) and leaves trim checks to them. On a cluster, whose nodes each
-        hold some of the tables, a read of several tables cannot wait (``ValueError``).
+        watchers filter by seat) and leaves trim checks to them (:meth:`read_with_marks`).
         """
-        if not cursors:
-            return {}
-        by_key = {self.keys(table_id).events: table_id for table_id in cursors}
-        streams = {key: cursors[table_id] for key, table_id in by_key.items()}
-        if self._one_redis or len(streams) == 1:
-            return _events_by_table(by_key, self._client.xread(streams, count=count, block=block_ms), cursors)
-        if block_ms is not None:
-            raise ValueError("on a Redis Cluster a read of several tables' events cannot wait")
-        pipe = self._client.pipeline(transaction=False)
-        reads = self._ask_events(pipe, streams, count)
-        return _events_by_table(by_key, _merged_reads(pipe.execute(raise_on_error=False)[:reads]), cursors)
+        give_up_at = None if block_ms is None else time.monotonic() + block_ms / 1000
+        while True:
+            found, _ = self.read_with_marks(cursors, count)
+            found = {table_id: events for table_id, events in found.items() if events}
+            if found or give_up_at is None or time.monotonic() >= give_up_at:
+                return found
+            time.sleep(BLOCKED_READ_PAUSE_SECONDS)
 
     def notices(self, channel: str) -> Any:
         """A Pub/Sub subscription to ``channel`` (:attr:`outbox_channel`, :attr:`settled_channel`):
@@ -147,65 +122,63 @@ class EventStream(StoreParts):
         self, cursors: dict[str, str], count: int = 100
     ) -> tuple[dict[str, list[StoredEvent]], dict[str, str]]:
         """:meth:`read_many` (without waiting) and each table's trim mark (events up to it may be
-        gone), in one round trip: the marks are read after the events, so a cursor older than its
-        table's mark means events after it were trimmed before they could be read. Tables that
-        do not exist have no mark."""
+        gone), in one round trip: a cursor older than its table's mark means events after it were
+        trimmed before they could be read. Tables that do not exist have no mark."""
         if not cursors:
             return {}, {}
         table_ids = list(cursors)
-        by_key = {self.keys(table_id).events: table_id for table_id in table_ids}
         pipe = self._client.pipeline(transaction=False)
-        reads = self._ask_events(pipe, {key: cursors[table_id] for key, table_id in by_key.items()}, count)
-        self._ask_trim_marks(pipe, table_ids)
-        replies = pipe.execute(raise_on_error=False)
-        return (_events_by_table(by_key, _merged_reads(replies[:reads]), cursors),
-                self._trim_marks_of(table_ids, replies[reads:]))
-
-    def _ask_events(self, pipe: Any, streams: dict[str, str], count: int) -> int:
-        """Queue the reads of ``streams`` (key: cursor) on ``pipe``; how many replies they make.
-        One Redis takes them in one XREAD. A cluster refuses a command whose keys lie in
-        different slots, so there each table is an XREAD of its own (the pipeline still sends
-        each node its share at once)."""
-        if self._one_redis:
-            pipe.xread(streams, count=count)
-            return 1
-        for key, cursor in streams.items():
-            pipe.xread({key: cursor}, count=count)
-        return len(streams)
-
-    def _ask_trim_marks(self, pipe: Any, table_ids: list[str]) -> None:
         for table_id in table_ids:
-            pipe.getrange(self.keys(table_id).state, 0, TABLE_STATE_HEADER_BYTES - 1)
+            pipe.get(self.keys(table_id).state)
+        found: dict[str, list[StoredEvent]] = {}
+        marks: dict[str, str] = {}
+        for table_id, raw in zip(table_ids, pipe.execute(raise_on_error=False), strict=True):
+            stored = self._stored_state(self.keys(table_id).state, raw)
+            if stored is None:
+                continue
+            marks[table_id] = stored.trim_mark
+            cursor = parse_stream_id(cursors[table_id])
+            legacy = self._legacy_entries(self.keys(table_id).events, stored, cursor)
+            events = _events_after(table_id, stored, cursor, legacy, refuse_trimmed=False)
+            if events:
+                found[table_id] = events[:count]
+        return found, marks
 
-    def _trim_marks_of(self, table_ids: list[str], headers: list[Any]) -> dict[str, str]:
-        marks = {}
-        for table_id, header in zip(table_ids, headers, strict=True):
-            if isinstance(header, ResponseError):  # a hash an older store wrote
-                try:
-                    marks[table_id] = "{}-{}".format(*self._trim_mark(table_id, self.keys(table_id)))
-                except UnknownTable:
-                    pass
-            elif header:
-                marks[table_id] = parse_table_state_header(header)[2]
-        return marks
+    def _legacy_entries(self, events_key: str, stored: StoredTableState,
+                        cursor: tuple[int, int]) -> list[tuple[str, int, bytes]] | None:
+        """The events of a table an older store wrote (no ring in its state: one stream entry
+        per event), as ring entries after ``cursor``; None for a table with a ring."""
+        if stored.ring is not None:
+            return None
+        entries = self._client.xrange(events_key, min=f"({cursor[0]}-{cursor[1]}")
+        return [(as_text(raw_id), int(fields[b"n"]),
+                 pack_events([(as_text(fields[b"v"]), as_text(fields[b"t"]), fields[b"p"], int(fields.get(b"h", 0)))]))
+                for raw_id, fields in entries]
 
     def drop_events(self, table_id: str) -> None:
         """Drop the table's retained events, to shrink an idle table (e.g. between hands).
-
-        A Redis 7 stream takes at least one preallocated node (4 KB with the default
-        ``stream-node-max-bytes``) whatever it holds. Readers that had seen every event read on
-        as before; readers behind get ``EventsTrimmed`` and take a fresh snapshot.
-        Raises ``UnknownTable``.
+        Readers that had seen every event read on as before; readers behind get
+        ``EventsTrimmed`` and take a fresh snapshot. Raises ``UnknownTable``.
         """
         keys = self.keys(table_id)
         self.forget(table_id)
         if not self._scripts.drop_events(keys=[keys.state, keys.events]):
             raise UnknownTable(table_id)
 
-    def _refuse_trimmed(self, table_id: str, keys: TableKeys, cursor: tuple[int, int]) -> None:
-        mark = self._trim_mark(table_id, keys)
+
+def _events_after(table_id: str, stored: StoredTableState, cursor: tuple[int, int],
+                  legacy: list[tuple[str, int, bytes]] | None = None, refuse_trimmed: bool = True) -> list[StoredEvent]:
+    """The events of a stored state's ring (or of an older table's stream, ``legacy``) after
+    ``cursor``; ``EventsTrimmed`` when some after it are gone (unless ``refuse_trimmed`` is off:
+    the caller compares the mark itself)."""
+    if refuse_trimmed:
+        mark = parse_stream_id(stored.trim_mark)
         if cursor < mark:
-            raise EventsTrimmed(table_id, f"{cursor[0]}-{cursor[1]}", f"{mark[0]}-{mark[1]}")
+            raise EventsTrimmed(table_id, f"{cursor[0]}-{cursor[1]}", stored.trim_mark)
+    entries = legacy if legacy is not None else ring_entries(stored.ring or b"")
+    return [event for entry_id, version, packed in entries
+            if parse_stream_id(entry_id) > cursor
+            for event in _entry_events(entry_id, version, packed, cursor)]
 
 
 def committed_events(version: int, encoded: list[EncodedEvent], last_event_id: str) -> tuple[StoredEvent, ...]:
@@ -220,21 +193,8 @@ def committed_events(version: int, encoded: list[EncodedEvent], last_event_id: s
     )
 
 
-def _stored_events(raw_id: bytes, fields: dict[bytes, bytes], after: tuple[int, int] = (0, 0)) -> list[StoredEvent]:
-    """The events of one stream entry that come after ``after``: the entry of a commit holds
-    its events packed (field ``e``); an entry written before commits were packed, one event."""
-    entry_id = as_text(raw_id)
-    version = int(fields[b"n"])
-    packed = fields.get(b"e")
-    if packed is None:
-        return [StoredEvent(
-            id=entry_id,
-            version=version,
-            visible_to=decode_visibility(as_text(fields[b"v"])),
-            type=as_text(fields[b"t"]),
-            payload=fields[b"p"],
-            hand=int(fields.get(b"h", 0)),  # written before events had hand numbers: none
-        )]
+def _entry_events(entry_id: str, version: int, packed: bytes, after: tuple[int, int]) -> list[StoredEvent]:
+    """The events of one commit's entry that come after ``after``."""
     encoded = unpack_events(packed)
     return [
         StoredEvent(id=event_id, version=version, visible_to=decode_visibility(visibility), type=kind,
@@ -242,24 +202,3 @@ def _stored_events(raw_id: bytes, fields: dict[bytes, bytes], after: tuple[int, 
         for event_id, (visibility, kind, payload, hand) in zip(event_ids(entry_id, len(encoded)), encoded, strict=True)
         if parse_stream_id(event_id) > after
     ]
-
-
-def _merged_reads(replies: list[Any]) -> list[Any]:
-    """The XREAD replies of one pipeline as one reply (a failed read raises its error)."""
-    merged: list[Any] = []
-    for reply in replies:
-        if isinstance(reply, Exception):
-            raise reply
-        merged.extend(reply or [])
-    return merged
-
-
-def _events_by_table(by_key: dict[str, str], reply: Any, cursors: dict[str, str]) -> dict[str, list[StoredEvent]]:
-    """An XREAD reply as each table's events after its cursor (``by_key``: stream key to table
-    id): an entry read from a cursor inside it gives only the events after the cursor."""
-    found = {}
-    for raw_key, entries in reply or []:
-        table_id = by_key[as_text(raw_key)]
-        after = parse_stream_id(cursors[table_id])
-        found[table_id] = [event for raw_id, fields in entries for event in _stored_events(raw_id, fields, after)]
-    return found

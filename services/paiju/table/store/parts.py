@@ -8,6 +8,7 @@ from typing import Any
 
 from .indexes import GlobalIndexes
 from .keys import TableKeys
+from .records import StoredTableState
 from .scripts import StoreScripts
 
 
@@ -21,5 +22,12 @@ class StoreParts:
     _one_redis: bool
     _indexes_reachable_from_scripts: bool
 
+    # The store's own (store.py), which the parts call:
     def keys(self, table_id: str) -> TableKeys:
-        raise NotImplementedError  # the store's own, which remembers each table's keys
+        raise NotImplementedError  # each table's keys, made once
+
+    def _stored_state(self, key: str, raw: Any = ...) -> StoredTableState | None:
+        raise NotImplementedError  # what a state key holds (its GET reply, when read already)
+
+    def forget(self, table_id: str) -> None:
+        raise NotImplementedError  # drop what the store remembers of a table

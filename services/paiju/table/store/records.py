@@ -257,6 +257,9 @@ class StoredTableState:
     trim_mark: str
     meta: dict[str, str]
     state: bytes
+    ring: bytes | None = b""
+    """The latest commits' events (see :func:`ring_entries`); None in a state an older store
+    wrote, whose events are in the table's stream until its next commit."""
 
 
 def encode_netstrings(values: list[str]) -> bytes:
@@ -279,28 +282,52 @@ def decode_netstrings(stored: bytes) -> list[str]:
     return values
 
 
-def parse_table_state_header(stored: bytes) -> tuple[int, str, str, int, int]:
-    """Version, last event id, trim mark, meta length and where the meta starts."""
+def parse_table_state_header(stored: bytes) -> tuple[int, str, str, int, int, int]:
+    """Version, last event id, trim mark, meta length, where the meta starts and the length of
+    the ring of events after it (-1 in a state written before the ring)."""
     header_end = stored.index(b"\n")
-    version, last_event_id, trim_mark, meta_length = stored[:header_end].decode().split(" ")[:4]  # then the stream's entries
-    return int(version), last_event_id, trim_mark, int(meta_length), header_end + 1
+    fields = stored[:header_end].decode().split(" ")
+    version, last_event_id, trim_mark, meta_length = fields[:4]
+    ring_length = int(fields[5]) if len(fields) >= 6 else -1
+    return int(version), last_event_id, trim_mark, int(meta_length), header_end + 1, ring_length
 
 
 def decode_table_state(stored: bytes) -> StoredTableState:
     """A state key's string (see ``lua/table_state.lua``) read back.
 
-    >>> decode_table_state(b"7 1-0 0-0 12\\n4:game4:freeSTATE")
-    StoredTableState(version=7, last_event_id='1-0', trim_mark='0-0', meta={'game': 'free'}, state=b'STATE')
+    >>> decode_table_state(b"7 0-2 0-0 12 1 19\\n4:game4:free3:0-21:79:AnyEventsSTATE")
+    StoredTableState(version=7, last_event_id='0-2', trim_mark='0-0', meta={'game': 'free'}, state=b'STATE', ring=b'3:0-21:79:AnyEvents')
     """
-    version, last_event_id, trim_mark, meta_length, meta_at = parse_table_state_header(stored)
+    version, last_event_id, trim_mark, meta_length, meta_at, ring_length = parse_table_state_header(stored)
     flat = decode_netstrings(stored[meta_at : meta_at + meta_length])
+    ring_at = meta_at + meta_length
     return StoredTableState(
         version=version,
         last_event_id=last_event_id,
         trim_mark=trim_mark,
         meta=dict(zip(flat[::2], flat[1::2], strict=True)),
-        state=stored[meta_at + meta_length :],
+        state=stored[ring_at + max(0, ring_length) :],
+        ring=stored[ring_at : ring_at + ring_length] if ring_length >= 0 else None,
     )
+
+
+def ring_entries(ring: bytes) -> list[tuple[str, int, bytes]]:
+    """The commits a state's ring holds, oldest first: each one's last event id, version and
+    packed events (:func:`pack_events`).
+
+    >>> ring_entries(b"3:0-21:7" + b"%d:%s" % (len(pack_events([("*", "bet", b"1", 0)])), pack_events([("*", "bet", b"1", 0)])))
+    [('0-2', 7, b'1:*3:bet1:11:0')]
+    """
+    entries, at = [], 0
+    values: list[bytes] = []
+    while at < len(ring):
+        colon = ring.index(b":", at)
+        end = colon + 1 + int(ring[at:colon])
+        values.append(ring[colon + 1 : end])
+        at = end
+    for i in range(0, len(values), 3):
+        entries.append((values[i].decode(), int(values[i + 1]), values[i + 2]))
+    return entries
 
 
 def parse_commit_notice(data: bytes | str) -> tuple[str, str]:

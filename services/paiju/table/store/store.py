@@ -2,8 +2,9 @@
 
 Keys of table ``t42`` under prefix ``paiju`` (one Redis Cluster slot, thanks to ``{t42}``):
 
-``paiju:{t42}:state``         string: version, last event id, trim mark, meta, state bytes
-``paiju:{t42}:events``        stream: one entry per commit (version, its events packed)
+``paiju:{t42}:state``         string: version, last event id, trim mark, meta, the ring of the
+                              newest commits' events, state bytes
+``paiju:{t42}:events``        stream: the events as an older store wrote them (gone at the next commit)
 ``paiju:{t42}:deadlines``     hash: deadline name -> ``due_ms:version_set_for``
 ``paiju:{t42}:outbox``        hash: outbox key -> payload, while pending
 ``paiju:{t42}:outbox-acked``  sorted set: the latest acknowledged outbox keys (6-byte hashes)
@@ -50,13 +51,12 @@ from .records import (
 )
 from .scripts import StoreScripts
 
-# A reader lagging by more than this many commits must re-snapshot. Each stream entry is one
-# commit's events (a hand's end, half a dozen, is one entry), and the stream hub reads within
-# milliseconds of a commit's notice: a lag of four commits on one table is a starved server.
-# The stream is trimmed in batches (see commit.lua): it holds 4 to 8 entries, ~115 bytes for a
-# 炸金花 move and ~600 for a hand's end, with the stream's own ~600 bytes. (Kept by events, 16
-# of them, the stream cost the same memory and a rewrite of 16 entries every 5 events.)
-DEFAULT_STREAM_MAXLEN = 4
+# A reader lagging by more than this many commits must re-snapshot. Each commit's events are
+# one entry of the ring in the table's state key (a hand's end, half a dozen events, is one
+# entry), and the stream hub reads within milliseconds of a commit's notice. The ring is rewritten
+# with the state by every commit, so it is trimmed to exactly this many entries each time: ~115
+# bytes for a 炸金花 move, ~600 for a hand's end.
+DEFAULT_STREAM_MAXLEN = 8
 DEFAULT_ACKED_OUTBOX_MEMORY = 32
 KEYS_REMEMBERED = 100_000
 STATES_REMEMBERED = 20_000
@@ -76,14 +76,12 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
     """The storage of live tables on one Redis (or Redis Cluster, or fakeredis) client.
 
     ``redis_client`` must return bytes (``decode_responses=False``, the default): game states
-    and payloads are opaque bytes. ``stream_maxlen`` caps each table's event stream, in
-    commits; ``acked_outbox_memory`` is how many acknowledged outbox keys a table remembers to
-    refuse them a second time.
+    and payloads are opaque bytes. ``stream_maxlen`` is how many commits' events a table
+    keeps for readers that resume; ``acked_outbox_memory`` is how many acknowledged outbox keys
+    a table remembers to refuse them a second time.
 
-    Each commit's events are one entry of the stream (one XADD), each event with an id of its
-    own. The stream keeps at least the newest ``stream_maxlen`` entries; it grows to twice that
-    before it is trimmed back, so that trimming (a rewrite of the stream, which frees the
-    memory of what it drops) costs about one XADD per commit, not one per retained entry.
+    Each commit's events are one entry of the ring in the table's state key, each event with an
+    id of its own (see ``event_stream.py``).
 
     >>> import fakeredis
     >>> store = TableStore(fakeredis.FakeRedis(server=fakeredis.FakeServer()), prefix="doc")
@@ -115,7 +113,6 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
         self.prefix = check_prefix(prefix)
         self._keys: dict[str, TableKeys] = {}
         self.stream_maxlen = check_int(stream_maxlen, "stream_maxlen", minimum=1)
-        self.stream_trimmed_above = 2 * self.stream_maxlen
         self.acked_outbox_memory = check_int(acked_outbox_memory, "acked_outbox_memory", minimum=1)
         self._scripts = StoreScripts.register(redis_client)
         self.indexes = GlobalIndexes(redis_client, self.prefix)
@@ -262,6 +259,7 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
                 trim_mark=as_text(fields["x"]),
                 meta={name[2:]: as_text(value) for name, value in fields.items() if name.startswith("m:")},
                 state=fields["s"],
+                ring=None,  # its events are in its stream
             )
         return None if raw is None else decode_table_state(raw)
 
@@ -313,7 +311,6 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
             str(expected_version),
             check_bytes(state, "state"),
             self.stream_maxlen,
-            self.stream_trimmed_above,
             len(encoded_events),
             pack_events(encoded_events),
             *encode_deadline_changes(deadlines_set, deadlines_clear),

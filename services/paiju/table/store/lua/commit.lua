@@ -2,8 +2,7 @@
 -- KEYS: state, events, deadlines, outbox, outbox-acked (all with the table's hash tag), and on a
 --       single Redis (not a cluster, where they live in other slots) the global deadline and
 --       outbox indexes
--- ARGV: expected version, new state bytes, how many events the stream keeps at least, how
---       many it may hold before it is trimmed down to that,
+-- ARGV: expected version, new state bytes, how many commits' events the state keeps,
 --       event count, the events packed as one value (records.pack_events),
 --       deadline-set count, then per deadline: name, stored value ('due_ms:version'),
 --       deadline-clear count, then names,
@@ -35,8 +34,8 @@ if current ~= ARGV[1] then
   return {'stale', current, table_state.last_id, table_state.state}
 end
 
-local new_state, keep_length, max_length = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
-local at = 5
+local new_state, keep_length = ARGV[2], tonumber(ARGV[3])
+local at = 4
 
 local event_count, packed_events = tonumber(ARGV[at]), ARGV[at + 1]
 at = at + 2
@@ -85,57 +84,43 @@ local version = string.format('%d', tonumber(current) + 1)
 table_state.version = version
 table_state.state = new_state
 
--- Redis gives every new stream node a whole node's room up front (4 KB under the default
--- stream-node-max-bytes) and frees trimmed entries only with their whole node: left alone, a
--- table's few events would cost two such nodes. A stream loaded by RESTORE holds its nodes at
--- their exact size and grows them only as entries come.
-local function shrink_stream()
-  redis.call('RESTORE', events_key, 0, redis.call('DUMP', events_key), 'REPLACE')
-end
-
--- Empty exactly when nothing was written since the table was made or its events were dropped
--- (drop_events moves the trim mark up to the last event): known without asking the stream.
-local stream_was_empty = event_count > 0 and table_state.trim_mark == table_state.last_id
 local previous_id = table_state.last_id
-local last_id = false
+local last_id = previous_id
+if not table_state.ring_entries then
+  -- A table last written before its events moved into its state: the old stream's events are
+  -- not carried over (a reader behind them takes a fresh snapshot), and its memory goes.
+  table_state.ring_entries, table_state.ring, table_state.trim_mark = 0, '', previous_id
+  redis.call('DEL', events_key)
+end
 if event_count > 0 then
-  -- One entry holds the commit's events: one XADD, and one entry's overhead, however many
-  -- there are. Its id is its last event's, the sequence numbers before it its other events',
-  -- continuing from the table's last event id (no clock: ids only need to grow). The version
-  -- rides with the entry so a reader can line events up with snapshots.
+  -- The commit's events are one entry of the ring, written by the SET below that writes the
+  -- state anyway: no stream, no second key. The entry's id is its last event's, the sequence
+  -- numbers before it its other events' (records.event_ids), continuing from the table's last
+  -- event id (no clock: ids only need to grow). The version rides with the entry so a reader
+  -- can line events up with snapshots.
   local ms, seq = string.match(previous_id, '^(%d+)%-(%d+)$')
   last_id = ms .. '-' .. string.format('%d', tonumber(seq) + event_count)
-  redis.call('XADD', events_key, last_id, 'n', version, 'e', packed_events)
-end
-if last_id then
   table_state.last_id = last_id
-  -- The header counts the stream's entries once it knows them (a state written before it
-  -- counted asks the stream once).
-  local entries = stream_was_empty and 1 or (table_state.entries and table_state.entries + 1)
-  if not entries then
-    entries = redis.call('XLEN', events_key)
-  end
-  table_state.entries = entries
-  if entries > max_length then
-    -- Rewrite the stream with its newest keep_length entries (same ids), so the trimmed ones
-    -- free their memory at once, instead of staying marked deleted inside their node. Only
-    -- every (max_length - keep_length) entries, since the rewrite costs a few XADDs. The
-    -- last trimmed id is remembered: a reader resuming from an older id would silently
-    -- miss events, so read_events compares against this mark and tells the reader to take
-    -- a fresh snapshot instead.
-    local newest = redis.call('XREVRANGE', events_key, '+', '-', 'COUNT', keep_length + 1)
-    redis.call('DEL', events_key)
-    for i = keep_length, 1, -1 do
-      redis.call('XADD', events_key, newest[i][1], unpack(newest[i][2]))
+  table_state.ring = table_state.ring .. netstring(last_id) .. netstring(version) .. netstring(packed_events)
+  table_state.ring_entries = table_state.ring_entries + 1
+  -- The ring keeps the newest keep_length commits. The last dropped entry's id is the trim
+  -- mark: a reader resuming from an older id would silently miss events, so it is told to take
+  -- a fresh snapshot instead.
+  local ring, at = table_state.ring, 1
+  while table_state.ring_entries > keep_length do
+    local colon = string.find(ring, ':', at, true)
+    local id_end = colon + tonumber(string.sub(ring, at, colon - 1))
+    table_state.trim_mark = string.sub(ring, colon + 1, id_end)
+    at = id_end + 1
+    for _ = 1, 2 do  -- the entry's version and events
+      colon = string.find(ring, ':', at, true)
+      at = colon + tonumber(string.sub(ring, at, colon - 1)) + 1
     end
-    shrink_stream()
-    table_state.trim_mark = newest[keep_length + 1][1]
-    table_state.entries = keep_length
-  elseif stream_was_empty then
-    shrink_stream()
+    table_state.ring_entries = table_state.ring_entries - 1
   end
-else
-  last_id = table_state.last_id
+  if at > 1 then
+    table_state.ring = string.sub(ring, at)
+  end
 end
 write_table_state(state_key, table_state)
 

@@ -20,6 +20,6 @@ redis.call('DEL', events_key, deadlines_key)
 
 -- The last event written and the last one trimmed are '0-0': none yet.
 write_table_state(state_key, {
-  version = 1, last_id = '0-0', trim_mark = '0-0', entries = 0, meta = ARGV[2], state = ARGV[1],
+  version = 1, last_id = '0-0', trim_mark = '0-0', ring_entries = 0, ring = '', meta = ARGV[2], state = ARGV[1],
 })
 return {'ok', 1}

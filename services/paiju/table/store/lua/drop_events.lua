@@ -13,8 +13,8 @@ end
 -- all of them take a fresh snapshot, while readers that are up to date read on untouched.
 -- Without the mark they would wait forever for events that are gone.
 table_state.trim_mark = table_state.last_id
-table_state.entries = 0
+table_state.ring_entries, table_state.ring = 0, ''
 write_table_state(state_key, table_state)
--- Even exactly sized (see commit.lua), an empty table's stream would cost ~600 bytes.
+-- A stream an older store wrote goes too.
 redis.call('DEL', events_key)
 return 1
