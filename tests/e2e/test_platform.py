@@ -599,7 +599,7 @@ def test_a_stream_that_follows_views_brings_the_view_of_each_turn_and_of_the_han
     assert [v["version"] for v in views] == sorted(v["version"] for v in views)
     wait_for("the other seat's events of the last version",
              lambda: any(e.version >= last_views[-1]["version"] for m in list(messages) for e in m.events))
-    batches = [[(e.version, e.id) for e in m.events] for m in list(messages) if m.events]
+    batches = [[(e.version, parse_stream_id(e.id)) for e in m.events] for m in list(messages) if m.events]
     assert any(len({version for version, _ in batch}) < len(batch) for batch in batches), \
         "a commit of several events came one message each"
     assert [event for batch in batches for event in batch] == sorted(event for batch in batches for event in batch)

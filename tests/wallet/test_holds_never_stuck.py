@@ -17,7 +17,7 @@ import redis
 from paiju.common.config import ConfigError, Settings
 from paiju.games.engine import IllegalAction
 from paiju.table.deadline_names import Timers, reconnect_deadline
-from paiju.table.outbox_keys import RELEASE_PREFIX
+from paiju.table.outbox_contract import RELEASE_PREFIX
 from paiju.table.seating import CLAIM_PENDING_MS
 from paiju.table.store import TableStore
 from paiju.table.tables import Tables

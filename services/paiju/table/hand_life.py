@@ -12,7 +12,7 @@ from collections.abc import Callable
 from paiju.common.logs import log_context
 from paiju.common.metrics import METRICS
 from paiju.games.engine import Event, HandState, IllegalAction
-from paiju.table.commits import Outcome, payload
+from paiju.table.commits import Outcome
 from paiju.table.deadline_names import (
     READY_KICK_DEADLINE,
     START_DEADLINE,
@@ -25,7 +25,7 @@ from paiju.table.deadline_names import (
     starting_mark,
 )
 from paiju.table.options import note_options
-from paiju.table.outbox_keys import RELEASE_PREFIX, SCORE_PREFIX, SETTLEMENT_PREFIX
+from paiju.table.outbox_contract import EndedHand, hand_end_outbox
 from paiju.table.ports import CoinsChanged
 from paiju.table.record import HandRecord, TableRecord, new_hand_id
 from paiju.table.seating_flow import TableSeating
@@ -197,24 +197,17 @@ class HandLife(TableSeating):
         accounts = [record.seats[s].account for s in hand_record.seats]  # type: ignore[union-attr]
         match = result.details.get("match")
         record.carry = None if match is None else {"accounts": accounts, "match": match}
-        settlement = {
-            "ended_ms": self.clock_ms(),
-            "hand_id": hand_record.hand_id,
-            "table_id": record.table_id,
-            "game": record.game,
-            "lines": [[accounts[line.seat], line.amount, line.reason] for line in result.lines],
-            "fee": result.fee,
-        }
         start = hand.start_record()
-        kept = None
-        if start is not None:
+        ended = EndedHand(
+            hand_record.hand_id, record.table_id, record.game, self.clock_ms(), accounts, hand_record.held,
             # The hand's start and move log, for its players' hand history (replayed from them).
-            kept = settlement["record"] = {
+            None if start is None else {
                 "tier": record.tier,
                 "accounts": accounts,
                 "names": [record.seats[s].name for s in hand_record.seats],  # type: ignore[union-attr]
                 "start": start,
-            }
+            },
+        )
         events = [Event("hand_settled", {"hand_id": hand_record.hand_id, "coins": dict(zip(accounts, result.coins))})]
         for hand_seat, table_seat in enumerate(hand_record.seats):
             taken = record.seats[table_seat]
@@ -243,18 +236,5 @@ class HandLife(TableSeating):
                 plan.drop(reconnect_deadline(seat))
                 events.append(Event("stood", {"seat": seat, "account": taken.account, "reason": reason}))
         self._seating_changed(record.table_id, record, plan)
-        outbox = []
-        if settlement["lines"]:
-            outbox.append((SETTLEMENT_PREFIX + hand_record.hand_id, payload(settlement)))
-        elif hand_record.held:
-            # Nothing to settle (炒地皮: void before the first card): the holds go back, once.
-            release = {"hand_id": hand_record.hand_id, "table_id": record.table_id}
-            outbox.append((RELEASE_PREFIX + hand_record.hand_id, payload(release)))
-        if not settlement["lines"] and result.scores is not None and any(result.scores):
-            # A score channel: no coins move; its points (积分) are kept per account instead.
-            points = {"hand_id": hand_record.hand_id, "table_id": record.table_id, "game": record.game,
-                      "scores": dict(zip(accounts, result.scores)), "ended_ms": settlement["ended_ms"]}
-            if kept is not None:
-                points["record"] = kept
-            outbox.append((SCORE_PREFIX + hand_record.hand_id, payload(points)))
+        outbox = hand_end_outbox(ended, result)
         return outbox, events

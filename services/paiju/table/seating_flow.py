@@ -16,7 +16,7 @@ from paiju.table.deadline_names import (
     Timers,
     reconnect_deadline,
 )
-from paiju.table.outbox_keys import OWED_PREFIXES
+from paiju.table.outbox_contract import OWED_PREFIXES
 from paiju.table.ports import CoinsBoard, WalletPort
 from paiju.table.record import TableRecord
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from paiju.common.metrics import METRICS
-from paiju.table.outbox_keys import RELEASE_PREFIX, SCORE_PREFIX, SETTLEMENT_PREFIX
+from paiju.table.outbox_contract import RELEASE_PREFIX, SCORE_PREFIX, SETTLEMENT_PREFIX
 from paiju.wallet.errors import HandAlreadySettled, WalletError
 from paiju.wallet.leaderboard import Leaderboard
 from paiju.wallet.model import Line, Reason, Settlement

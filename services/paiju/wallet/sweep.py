@@ -17,7 +17,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from paiju.table.outbox_keys import OWED_PREFIXES
+from paiju.table.outbox_contract import OWED_PREFIXES
 from paiju.table.record import TableRecord, hand_place
 from paiju.table.store import StaleVersion, TableStore
 from paiju.wallet.errors import HandAlreadySettled
