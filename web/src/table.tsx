@@ -1,7 +1,7 @@
 // The table: a live view of one seat, kept current by the Watch stream (with a fresh view asked
 // for whenever events arrive), the player panels around the felt, and the game's own controls.
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import { Code, codeOf, lobby, reasonOf, table } from "./api";
+import { Code, codeOf, lobby, paijuCodeOf, reasonOf, table } from "./api";
 import type { TableView } from "./gen/paiju/v1/table_pb";
 import { checkAction } from "./check";
 import { followTable, isSeatLost } from "./follow";
@@ -18,6 +18,10 @@ import { NewestView } from "./newest";
 import { EventIds } from "./event_ids";
 import type { EventLine, GameProps, Live } from "./game_props";
 import { logLine, type Namers } from "./log_lines";
+import { staleMoveMessage, turnRanOut, YOUR_TIME_RAN_OUT } from "./late_click";
+
+/** Refusals that can mean the player's turn was over before the click arrived. */
+const TURN_GONE_CODES = new Set(["not_your_turn", "hand_over", "no_hand", "not_in_hand"]);
 
 function liveOf(message: TableView): Live {
   const turn = message.turn;
@@ -102,6 +106,12 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
   }, [seat.tableId]);
 
   const eventIds = useRef(new EventIds());
+  // Every event's line as it came, counted, so a refused move can look at what came since its click.
+  const eventsSeen = useRef<{ count: number; recent: EventLine[] }>({ count: 0, recent: [] });
+  const eventsSinceCount = (count: number) => {
+    const fresh = eventsSeen.current.count - count;
+    return fresh > 0 ? eventsSeen.current.recent.slice(-fresh) : [];
+  };
   // From the stream, and the person's own moves from Act's reply: each event once, by its id.
   const onEvents = (batch: { type: string; payloadJson: string; id: string }[]) => {
     const lines: EventLine[] = [];
@@ -128,6 +138,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
         setPressedStart(false);
       }
     }
+    eventsSeen.current = { count: eventsSeen.current.count + lines.length, recent: [...eventsSeen.current.recent, ...lines].slice(-60) };
     setEvents((old) => [...old, ...lines].slice(-60));
   };
 
@@ -159,6 +170,15 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
   const act = async (action: string): Promise<boolean> => {
     if (!live) return false;
     let version = live.version;
+    const eventsAtClick = eventsSeen.current.count;
+    const lateClick = (turnNow: Live["turn"]) => ({
+      myTableSeat: live.seat,
+      myHandSeat: live.view.hand?.my_hand_seat ?? null,
+      turnClicked: live.turn,
+      turnNow,
+      eventsSince: eventsSinceCount(eventsAtClick),
+      nowMs: Date.now(),
+    });
     for (let attempt = 0; ; attempt++) {
       try {
         const r = await table.act({ tableId: seat.tableId, expectedVersion: version, action });
@@ -168,14 +188,15 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
         return true;
       } catch (e) {
         if (codeOf(e) !== Code.Aborted) {
-          setMessage(reasonOf(e));
+          const turnGone = TURN_GONE_CODES.has(paijuCodeOf(e) ?? "") && turnRanOut(lateClick(null));
+          setMessage(turnGone ? YOUR_TIME_RAN_OUT : reasonOf(e));
           return false;
         }
         const fresh = await table.getView({ tableId: seat.tableId }).catch(() => null);
         if (fresh) show(fresh);
         const still = fresh && (await checkAction(seat.tableId, action, fresh.legalActions, false)).legal;
         if (!fresh || attempt >= 2 || !still) {
-          setMessage("牌桌已变化 The table moved on: look again and decide.");
+          setMessage(staleMoveMessage(lateClick(fresh ? liveOf(fresh).turn : null)));
           return false;
         }
         version = fresh.version;
