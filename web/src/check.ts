@@ -2,6 +2,7 @@
 // greyed out with the rule's reason. A server without the RPC is answered from the view's own
 // list of legal actions instead.
 import { Code, codeOf, reasonOf, table } from "./api";
+import { bilingual } from "./refusals";
 
 export interface Check {
   legal: boolean;
@@ -28,7 +29,9 @@ export async function checkAction(tableId: string, action: string, legal: string
   if (!unimplemented) {
     try {
       const r = await table.checkAction({ tableId, action });
-      return { legal: r.legal, reason: r.reason };
+      // CheckAction sends the rule's reason without its code: every such refusal is an illegal
+      // selection, said in Chinese before the rule's English particulars.
+      return { legal: r.legal, reason: r.legal ? "" : bilingual("illegal_play", r.reason || "this selection is not a legal play now") };
     } catch (e) {
       if (codeOf(e) === Code.Unimplemented) unimplemented = true;
       else return { legal: false, reason: reasonOf(e) };

@@ -2,6 +2,7 @@
 import { useState } from "preact/hooks";
 import { reasonOf, wallet, whenAdmitted } from "./api";
 import type { Session } from "./session";
+import { signInProblem } from "./sign_up_check";
 
 export function LoginScreen({ notice, onLoggedIn }: { notice: string; onLoggedIn: (s: Session) => void }) {
   const [username, setUsername] = useState("");
@@ -11,10 +12,15 @@ export function LoginScreen({ notice, onLoggedIn }: { notice: string; onLoggedIn
   const [queued, setQueued] = useState(false);
 
   const go = async (register: boolean) => {
+    const request = { username: username.trim(), password };
+    const problem = signInProblem(request.username, password, register);
+    if (problem) {
+      setError(problem);
+      return;
+    }
     setBusy(true);
     setError("");
     try {
-      const request = { username: username.trim(), password };
       const r = await whenAdmitted(() => (register ? wallet.register(request) : wallet.login(request)), setQueued);
       const expires = r.expiresAt ? Number(r.expiresAt.seconds) * 1000 : Date.now() + 3600_000;
       onLoggedIn({ token: r.token, accountId: r.accountId, username: r.username, expiresAtMs: expires });
