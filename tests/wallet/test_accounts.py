@@ -133,3 +133,28 @@ def test_the_house_exists_holds_nothing_and_cannot_log_in(wallet: Wallet) -> Non
     assert wallet.verify_password("house", "anything at all") is None
     with pytest.raises(DuplicateUsername):
         wallet.register("house", "password-123")
+
+
+def test_a_login_stores_a_password_hashed_at_a_cost_raised_since_at_the_new_cost(tmp_path) -> None:
+    from paiju.wallet import PasswordHasher, Wallet
+
+    url = f"sqlite:///{tmp_path}/rehash.sqlite3"
+    before = Wallet(url, password_hasher=PasswordHasher(n=2**4))
+    before.migrate()
+    account = before.register("ann", "a good password")
+    before.close()
+    raised = Wallet(url, password_hasher=PasswordHasher(n=2**5))
+    try:
+        with raised.database.read() as conn:
+            old = conn.execute(sa.text("SELECT password_hash FROM wallet_accounts WHERE id = :a"), {"a": account}).scalar()
+        assert old.startswith("scrypt$16$")
+        assert raised.verify_password("ann", "wrong password") is None
+        with raised.database.read() as conn:
+            assert conn.execute(sa.text("SELECT password_hash FROM wallet_accounts WHERE id = :a"), {"a": account}).scalar() == old
+        assert raised.verify_password("ann", "a good password") == account
+        with raised.database.read() as conn:
+            new = conn.execute(sa.text("SELECT password_hash FROM wallet_accounts WHERE id = :a"), {"a": account}).scalar()
+        assert new.startswith("scrypt$32$") and new != old
+        assert raised.verify_password("ann", "a good password") == account  # the new hash verifies
+    finally:
+        raised.close()

@@ -50,6 +50,7 @@ variable                       default                      meaning
 ``PAIJU_MIGRATE``              ``start``                    ``start``: migrate the ledger's schema at start; ``wait``: wait for ``paiju migrate`` (a deployment's Job)
 ``PAIJU_SCHEMA_WAIT_SECONDS``  ``300``                      with ``wait``: how long, before giving up with the reason
 ``PAIJU_HASHING_THREADS``      (cores - 1, at least 1)      password hashes (scrypt, 16 MiB each) computed at once
+``PAIJU_PASSWORD_COST``        ``14``                       scrypt's cost as a power of two (17: OWASP's, 128 MiB a hash); a login rehashes a password stored at another cost
 =============================  ===========================  =========================================
 
 >>> settings = Settings.from_env({"PAIJU_SECRET": "correct horse battery staple"})
@@ -140,6 +141,8 @@ class Settings:
     schema_wait_seconds: int
     hashing_threads: int
     """Password hashes computed at once: each takes a core, and one is left to the event loop."""
+    password_cost: int = 14
+    """scrypt's cost N as a power of two (``PAIJU_PASSWORD_COST``)."""
 
     @property
     def uses_embedded_redis(self) -> bool:
@@ -215,6 +218,7 @@ class Settings:
             trusted_proxies=env.networks("PAIJU_TRUSTED_PROXIES", ("127.0.0.0/8", "::1/128")),
             refusal_pause_ms=env.integer("PAIJU_REFUSAL_PAUSE_MS", 500, minimum=0, maximum=10_000),
             hashing_threads=env.integer("PAIJU_HASHING_THREADS", max(1, (os.cpu_count() or 2) - 1), minimum=1),
+            password_cost=env.integer("PAIJU_PASSWORD_COST", 14, minimum=4, maximum=20),
         )
 
     def __repr__(self) -> str:

@@ -83,6 +83,14 @@ def password_hash(conn: Connection, username: str) -> tuple[int, str] | None:
     return None if row is None else (row.id, row.password_hash)
 
 
+def replace_password_hash(conn: Connection, account: int, old: str, new: str) -> bool:
+    """Store ``new`` as ``account``'s password hash if it still holds ``old`` (a password changed
+    meanwhile is left alone); whether it was replaced."""
+    done = conn.execute(accounts.update().where(accounts.c.id == account, accounts.c.password_hash == old)
+                        .values(password_hash=new))
+    return done.rowcount == 1
+
+
 def username_of(conn: Connection, account: int) -> str:
     """The username of ``account``."""
     name = conn.execute(

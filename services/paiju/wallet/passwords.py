@@ -74,6 +74,21 @@ class PasswordHasher:
             return False
         return hmac.compare_digest(actual, expected)
 
+    def needs_rehash(self, stored: str) -> bool:
+        """Whether ``stored`` was made with other parameters than this hasher's (a cost raised
+        since): the next login that proves the password stores it again at today's cost.
+
+        >>> PasswordHasher(n=2**5).needs_rehash(PasswordHasher(n=2**4).hash("secret"))
+        True
+        >>> PasswordHasher(n=2**4).needs_rehash(PasswordHasher(n=2**4).hash("secret"))
+        False
+        """
+        try:
+            scheme, n, r, p, _salt, _digest = stored.split("$")
+        except ValueError:
+            return True
+        return (scheme, n, r, p) != ("scrypt", str(self.n), str(self.r), str(self.p))
+
     def waste_time(self, password: str) -> None:
         """Spend what a verification costs, so an unknown username takes as long as a known one."""
         self._bounded_scrypt(password, b"\0" * SALT_BYTES, self.n, self.r, self.p)

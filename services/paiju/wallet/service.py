@@ -71,7 +71,7 @@ def open_wallet(settings: Settings) -> Wallet:
     """The ledger of ``settings.database_url`` at this release's schema (migrated, or waited
     for: ``PAIJU_MIGRATE``), granting ``settings.starting_grant``."""
     wallet = Wallet(settings.database_url, starting_grant=settings.starting_grant,
-                    password_hasher=PasswordHasher(concurrency=settings.hashing_threads))
+                    password_hasher=PasswordHasher(n=2**settings.password_cost, concurrency=settings.hashing_threads))
     wallet.prepare_schema(settings.migrate, settings.schema_wait_seconds)
     return wallet
 

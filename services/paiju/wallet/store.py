@@ -169,7 +169,13 @@ class Wallet:
             self.passwords.waste_time(password)
             return None
         account, stored = found
-        return account if self.passwords.verify(password, stored) else None
+        if not self.passwords.verify(password, stored):
+            return None
+        if self.passwords.needs_rehash(stored):
+            # The cost was raised since this password was stored: store it again at today's.
+            with self.database.write() as conn:
+                accounts.replace_password_hash(conn, account, stored, self.passwords.hash(password))
+        return account
 
     def account_id(self, username: str) -> int | None:
         """The id of the account called ``username``, or ``None``."""
