@@ -214,3 +214,38 @@ def test_a_person_looks_back_at_a_hand_and_replays_it_move_by_move(web_server, b
     finally:
         stop.set()
         other.close()
+
+
+# The start reminder (the start button and the count to the ready kick) against each seat's panel.
+_COVERED_PANELS = """
+const reminder = [...document.querySelectorAll('.center-message > *')].map((el) => el.getBoundingClientRect());
+return [...document.querySelectorAll('.felt-big .panel')].filter((panel) => {
+  const p = panel.getBoundingClientRect();
+  return reminder.some((r) => Math.min(r.right, p.right) - Math.max(r.left, p.left) > 1
+                           && Math.min(r.bottom, p.bottom) - Math.max(r.top, p.top) > 1);
+}).map((panel) => panel.innerText.replace(/\\s+/g, ' '));
+"""
+
+
+def test_on_a_phone_the_start_reminder_leaves_every_seats_name_in_view(web_server, browsers, artifacts):
+    """At 390×844 the reminder to press start, with its count to the ready kick, was drawn over
+    the name of the player across the table."""
+    address = web_server.need_grpc()
+    room = f"hunzhan-stake10-{ROOMS - 1:02d}"
+    tag = secrets.token_hex(3)
+    others = [PaijuClient.connect(address, f"ph{tag}{i}", PASSWORD, register=True) for i in range(3)]
+    try:
+        ann = Player(browsers.open(390, 844), web_server.url, artifacts, "phone")
+        ann.register()
+        ann.choose("hunzhan", "stake10")
+        ann.sit(room)
+        for other in others:
+            other.sit(room)
+            other.ready(room)
+        wait_until("the count to the ready kick", lambda: one(ann.driver, "[data-testid=my-kick]"))
+        wait_until("every seat's name", lambda: len(css(ann.driver, ".felt-big .pname")) == 3)
+        ann.shot("phone-start-reminder")
+        assert ann.driver.execute_script(_COVERED_PANELS) == []
+    finally:
+        for other in others:
+            other.close()

@@ -312,26 +312,6 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
             );
           })}
           {hand && (zjh ? <ZhajinhuaFelt {...gameProps} /> : <TricksFelt {...gameProps} />)}
-          {!hand && !showSettlement && (
-            <div class="center-message">
-              {me_?.ready || pressedStart ? (
-                <p data-testid="waiting-others">已举手 Ready ✋ — {waitingFor(view.table.game, tableSeats, me.username)}</p>
-              ) : (
-                <>
-                  <button class="primary huge" data-testid="start" onClick={ready}>
-                    开始 Start
-                  </button>
-                  {view.ready_kick?.seat === mySeatAtTable && (
-                    <p class="kick-warning" data-testid="my-kick">
-                      其他玩家已举手：{secondsLeft(view.ready_kick.due_ms, now)} 秒内请按开始，否则将离座。
-                      <br />
-                      The others are ready: press start within {secondsLeft(view.ready_kick.due_ms, now)}s or you will be stood up.
-                    </p>
-                  )}
-                </>
-              )}
-            </div>
-          )}
           {myTurn && turnLeft !== null && (
             <div class={`my-clock${turnLeft <= 5 ? " hurry" : ""}`} data-testid="my-countdown">
               轮到你 Your turn · {live.turn?.suspended ? "paused" : `${turnLeft}s`}
@@ -343,6 +323,27 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
             </div>
           )}
         </div>
+        {/* Beside the felt, not on it: on a phone it goes below the felt, clear of every seat. */}
+        {!hand && !showSettlement && (
+          <div class="center-message">
+            {me_?.ready || pressedStart ? (
+              <p data-testid="waiting-others">已举手 Ready ✋ — {waitingFor(view.table.game, tableSeats, me.username)}</p>
+            ) : (
+              <>
+                <button class="primary huge" data-testid="start" onClick={ready}>
+                  开始 Start
+                </button>
+                {view.ready_kick?.seat === mySeatAtTable && (
+                  <p class="kick-warning" data-testid="my-kick">
+                    其他玩家已举手：{secondsLeft(view.ready_kick.due_ms, now)} 秒内请按开始，否则将离座。
+                    <br />
+                    The others are ready: press start within {secondsLeft(view.ready_kick.due_ms, now)}s or you will be stood up.
+                  </p>
+                )}
+              </>
+            )}
+          </div>
+        )}
         {hand && myHandSeat !== null && (zjh ? <ZhajinhuaControls {...gameProps} /> : <TricksControls {...gameProps} />)}
       </div>
       <aside class="side">
