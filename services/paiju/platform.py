@@ -301,7 +301,7 @@ def build(
     """Everything the ``services`` share, ready to serve; ``options`` default from the environment."""
     options = options or WorkerOptions.from_env()
     client = redis_client(settings)
-    signer = TokenSigner(settings.secret)
+    signer = TokenSigner(settings.secret, previous=settings.previous_secrets)
     wallet = open_wallet(settings) if "wallet" in services else None
     if wallet is not None:
         port: WalletPort = DirectWallet(wallet)

@@ -17,6 +17,8 @@ from paiju.common.auth import (
     Role,
     TokenError,
     TokenSigner,
+    _signature,
+    key_id,
 )
 from tests.volume import volume
 
@@ -77,13 +79,13 @@ def test_a_token_signed_with_another_secret_has_a_bad_signature() -> None:
 
 def test_extending_the_expiry_in_the_payload_breaks_the_signature() -> None:
     signer, clock = signer_at()
-    version, payload, signature = signer.issue("acct-7", "lihua", ttl=60).split(".")
+    version, kid, payload, signature = signer.issue("acct-7", "lihua", ttl=60).split(".")
     claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
     claims["exp"] += 10**6
     forged_payload = base64.urlsafe_b64encode(json.dumps(claims).encode()).rstrip(b"=").decode()
     clock.now = NOW + 120
     with pytest.raises(BadSignatureError):
-        signer.verify(f"{version}.{forged_payload}.{signature}")
+        signer.verify(f"{version}.{kid}.{forged_payload}.{signature}")
 
 
 @pytest.mark.parametrize(
@@ -115,10 +117,38 @@ def test_a_correctly_signed_payload_that_is_not_our_claims_is_malformed() -> Non
         json.dumps({"sub": "", "name": "x", "role": "player", "exp": 1}).encode(),
     ):
         payload = base64.urlsafe_b64encode(claims).rstrip(b"=").decode()
-        signed = f"v1.{payload}"
-        token = f"{signed}.{signer._signature(signed)}"
+        signed = f"v2.{key_id(SECRET)}.{payload}"
+        token = f"{signed}.{_signature(SECRET, signed)}"
         with pytest.raises(MalformedTokenError):
             signer.verify(token)
+
+
+def test_rotating_the_secret_keeps_the_tokens_the_old_one_signed_until_they_expire() -> None:
+    old, clock = signer_at()
+    issued_before = old.issue("acct-7", "lihua", ttl=60)
+    new_secret = b"the next secret, also 32 bytes.."
+    rotated = TokenSigner(new_secret, previous=(SECRET,), clock=clock)
+    assert rotated.verify(issued_before).account_id == "acct-7"
+    issued_after = rotated.issue("acct-8", "wang", ttl=60)
+    assert issued_after.split(".")[1] == key_id(new_secret) != issued_before.split(".")[1]
+    with pytest.raises(BadSignatureError, match="a key this server does not hold"):
+        old.verify(issued_after)  # a replica not yet given the new secret
+    forgotten = TokenSigner(new_secret, clock=clock)  # the old secret dropped after its tokens expired
+    with pytest.raises(BadSignatureError):
+        forgotten.verify(issued_before)
+    clock.now = NOW + 60
+    with pytest.raises(ExpiredTokenError):
+        rotated.verify(issued_before)
+
+
+def test_a_token_issued_before_tokens_named_their_key_still_verifies() -> None:
+    signer, _ = signer_at()
+    payload = base64.urlsafe_b64encode(
+        json.dumps({"sub": "acct-7", "name": "lihua", "role": "player", "exp": int(NOW) + 60}).encode()).rstrip(b"=").decode()
+    signed = f"v1.{payload}"
+    assert signer.verify(f"{signed}.{_signature(SECRET, signed)}").account_id == "acct-7"
+    with pytest.raises(BadSignatureError):
+        signer.verify(f"{signed}.{_signature(b'another secret of 16+ bytes', signed)}")
 
 
 @pytest.mark.parametrize(

@@ -86,3 +86,12 @@ def test_a_service_deployed_apart_waits_for_the_wallet_as_long_as_the_settings_s
         assert platform.tables.wallet._timeout == 12  # type: ignore[attr-defined]
     finally:
         platform.close()
+
+
+def test_previous_secrets_are_read_and_each_must_be_long_enough() -> None:
+    settings = Settings.from_env({"PAIJU_SECRET": "the secret of today, long enough",
+                                  "PAIJU_PREVIOUS_SECRETS": "the secret of last month , ,the one before it"})
+    assert settings.previous_secrets == (b"the secret of last month", b"the one before it")
+    assert Settings.from_env({"PAIJU_SECRET": "the secret of today, long enough"}).previous_secrets == ()
+    with pytest.raises(ConfigError, match="PAIJU_PREVIOUS_SECRETS"):
+        Settings.from_env({"PAIJU_SECRET": "the secret of today, long enough", "PAIJU_PREVIOUS_SECRETS": "short"})

@@ -1,9 +1,13 @@
 """Session tokens: HMAC-SHA256 signed, expiring, checked in constant time.
 
-A token is ``v1.<payload>.<signature>``: the payload is base64url JSON naming the account, its
-display name, its role and the expiry (whole Unix seconds); the signature is base64url
-HMAC-SHA256 over ``v1.<payload>`` with the service secret (``PAIJU_SECRET``). The server keeps no
-session table: any replica holding the secret verifies any token.
+A token is ``v2.<key id>.<payload>.<signature>``: the payload is base64url JSON naming the
+account, its display name, its role and the expiry (whole Unix seconds); the signature is
+base64url HMAC-SHA256 over ``v2.<key id>.<payload>`` with the secret the key id names. The server
+keeps no session table: any replica holding the secret verifies any token.
+
+The key id lets the secret be rotated without logging everyone out: a new ``PAIJU_SECRET`` signs
+new tokens, and the old one, kept in ``PAIJU_PREVIOUS_SECRETS``, still verifies those it signed
+until they expire. (``v1`` tokens, which name no key, are tried with every secret held.)
 
 >>> now = [1_700_000_000.0]
 >>> signer = TokenSigner(b"a secret of at least sixteen bytes", clock=lambda: now[0])
@@ -33,7 +37,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-TOKEN_VERSION = "v1"
+TOKEN_VERSION = "v2"
+UNKEYED_VERSION = "v1"
+"""Tokens issued before they named their key."""
 MIN_SECRET_BYTES = 16
 MAX_TOKEN_CHARS = 4096
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
@@ -95,10 +101,14 @@ class TokenSigner:
     ``clock`` gives the current time in Unix seconds (``time.time`` by default).
     """
 
-    def __init__(self, secret: bytes, *, clock: Clock = time.time) -> None:
-        if not isinstance(secret, bytes) or len(secret) < MIN_SECRET_BYTES:
-            raise ValueError(f"the token secret must be at least {MIN_SECRET_BYTES} bytes")
+    def __init__(self, secret: bytes, *, previous: tuple[bytes, ...] = (), clock: Clock = time.time) -> None:
+        for held in (secret, *previous):
+            if not isinstance(held, bytes) or len(held) < MIN_SECRET_BYTES:
+                raise ValueError(f"the token secret must be at least {MIN_SECRET_BYTES} bytes")
         self._secret = secret
+        self._key_id = key_id(secret)
+        self._keys = {key_id(held): held for held in (*previous, secret)}
+        """Every secret this signer verifies with, by its key id (the current one signs)."""
         self._clock = clock
         self._verified: dict[str, Caller] = {}
 
@@ -117,8 +127,8 @@ class TokenSigner:
             "exp": math.floor(self._clock()) + ttl,
         }
         payload = _encode(json.dumps(claims, separators=(",", ":"), sort_keys=True).encode())
-        signed = f"{TOKEN_VERSION}.{payload}"
-        return f"{signed}.{self._signature(signed)}"
+        signed = f"{TOKEN_VERSION}.{self._key_id}.{payload}"
+        return f"{signed}.{_signature(self._secret, signed)}"
 
     def issue_service_token(self, service: str, ttl: int) -> str:
         """A token of the ``service`` role for one Paiju service, e.g. ``"lobby"``.
@@ -145,15 +155,24 @@ class TokenSigner:
         if len(token) > MAX_TOKEN_CHARS:
             raise MalformedTokenError("the session token is too long")
         parts = token.split(".")
-        if len(parts) != 3 or parts[0] != TOKEN_VERSION:
+        if len(parts) == 4 and parts[0] == TOKEN_VERSION:
+            _, kid, payload, signature = parts
+            secret = self._keys.get(kid)
+            if secret is None:
+                raise BadSignatureError("the session token was signed with a key this server does not hold")
+            candidates = [secret]
+        elif len(parts) == 3 and parts[0] == UNKEYED_VERSION:
+            _, payload, signature = parts
+            candidates = list(self._keys.values())
+        else:
             raise MalformedTokenError("the session token is malformed")
-        _, payload, signature = parts
         if not (_BASE64URL.fullmatch(payload) and _BASE64URL.fullmatch(signature)):
             raise MalformedTokenError("the session token is malformed")
-        expected = self._signature(f"{TOKEN_VERSION}.{payload}")
+        signed = token[: len(token) - len(signature) - 1]
         # The signature is compared as text so that a non-canonical base64 spelling of the right
         # bytes is refused too; every altered token fails.
-        if not hmac.compare_digest(expected.encode("ascii"), signature.encode("ascii")):
+        if not any(hmac.compare_digest(_signature(held, signed).encode("ascii"), signature.encode("ascii"))
+                   for held in candidates):
             raise BadSignatureError("the session token's signature is not valid")
         caller = _caller_from_claims(_decode_claims(payload))
         if self._clock() >= caller.expires_at:
@@ -165,8 +184,19 @@ class TokenSigner:
         self._verified[token] = caller
         return caller
 
-    def _signature(self, signed: str) -> str:
-        return _encode(hmac.new(self._secret, signed.encode("ascii"), hashlib.sha256).digest())
+
+
+def key_id(secret: bytes) -> str:
+    """The name of a secret in the tokens it signs: a short digest that tells nothing of it.
+
+    >>> key_id(b"a secret of at least sixteen bytes")
+    'AN1Lj2eA'
+    """
+    return _encode(hashlib.blake2b(secret, digest_size=6, person=b"paiju-token-kid").digest())
+
+
+def _signature(secret: bytes, signed: str) -> str:
+    return _encode(hmac.new(secret, signed.encode("ascii"), hashlib.sha256).digest())
 
 
 def _encode(data: bytes) -> str:

@@ -50,6 +50,7 @@ variable                       default                      meaning
 ``PAIJU_MIGRATE``              ``start``                    ``start``: migrate the ledger's schema at start; ``wait``: wait for ``paiju migrate`` (a deployment's Job)
 ``PAIJU_SCHEMA_WAIT_SECONDS``  ``300``                      with ``wait``: how long, before giving up with the reason
 ``PAIJU_HASHING_THREADS``      (cores - 1, at least 1)      password hashes (scrypt, 16 MiB each) computed at once
+``PAIJU_PREVIOUS_SECRETS``     (none)                       comma-separated secrets that signed tokens before ``PAIJU_SECRET``: tokens they signed still verify (a rotation logs nobody out)
 ``PAIJU_PASSWORD_COST``        ``14``                       scrypt's cost as a power of two (17: OWASP's, 128 MiB a hash); a login rehashes a password stored at another cost
 =============================  ===========================  =========================================
 
@@ -143,6 +144,8 @@ class Settings:
     """Password hashes computed at once: each takes a core, and one is left to the event loop."""
     password_cost: int = 14
     """scrypt's cost N as a power of two (``PAIJU_PASSWORD_COST``)."""
+    previous_secrets: tuple[bytes, ...] = ()
+    """Secrets that signed tokens before ``secret`` (``PAIJU_PREVIOUS_SECRETS``): still verified."""
 
     @property
     def uses_embedded_redis(self) -> bool:
@@ -182,6 +185,7 @@ class Settings:
             database_url=env.text("DATABASE_URL") or DEFAULT_DATABASE_URL,
             secret=secret,
             secret_is_ephemeral=ephemeral,
+            previous_secrets=env.secrets("PAIJU_PREVIOUS_SECRETS"),
             session_ttl_seconds=env.integer("PAIJU_SESSION_TTL_SECONDS", 86_400, minimum=1),
             bind_host=env.text("PAIJU_BIND_HOST") or "127.0.0.1",
             port=env.port("PAIJU_PORT", 50_051),
@@ -259,6 +263,15 @@ class _Environment:
 
     def port(self, name: str, default: int) -> int:
         return self.integer(name, default, minimum=0, maximum=MAX_PORT)
+
+    def secrets(self, name: str) -> tuple[bytes, ...]:
+        """Comma-separated secrets, each at least :data:`MIN_SECRET_BYTES` long."""
+        raw = self.text(name)
+        found = tuple(part.strip().encode("utf-8") for part in (raw or "").split(",") if part.strip())
+        for secret in found:
+            if len(secret) < MIN_SECRET_BYTES:
+                raise ConfigError(f"each of {name} is at least {MIN_SECRET_BYTES} bytes")
+        return found
 
     def networks(self, name: str, default: tuple[str, ...]) -> tuple[str, ...]:
         """Comma-separated networks (``10.0.0.0/8,::1/128``), each checked."""

@@ -6,7 +6,7 @@ reflection, and listens on loopback unless told otherwise::
 
     running = start_server(
         [ServiceBinding("paiju.v1.Table", TableServicer(...), table_pb2_grpc.add_TableServicer_to_server)],
-        signer=TokenSigner(settings.secret),
+        signer=TokenSigner(settings.secret, previous=settings.previous_secrets),
         port=settings.table_port,
     )
     running.wait_for_termination()
@@ -215,7 +215,7 @@ def start_from_settings(
     """``start_server`` with the host, secret and worker count of ``settings``."""
     return start_server(
         bindings,
-        signer=TokenSigner(settings.secret),
+        signer=TokenSigner(settings.secret, previous=settings.previous_secrets),
         host=settings.bind_host,
         port=port,
         max_workers=settings.grpc_workers,

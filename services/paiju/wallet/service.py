@@ -81,7 +81,7 @@ def wallet_bindings(
 ) -> list[ServiceBinding]:
     """Both wallet services, ready for :func:`paiju.rpc.server.start_server`; ``levels`` the
     ladder of each game that keeps levels, by name (:func:`paiju.platform.game_levels`)."""
-    signer = TokenSigner(settings.secret)
+    signer = TokenSigner(settings.secret, previous=settings.previous_secrets)
     return [
         ServiceBinding(
             "paiju.v1.Wallet",
