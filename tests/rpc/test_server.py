@@ -409,6 +409,22 @@ def reflect(
     return next(iter(stub.ServerReflectionInfo(iter([request]), timeout=TIMEOUT)))
 
 
+def test_reflection_answers_in_v1_as_in_v1alpha(channel: grpc.Channel) -> None:
+    v1 = channel.stream_stream(
+        "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+        request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
+        response_deserializer=reflection_pb2.ServerReflectionResponse.FromString,
+    )
+    asked = reflection_pb2.ServerReflectionRequest(list_services="")
+    listed = next(iter(v1(iter([asked]), timeout=TIMEOUT)))
+    names = {service.name for service in listed.list_services_response.service}
+    assert {"paiju.v1.Table", "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection"} <= names
+    assert names == {service.name for service in reflect(channel, asked).list_services_response.service}
+    described = next(iter(v1(iter([reflection_pb2.ServerReflectionRequest(file_containing_symbol="paiju.v1.Table")]),
+                             timeout=TIMEOUT)))
+    assert described.file_descriptor_response.file_descriptor_proto
+
+
 def test_reflection_lists_the_services_and_serves_their_files(channel: grpc.Channel) -> None:
     listed = reflect(channel, reflection_pb2.ServerReflectionRequest(list_services=""))
     names = {service.name for service in listed.list_services_response.service}

@@ -25,7 +25,6 @@ from typing import Any, Self
 import grpc
 from google.protobuf import descriptor_pool
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from paiju.common.auth import TokenSigner
 from paiju.common.config import Settings
@@ -34,6 +33,7 @@ from paiju.rpc.aio_bridge import BridgeHandler, HandlerCollector, LoopServer
 from paiju.rpc.failures import UnexpectedErrors
 from paiju.rpc.interceptor import AuthInterceptor
 from paiju.rpc.limits import Admission, Limits
+from paiju.rpc.reflection import enable_reflection
 from paiju.rpc.threads_admission import AdmissionInterceptor
 from paiju.rpc.timing import MetricsInterceptor
 
@@ -166,13 +166,13 @@ def start_server(
             BridgeHandler(collector.handlers, interceptors, frozenset(inline), server.pool, server.loop,
                           Admission(limits, signer), on_refused=METRICS.refused, loop_first=loop_first),
         ))
-        reflection.enable_server_reflection((*names, HEALTH_SERVICE_NAME, reflection.SERVICE_NAME), server.server)
+        enable_reflection((*names, HEALTH_SERVICE_NAME), server.server)
     else:
         # Outermost, as on the loop: a refused call is neither timed nor checked for its token.
         admitting = AdmissionInterceptor(Admission(limits, signer), most_paused=max_workers // 4,
                                          on_refused=METRICS.refused)
         server = _threads_server(bindings, (admitting, *interceptors), health_servicer, max_workers, options)
-        reflection.enable_server_reflection((*names, HEALTH_SERVICE_NAME, reflection.SERVICE_NAME), server)
+        enable_reflection((*names, HEALTH_SERVICE_NAME), server)
     for name in ("", *names):
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     bound_port = _bind(server, host, port)
