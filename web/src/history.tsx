@@ -4,7 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 import { reasonOf, wallet } from "./api";
 import { CardRow, cardsOf, prettyCards } from "./cards";
 import type { PlayedHand, ReplayHandResponse } from "./gen/paiju/v1/wallet_pb";
-import { gameTitle } from "./labels";
+import { gameTitle, moveLabel, ZJH_STATUS } from "./labels";
 import { signed } from "./util";
 
 export function HandsDialog({ onClose }: { onClose: () => void }) {
@@ -95,7 +95,7 @@ function Replay({ handId, onBack }: { handId: string; onBack: () => void }) {
       ? current.move === "system"
         ? "发牌 the deal goes on"
         : "开局 the start"
-      : `${name(current.seat)}: ${prettyCards(current.move)}`;
+      : `${name(current.seat)}: ${prettyCards(moveLabel(current.move))}`;
   return (
     <div class="replay" data-testid="replay-view" data-step={step} data-steps={replay.steps.length}>
       <h2>
@@ -111,7 +111,7 @@ function Replay({ handId, onBack }: { handId: string; onBack: () => void }) {
               {name(p.seat)}
               {p.seat === replay.seat ? " (you)" : ""}
             </b>
-            {p.status && <span class="muted"> {p.status}</span>}
+            {p.status && <span class="muted"> {ZJH_STATUS[p.status] ?? p.status}</span>}
             {p.points != null && <span class="muted"> · {p.points} 分</span>}
             <CardRow cards={cardsOf(p.cards)} small />
           </div>

@@ -1,7 +1,7 @@
 // Run by tests/web/test_web_units.py (bundled by esbuild, then `node --test`).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { SUIT_NAMES, liveliestTier, trumpLabel, waitingFor } from "./labels";
+import { SUIT_NAMES, chipLabel, liveliestTier, moveLabel, trumpLabel, waitingFor } from "./labels";
 
 test("a 炒地皮 hand known to be no-trump says so, not 'not yet'", () => {
   assert.equal(trumpLabel({ trump: null, trump_known: true }), SUIT_NAMES.NT);
@@ -29,4 +29,15 @@ test("a player alone at a table is told what the wait is for", () => {
   assert.match(waitingFor("hunzhan", [me, null, null, null], "ann"), /3 more players to sit down \(a hand needs 4\)/);
   assert.match(waitingFor("zhajinhua", [me, { name: "bob", ready: false }, null], "ann"), /Waiting for bob to press start/);
   assert.match(waitingFor("zhajinhua", [{ name: "ann", ready: false }, { name: "bob", ready: true }], "ann"), /Starting/);
+});
+
+test("a chip's stake fits the chip: thousands as k", () => {
+  assert.deepEqual([100, 900, 1000, 2500, 10000, 12345].map(chipLabel), ["100", "900", "1k", "2.5k", "10k", "12k"]);
+});
+
+test("a replay's move names its verb in both languages", () => {
+  assert.equal(moveLabel("fold"), "弃牌 fold");
+  assert.equal(moveLabel("raise 300"), "加注 raise 300");
+  assert.equal(moveLabel("play AS AH"), "出牌 play AS AH");
+  assert.equal(moveLabel("something new"), "something new");
 });

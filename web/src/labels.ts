@@ -53,12 +53,12 @@ export const STAND_REASONS: Record<string, string> = {
 };
 
 export const HOW: Record<string, string> = {
-  last_player: "everyone else folded",
-  open: "showdown (开牌)",
-  showdown: "showdown",
-  pot_cap: "the pot reached its cap",
-  played: "all tricks played",
-  escape: "a player escaped",
+  last_player: "其他人都弃牌了 everyone else folded",
+  open: "开牌 showdown",
+  showdown: "比牌 showdown",
+  pot_cap: "底池封顶 the pot reached its cap",
+  played: "牌已打完 all tricks played",
+  escape: "有人逃跑 a player escaped",
 };
 
 /** The trump as the side panel names it. 混战 says `no_trump` once a no-trump hand is played;
@@ -66,4 +66,33 @@ export const HOW: Record<string, string> = {
 export function trumpLabel(state: { trump?: string | null; no_trump?: boolean; trump_known?: boolean }): string {
   if (state.trump) return SUIT_NAMES[state.trump] ?? state.trump;
   return state.no_trump || state.trump_known ? SUIT_NAMES.NT : "未定 not yet";
+}
+
+/** A stake as a chip can hold it: 200, 1k, 2.5k, 10k (a chip is too small for "1,000"). */
+export function chipLabel(stake: number): string {
+  if (stake < 1000) return String(stake);
+  const thousands = stake / 1000;
+  return `${Number.isInteger(thousands * 10) ? thousands : Math.round(thousands)}k`;
+}
+
+/** A move's verb in both languages, for a replay's step ("raise 300" → "加注 raise 300"). */
+export const MOVE_VERBS: Record<string, string> = {
+  look: "看牌 look",
+  call: "跟注 call",
+  raise: "加注 raise",
+  fold: "弃牌 fold",
+  compare: "比牌 compare",
+  open: "开牌 open",
+  pass: "不出 pass",
+  play: "出牌 play",
+  bury: "扣底 bury",
+  declare: "叫主 declare",
+  rob: "抢主 rob",
+  multiple: "倍数 multiple",
+};
+
+/** A move as a replay names it: its verb in both languages, then the rest as written. */
+export function moveLabel(move: string): string {
+  const [verb, ...rest] = move.split(" ");
+  return [MOVE_VERBS[verb] ?? verb, ...rest].join(" ");
 }

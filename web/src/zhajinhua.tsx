@@ -2,7 +2,7 @@
 // moves the view lists as legal: look, call, raise to a listed stake, fold, compare, open.
 import { useState } from "preact/hooks";
 import { Card, CardBack, cardsOf } from "./cards";
-import { ZJH_STATUS } from "./labels";
+import { chipLabel, ZJH_STATUS } from "./labels";
 import type { GameProps } from "./game_props";
 import { coins } from "./util";
 
@@ -123,9 +123,9 @@ export function ZhajinhuaControls({ live, mySeat, nameOf, act }: GameProps) {
               data-stake={stake}
               disabled={busy}
               onClick={() => go(`raise ${stake}`)}
-              title={`raise the stake to ${stake}`}
+              title={`加注到 ${coins(stake)} raise the stake to ${coins(stake)}`}
             >
-              {coins(stake)}
+              {chipLabel(stake)}
             </button>
           ))}
         </span>
