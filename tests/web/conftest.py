@@ -41,8 +41,9 @@ BOT_TABLES = 1
 """`paiju serve --bots 1`: the bots' own room is number 01, the room where bots wait for a person 02."""
 
 
-ROOMS = 4
-"""Rooms per tier: the bots' (01), the company room (02), and rooms of the tests' own (03, 04)."""
+ROOMS = 5
+"""Rooms per tier: the bots' (01), the company room (02), and rooms of the tests' own (03 to 05;
+the last is test_screens.py's)."""
 
 
 def company_room(game: str, tier: str) -> str:

@@ -48,8 +48,9 @@ def one(driver: Any, selector: str) -> Any:
 class Player:
     """One person in one browser window."""
 
-    def __init__(self, driver: Any, url: str, artifacts: Path, label: str) -> None:
-        self.driver, self.url, self.artifacts, self.label = driver, url, artifacts, label
+    def __init__(self, driver: Any, url: str, artifacts: Path, label: str, size: tuple[int, int] = (1280, 720)) -> None:
+        """``size``: the window's size, as the browser was opened (phone_width comes back to it)."""
+        self.driver, self.url, self.artifacts, self.label, self.size = driver, url, artifacts, label, size
         self.name = f"{label[:6]}{secrets.token_hex(3)}"
 
     def shot(self, screen: str) -> None:
@@ -57,17 +58,22 @@ class Player:
 
     @contextmanager
     def phone_width(self) -> Iterator[None]:
-        """The page as a phone shows it (390×844), then back to 1280×720."""
+        """The page as a phone shows it (390×844), then back to the window's own size."""
         metrics = {"deviceScaleFactor": 1}
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**metrics, "width": 390, "height": 844, "mobile": True})
         try:
             yield
         finally:
-            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**metrics, "width": 1280, "height": 720, "mobile": False})
+            width, height = self.size
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**metrics, "width": width, "height": height, "mobile": False})
 
     def shot_at_phone_width(self, screen: str) -> None:
         with self.phone_width():
             self.shot(f"phone-{screen}")
+
+    def shot_at_both_sizes(self, screen: str) -> None:
+        self.shot(screen)
+        self.shot_at_phone_width(screen)
 
     def overlaps_on_the_felt(self) -> list[str]:
         """The pairs of things on the felt drawn over one another: the players' panels, their

@@ -12,6 +12,8 @@ from tests.web.conftest import ROOMS, wait_until
 from tests.web.pages import Player, css, one
 
 PASSWORD = "a password for the evening"
+EVENING_ROOM = ROOMS - 1
+"""The evening's rooms of its own (the last, ROOMS, is test_screens.py's)."""
 
 
 def _fold_whenever_asked(players: list[PaijuClient], room: str, stop: threading.Event) -> None:
@@ -32,7 +34,7 @@ def test_the_settlement_counts_down_to_the_ready_kick_once_the_others_are_ready(
     """Reading the 炸金花 settlement for 20 s once stood a person up without a word: the window
     now says the others are ready and counts down, and pressing Next hand ends the count."""
     address = web_server.need_grpc()
-    room = f"zhajinhua-free-{ROOMS:02d}"
+    room = f"zhajinhua-free-{EVENING_ROOM:02d}"
     tag = secrets.token_hex(3)
     others = [PaijuClient.connect(address, f"eve{tag}{i}", PASSWORD, register=True) for i in range(2)]
     stop = threading.Event()
@@ -111,7 +113,7 @@ def test_each_games_rules_open_from_the_lobby_and_from_the_table(web_server, bro
             ann.shot(f"phone-rules-{game}")
         one(ann.driver, "[data-testid=rules-close]").click()
         wait_until("the rules to close", lambda: not css(ann.driver, "[data-testid=rules]"))
-    room = f"hunzhan-stake10-{ROOMS:02d}"
+    room = f"hunzhan-stake10-{EVENING_ROOM:02d}"
     ann.choose("hunzhan", "stake10")
     ann.sit(room)
     one(ann.driver, "[data-testid=open-rules]").click()
@@ -180,7 +182,7 @@ def test_a_person_looks_back_at_a_hand_and_replays_it_move_by_move(web_server, b
     """A player could not look back at the hands they played: 牌谱 lists them, and a replay steps
     through one as they saw it — their own cards only, until the end shows the result."""
     address = web_server.need_grpc()
-    room = f"zhajinhua-expert-{ROOMS:02d}"
+    room = f"zhajinhua-expert-{EVENING_ROOM:02d}"
     other = PaijuClient.connect(address, f"hist{secrets.token_hex(3)}", PASSWORD, register=True)
     stop = threading.Event()
     folding = threading.Thread(target=_fold_whenever_asked, args=([other], room, stop), daemon=True)
@@ -231,7 +233,7 @@ def test_on_a_phone_the_start_reminder_leaves_every_seats_name_in_view(web_serve
     """At 390×844 the reminder to press start, with its count to the ready kick, was drawn over
     the name of the player across the table."""
     address = web_server.need_grpc()
-    room = f"hunzhan-stake10-{ROOMS - 1:02d}"
+    room = f"hunzhan-stake10-{EVENING_ROOM - 1:02d}"
     tag = secrets.token_hex(3)
     others = [PaijuClient.connect(address, f"ph{tag}{i}", PASSWORD, register=True) for i in range(3)]
     try:
