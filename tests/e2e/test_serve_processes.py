@@ -187,7 +187,7 @@ def test_bug_the_copies_logged_nothing_at_info_and_their_warnings_were_not_json(
 
     def hand_ends() -> list[dict[str, str]]:
         lines = [json.loads(line) for line in log_path.read_text().splitlines() if line.startswith("{")]
-        return [line for line in lines if line.get("logger") == "paiju.table.tables" and "ended" in line["message"]]
+        return [line for line in lines if line.get("logger") == "paiju.table.hand_life" and "ended" in line["message"]]
 
     try:
         wait_until("a copy to log a hand's end", lambda: process.poll() is not None or hand_ends(),

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from paiju.games.engine import IllegalAction
 from paiju.table.deadline_names import START_RECOVERY_MS, STARTING_PREFIX, Timers
 from paiju.table.tables import Tables
 from paiju.wallet.coins_board import AvailableCoinsBoard
@@ -108,5 +111,22 @@ def test_bug_a_start_that_lost_its_compare_and_set_kept_its_holds_until_the_swee
 
     lost, dealt = port.held
     assert wallet.holds(lost) == {}, "given back at once, not left to a sweep"
+    assert not [d for d in store.deadlines("t1") if d.name.startswith(STARTING_PREFIX)], "and its mark gone"
     assert tables.view("t1", accounts[0])["hand"]["hand_id"] == dealt
     assert set(wallet.holds(dealt)) == {int(a) for a in accounts}
+
+
+def test_bug_a_start_whose_holds_were_refused_left_a_mark_that_later_claimed_a_crash(store, wallet, clock) -> None:  # type: ignore[no-untyped-def]
+    # A bot table logged "held but never dealt (its starter stopped)" for a start that held
+    # nothing: its holds had been refused (another starter got there first), and its mark stayed.
+    class Refusing(HoldsNoted):
+        def hold_hand(self, hand_id: str, amounts: dict[str, int], expected: dict[str, int] | None = None) -> None:
+            raise IllegalAction("account 2 has 0 coins available", "cannot_hold")
+
+    tables = new_tables(store, Refusing(DirectWallet(wallet)), clock)
+    accounts = seated_table(tables, wallet)
+    tables.ready("t1", accounts[0])
+    tables.ready("t1", accounts[1])
+    with pytest.raises(IllegalAction):
+        tables.ready("t1", accounts[2])
+    assert not [d for d in store.deadlines("t1") if d.name.startswith(STARTING_PREFIX)]

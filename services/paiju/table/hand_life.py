@@ -97,7 +97,11 @@ class HandLife(TableSeating):
             plan.drop(mark)
             try:
                 self.wallet.hold_hand(hand_id, to_hold, expected)
+            except CoinsChanged:
+                self.store.clear_deadline(table_id, mark)  # nothing was held (all or none): nothing to recover
+                raise
             except IllegalAction:
+                self.store.clear_deadline(table_id, mark)
                 self._lost_race_to_start(table_id, version)
                 raise
         for seat, coin in zip(seats, coins):
@@ -114,9 +118,11 @@ class HandLife(TableSeating):
             return self._commit(table_id, version, record, events, plan)
         except StaleVersion:
             # Certainly not committed: give the coins back now. (After any other failure the
-            # commit may have landed; the wallet's sweep of holds asks the table.)
+            # commit may have landed; its mark, if it did not, recovers it.)
             if held:
                 self.wallet.release(hand_id)
+            if held or confirm:
+                self.store.clear_deadline(table_id, starting_mark(table_id, hand_id, accounts))
             raise
 
     def _stand_the_short(

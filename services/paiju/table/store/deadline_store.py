@@ -79,18 +79,26 @@ class DeadlineStore(StoreParts):
         """Set (or replace) one deadline without a commit: the table's version, state and events
         stay as they are. For a mark that guards a change still to come, which that change's
         commit clears by name (``deadlines_clear``); if it never commits, the mark falls due."""
-        keys = self.keys(table_id)
         value = encode_deadline(check_int(due_ms, "due_ms"), check_int(version_set_for, "version_set_for", minimum=1))
-        script_keys, args = [keys.deadlines], [check_name(name, "a deadline name"), value]
+        self._write_deadline(table_id, check_name(name, "a deadline name"), value)
+        known = self._deadlines_known.get(table_id)
+        if known is not None:
+            known[1].add(name)
+
+    def _write_deadline(self, table_id: str, name: str, value: str) -> None:
+        """Store one deadline's value ('' removes it) and keep the table's index entry exact."""
+        keys = self.keys(table_id)
+        script_keys, args = [keys.deadlines], [name, value]
         if self._indexes_reachable_from_scripts:  # one Redis: the script keeps the index too
             script_keys.append(self.indexes.keys.deadlines)
             args.append(table_id)
         self._scripts.set_deadline(keys=script_keys, args=args)
-        known = self._deadlines_known.get(table_id)
-        if known is not None:
-            known[1].add(name)
         if not self._indexes_reachable_from_scripts:
             self.indexes.sync(table_id)
+
+    def clear_deadline(self, table_id: str, name: str) -> None:
+        """Remove one deadline without a commit (a mark whose change is known not to come)."""
+        self._write_deadline(table_id, check_name(name, "a deadline name"), "")
 
     def claim_deadline(
         self,
