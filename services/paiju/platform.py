@@ -21,9 +21,9 @@ from paiju.common.auth import TokenSigner
 from paiju.common.config import Settings
 from paiju.common.metrics import METRICS
 from paiju.common.redis_clients import open_redis
-from paiju.games import chaodipi, zhajinhua
+from paiju.games import registry
 from paiju.games.engine import IllegalAction
-from paiju.games.zhajinhua.rooms import LEVEL_THRESHOLDS
+from paiju.games.levels import Levels
 from paiju.lobby.rooms import Lobby
 from paiju.rpc.channels import ServiceTokenSource, authorized_channel
 from paiju.rpc.server import ServiceBinding
@@ -37,7 +37,6 @@ from paiju.wallet import Wallet
 from paiju.wallet.celery_app import DEFAULT_HOLD_SWEEP_SECONDS, WorkerOptions
 from paiju.wallet.coins_board import AvailableCoinsBoard
 from paiju.wallet.leaderboard import Leaderboard
-from paiju.wallet.levels import Levels
 from paiju.wallet.relay import Settler, relay_outbox
 from paiju.wallet.service import open_wallet
 from paiju.wallet.sweep import sweep_orphan_holds
@@ -66,27 +65,14 @@ def redis_client(settings: Settings) -> Any:
 
 
 def game_levels() -> dict[str, Levels]:
-    """The ladder of levels of each game that keeps them, by name, each read by the game's own
-    rules: the wallet serves them knowing no game.
+    """The ladder of levels of each registered game that keeps them, by name, as its registry
+    entry reads them by the game's own rules: the wallet serves them knowing no game.
 
     >>> levels = game_levels()
     >>> levels["zhajinhua"].read(1_700_000), levels["chaodipi"].read(800).title
     (Level(level=15, title='副总裁', next_at=3276800), '财富勋章 3')
     """
-    return {
-        "zhajinhua": Levels(
-            top=len(zhajinhua.LEVEL_TITLES),
-            level_of=lambda coins: zhajinhua.level_for(coins)[0],
-            fewest=lambda level: LEVEL_THRESHOLDS[level - 1],
-            title=lambda level: zhajinhua.LEVEL_TITLES[level - 1],
-        ),
-        "chaodipi": Levels(
-            top=chaodipi.MEDAL_LEVELS,
-            level_of=chaodipi.medal_for,
-            fewest=chaodipi.medal_threshold,
-            title=lambda medal: f"财富勋章 {medal}",
-        ),
-    }
+    return {name: spec.levels for name in registry.game_names() if (spec := registry.game_spec(name)).levels}
 
 
 @dataclass

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paiju.games.engine import HandState
+from paiju.games.levels import Levels
 from paiju.quoting import quoted
 
 
@@ -57,6 +58,9 @@ class GameSpec:
     """The rule options a tier sets (混战: its coins per 5 points)."""
     bot: str = "random"
     """The name of the bot in :data:`paiju.client.bots.BOTS` that plays it best."""
+    levels: Levels | None = None
+    """The ladder of levels a balance reads as in this game (炸金花's coin levels, 炒地皮's
+    fortune medals), which the wallet serves; None for a game without one."""
 
     def tier(self, name: str) -> Tier:
         for tier in self.tiers:
@@ -67,6 +71,7 @@ class GameSpec:
 
 def _zhajinhua() -> GameSpec:
     from paiju.games import zhajinhua
+    from paiju.games.zhajinhua.rooms import LEVEL_THRESHOLDS
 
     def start_hand(rules: Mapping[str, Any], coins: list[int], dealer: int, seed: bytes, carry: Any) -> HandState:
         return zhajinhua.Game(zhajinhua.Rules.from_dict(rules)).new_hand(coins, dealer, seed)
@@ -83,6 +88,12 @@ def _zhajinhua() -> GameSpec:
         start_hand=start_hand,
         load_hand=zhajinhua.Game.load,
         bot="sensible",
+        levels=Levels(
+            top=len(zhajinhua.LEVEL_TITLES),
+            level_of=lambda coins: zhajinhua.level_for(coins)[0],
+            fewest=lambda level: LEVEL_THRESHOLDS[level - 1],
+            title=lambda level: zhajinhua.LEVEL_TITLES[level - 1],
+        ),
     )
 
 
@@ -145,6 +156,12 @@ def _chaodipi() -> GameSpec:
         waits_for_disconnected=True,
         tier_rules=tier_rules,
         bot="trick",
+        levels=Levels(
+            top=chaodipi.MEDAL_LEVELS,
+            level_of=chaodipi.medal_for,
+            fewest=chaodipi.medal_threshold,
+            title=lambda medal: f"财富勋章 {medal}",
+        ),
     )
 
 

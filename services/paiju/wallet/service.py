@@ -26,6 +26,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 
 from paiju.common.auth import Caller, TokenSigner
 from paiju.common.config import Settings
+from paiju.games.levels import Levels
 from paiju.games.registry import game_names
 from paiju.proto.v1 import wallet_pb2, wallet_pb2_grpc
 from paiju.quoting import quoted
@@ -44,7 +45,6 @@ from paiju.wallet.errors import (
     WalletError,
 )
 from paiju.wallet.leaderboard import Leaderboard
-from paiju.wallet.levels import Levels
 from paiju.wallet.model import Coins, Entry, Reason
 from paiju.wallet.passwords import PasswordHasher
 from paiju.wallet.store import Wallet

@@ -1,8 +1,8 @@
 """The levels a game reads from a balance, in the shape the wallet serves them (``Wallet.Level``).
 
 The wallet knows no particular game: each game's ladder (炸金花's 27 coin levels, 炒地皮's 100
-fortune medals) is a :class:`Levels` built from the game's own rules where the process is
-assembled (:func:`paiju.platform.game_levels`) and handed to the wallet's service.
+fortune medals) is a :class:`Levels` built from the game's own rules in its registry entry
+(``GameSpec.levels``), which the wallet's service reads.
 
 >>> thirds = Levels(top=3, level_of=lambda coins: 1 + min(coins // 100, 2),
 ...                 fewest=lambda level: 100 * (level - 1), title=lambda level: f"L{level}")
