@@ -7,11 +7,10 @@ from typing import Any
 
 import pytest
 
-from paiju.proto.v1 import table_pb2
 from paiju.rpc.aio_bridge import WAITING
 from paiju.table import service as table_service
-from paiju.table.hand_ids import HandIds
 from paiju.table.service import EVENTS_HOLD_SECONDS, TableService
+from paiju.table.session import WatchSession
 from tests.table.test_tables import seated_table
 
 
@@ -60,9 +59,8 @@ def test_bug_a_hold_woken_a_hair_before_its_end_waited_for_the_next_event_to_sen
     accounts = seated_table(tables, wallet, count=2)
     service = TableService(tables)
     context = LoopContext()
-    _, record = tables.load("t1")
-    stream = service._stream(table_pb2.WatchRequest(table_id="t1"), context, accounts[0], record.seat_of(accounts[0]),
-                             "stream-1", HandIds(record))
+    session = WatchSession.open(tables, service.hub, service.views, "t1", accounts[0])
+    stream = service._updates(session, "", context)
     try:
         assert next(stream).HasField("snapshot")
         assert next(stream) is WAITING
@@ -77,4 +75,5 @@ def test_bug_a_hold_woken_a_hair_before_its_end_waited_for_the_next_event_to_sen
         assert [event.type for event in update.events] == ["ready"]
     finally:
         stream.close()
+        session.close()
         service.hub.stop()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from paiju.table.service import table_view_message
+from paiju.table.messages import table_view_message
 
 
 def test_the_turn_says_whose_it_is_and_when_it_runs_out_to_the_millisecond() -> None:
