@@ -47,14 +47,21 @@ function App() {
   // A hand's end reaches the table before the ledger (its settlement is applied a moment later, by
   // the worker): after one, the balance is asked again until nothing is held, for up to a minute.
   const settling = useRef(0);
+  // While a hand that ended is being settled the header says so: the table shows the new coins
+  // at once, the ledger's balance a moment later.
+  const [settlingNow, setSettlingNow] = useState(false);
   const refreshMoney = useCallback(async (handEnded = false) => {
     const round = ++settling.current;
     let fresh = await fetchMoney();
-    for (let wait = 500; handEnded && fresh && fresh.held > 0 && round === settling.current && wait < 60_000; wait *= 1.5) {
+    // The ended hand's holds: once they change, its settlement has landed (or another hand holds).
+    const heldAtTheEnd = fresh?.held ?? 0;
+    setSettlingNow(handEnded && heldAtTheEnd > 0);
+    for (let wait = 500; handEnded && fresh && fresh.held === heldAtTheEnd && heldAtTheEnd > 0 && round === settling.current && wait < 60_000; wait *= 1.5) {
       await sleep(wait);
       if (round !== settling.current) return;
       fresh = await fetchMoney();
     }
+    if (round === settling.current) setSettlingNow(false);
   }, []);
 
   const logOut = (message = "") => {
@@ -120,7 +127,12 @@ function App() {
             >
               <CoinIcon />
               {coins(money.available + money.held)}
-              {money.held > 0 && <small class="held"> · 🔒 {coins(money.held)} 本局冻结 in play</small>}
+              {money.held > 0 &&
+                (settlingNow ? (
+                  <small class="held" data-testid="settling"> · ⏳ 结算中 settling the last hand…</small>
+                ) : (
+                  <small class="held"> · 🔒 {coins(money.held)} 本局冻结 in play</small>
+                ))}
             </span>
           )}
           {money?.level && (

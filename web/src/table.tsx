@@ -142,6 +142,17 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
     setEvents((old) => [...old, ...lines].slice(-60));
   };
 
+  // The tier's title in both languages (the view names the tier by its id).
+  const [tierTitle, setTierTitle] = useState("");
+  const game = live?.view.table.game;
+  useEffect(() => {
+    if (!game) return;
+    lobby
+      .listTiers({ game })
+      .then((r) => setTierTitle(r.tiers.find((t) => t.tier === live?.view.table.tier)?.title ?? ""))
+      .catch(() => setTierTitle(""));
+  }, [game]);
+
   // The Watch stream, kept open (and reopened after a drop) while the table is shown.
   useEffect(() => {
     const stop = new AbortController();
@@ -363,7 +374,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
           </div>
         </div>
         <div class="side-table">
-          <b>{gameTitle(view.table.game)}</b> <span class="muted" data-testid="room-name">{view.table.tier} · 桌 {seat.roomId.replace(/^.*-(\d+)$/, "$1")}</span>
+          <b>{gameTitle(view.table.game)}</b> <span class="muted" data-testid="room-name">{tierTitle || view.table.tier} · 桌 {seat.roomId.replace(/^.*-(\d+)$/, "$1")}</span>
           <button class="link rules-link" data-testid="open-rules" onClick={() => setRulesOpen(true)}>
             📖 规则 Rules
           </button>
