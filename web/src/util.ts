@@ -1,3 +1,4 @@
+// Small helpers of the views: a ticking clock for countdowns, coin amounts, pauses.
 import { useEffect, useState } from "preact/hooks";
 
 /** Re-renders every `ms` while mounted (for countdowns). */
