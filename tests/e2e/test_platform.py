@@ -245,6 +245,8 @@ def test_check_action_answers_whether_a_move_is_legal_now_and_changes_nothing(de
     assert actor.check(room, "call") == (True, "")
     legal, reason = waiting.check(room, "call")
     assert not legal and "turn" in reason
+    answer = waiting.table.CheckAction(table_pb2.CheckActionRequest(table_id=room, action="call"))
+    assert (answer.legal, answer.code) == (False, "not_your_turn"), "a frontend says the reason in its language by its code"
     legal, reason = actor.check(room, "raise 1000000")
     assert not legal and reason
     for bad in ("dance a jig", "call " + "x" * 600):

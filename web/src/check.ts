@@ -29,9 +29,9 @@ export async function checkAction(tableId: string, action: string, legal: string
   if (!unimplemented) {
     try {
       const r = await table.checkAction({ tableId, action });
-      // CheckAction sends the rule's reason without its code: every such refusal is an illegal
-      // selection, said in Chinese before the rule's English particulars.
-      return { legal: r.legal, reason: r.legal ? "" : bilingual("illegal_play", r.reason || "this selection is not a legal play now") };
+      // The rule's code says the reason in Chinese, before the rule's English particulars (a
+      // server older than the code: every such refusal is an illegal selection).
+      return { legal: r.legal, reason: r.legal ? "" : bilingual(r.code || "illegal_play", r.reason || "this selection is not a legal play now") };
     } catch (e) {
       if (codeOf(e) === Code.Unimplemented) unimplemented = true;
       else return { legal: false, reason: reasonOf(e) };

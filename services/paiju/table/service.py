@@ -111,7 +111,7 @@ class TableService(table_pb2_grpc.TableServicer):
         except IllegalAction as error:
             if error.code == "malformed":
                 abort(context, grpc.StatusCode.INVALID_ARGUMENT, error.reason, error_code=error.code)
-            return table_pb2.CheckActionResponse(legal=False, reason=error.reason)
+            return table_pb2.CheckActionResponse(legal=False, reason=error.reason, code=error.code)
         except TABLE_ERRORS as error:
             refuse(context, error)
         return table_pb2.CheckActionResponse(legal=True)

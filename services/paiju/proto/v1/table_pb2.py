@@ -28,7 +28,7 @@ from paiju.proto.v1 import common_pb2 as paiju_dot_v1_dot_common__pb2
 from paiju.proto.v1 import lobby_pb2 as paiju_dot_v1_dot_lobby__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14paiju/v1/table.proto\x12\x08paiju.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15paiju/v1/common.proto\x1a\x14paiju/v1/lobby.proto\"\"\n\x0eGetViewRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"X\n\tTurnClock\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12*\n\x06\x64ue_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tsuspended\x18\x03 \x01(\x08\"\xdb\x01\n\tTableView\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12\x11\n\x04seat\x18\x04 \x01(\x05H\x00\x88\x01\x01\x12\x0f\n\x07hand_id\x18\x05 \x01(\t\x12\x11\n\tview_json\x18\x06 \x01(\t\x12\x15\n\rlegal_actions\x18\x07 \x03(\t\x12&\n\x04turn\x18\x08 \x01(\x0b\x32\x13.paiju.v1.TurnClockH\x01\x88\x01\x01\x12\x15\n\rlast_event_id\x18\t \x01(\tB\x07\n\x05_seatB\x07\n\x05_turn\"H\n\nActRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x18\n\x10\x65xpected_version\x18\x02 \x01(\x03\x12\x0e\n\x06\x61\x63tion\x18\x03 \x01(\t\"b\n\x0b\x41\x63tResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x1f\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x0f.paiju.v1.Event\x12!\n\x04view\x18\x03 \x01(\x0b\x32\x13.paiju.v1.TableView\"6\n\x12\x43heckActionRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x02 \x01(\t\"4\n\x13\x43heckActionResponse\x12\r\n\x05legal\x18\x01 \x01(\x08\x12\x0e\n\x06reason\x18\x02 \x01(\t\"Y\n\x05\x45vent\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x14\n\x0cpayload_json\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\x03\x12\x0f\n\x07hand_id\x18\x05 \x01(\t\"i\n\x0cWatchRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_event_id\x18\x02 \x01(\t\x12\x13\n\x0b\x66ollow_view\x18\x03 \x01(\x08\x12\x1a\n\x12leave_out_own_acts\x18\x04 \x01(\x08\"b\n\x0bTableUpdate\x12%\n\x08snapshot\x18\x01 \x01(\x0b\x32\x13.paiju.v1.TableView\x12\x1f\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x0f.paiju.v1.EventJ\x04\x08\x02\x10\x03R\x05\x65vent\"\x87\x01\n\x0bPlayRequest\x12&\n\x04open\x18\x01 \x01(\x0b\x32\x16.paiju.v1.WatchRequestH\x00\x12\"\n\x04move\x18\x02 \x01(\x0b\x32\x12.paiju.v1.PlayMoveH\x00\x12$\n\x05ready\x18\x03 \x01(\x0b\x32\x13.paiju.v1.PlayReadyH\x00\x42\x06\n\x04kind\"\x1c\n\tPlayReady\x12\x0f\n\x07move_id\x18\x01 \x01(\x04\"E\n\x08PlayMove\x12\x0f\n\x07move_id\x18\x01 \x01(\x04\x12\x18\n\x10\x65xpected_version\x18\x02 \x01(\x03\x12\x0e\n\x06\x61\x63tion\x18\x03 \x01(\t\"e\n\nPlayUpdate\x12\'\n\x06update\x18\x01 \x01(\x0b\x32\x15.paiju.v1.TableUpdateH\x00\x12&\n\x06\x61nswer\x18\x02 \x01(\x0b\x32\x14.paiju.v1.MoveAnswerH\x00\x42\x06\n\x04kind\"\xa7\x01\n\nMoveAnswer\x12\x0f\n\x07move_id\x18\x01 \x01(\x04\x12)\n\x08\x61\x63\x63\x65pted\x18\x02 \x01(\x0b\x32\x15.paiju.v1.ActResponseH\x00\x12(\n\x07refused\x18\x03 \x01(\x0b\x32\x15.paiju.v1.MoveRefusalH\x00\x12(\n\x05ready\x18\x04 \x01(\x0b\x32\x17.paiju.v1.ReadyResponseH\x00\x42\t\n\x07outcome\"Y\n\x0bMoveRefusal\x12\x0c\n\x04\x63ode\x18\x01 \x01(\x05\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\x12\n\nerror_code\x18\x03 \x01(\t\x12\x17\n\x0f\x63urrent_version\x18\x04 \x01(\x03\"j\n\x17MarkDisconnectedRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\naccount_id\x18\x02 \x01(\t\x12)\n\x05since\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"<\n\x18MarkDisconnectedResponse\x12\x0f\n\x07\x61pplied\x18\x01 \x01(\x08\x12\x0f\n\x07version\x18\x02 \x01(\x03\x32\xb4\x02\n\x05Table\x12\x38\n\x07GetView\x12\x18.paiju.v1.GetViewRequest\x1a\x13.paiju.v1.TableView\x12\x32\n\x03\x41\x63t\x12\x14.paiju.v1.ActRequest\x1a\x15.paiju.v1.ActResponse\x12J\n\x0b\x43heckAction\x12\x1c.paiju.v1.CheckActionRequest\x1a\x1d.paiju.v1.CheckActionResponse\x12\x38\n\x05Watch\x12\x16.paiju.v1.WatchRequest\x1a\x15.paiju.v1.TableUpdate0\x01\x12\x37\n\x04Play\x12\x15.paiju.v1.PlayRequest\x1a\x14.paiju.v1.PlayUpdate(\x01\x30\x01\x32\xbf\x01\n\rTableInternal\x12S\n\x0e\x45xpireDeadline\x12\x1f.paiju.v1.ExpireDeadlineRequest\x1a .paiju.v1.ExpireDeadlineResponse\x12Y\n\x10MarkDisconnected\x12!.paiju.v1.MarkDisconnectedRequest\x1a\".paiju.v1.MarkDisconnectedResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14paiju/v1/table.proto\x12\x08paiju.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15paiju/v1/common.proto\x1a\x14paiju/v1/lobby.proto\"\"\n\x0eGetViewRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"X\n\tTurnClock\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12*\n\x06\x64ue_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tsuspended\x18\x03 \x01(\x08\"\xdb\x01\n\tTableView\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12\x11\n\x04seat\x18\x04 \x01(\x05H\x00\x88\x01\x01\x12\x0f\n\x07hand_id\x18\x05 \x01(\t\x12\x11\n\tview_json\x18\x06 \x01(\t\x12\x15\n\rlegal_actions\x18\x07 \x03(\t\x12&\n\x04turn\x18\x08 \x01(\x0b\x32\x13.paiju.v1.TurnClockH\x01\x88\x01\x01\x12\x15\n\rlast_event_id\x18\t \x01(\tB\x07\n\x05_seatB\x07\n\x05_turn\"H\n\nActRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x18\n\x10\x65xpected_version\x18\x02 \x01(\x03\x12\x0e\n\x06\x61\x63tion\x18\x03 \x01(\t\"b\n\x0b\x41\x63tResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x1f\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x0f.paiju.v1.Event\x12!\n\x04view\x18\x03 \x01(\x0b\x32\x13.paiju.v1.TableView\"6\n\x12\x43heckActionRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x02 \x01(\t\"B\n\x13\x43heckActionResponse\x12\r\n\x05legal\x18\x01 \x01(\x08\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x0c\n\x04\x63ode\x18\x03 \x01(\t\"Y\n\x05\x45vent\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x14\n\x0cpayload_json\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\x03\x12\x0f\n\x07hand_id\x18\x05 \x01(\t\"i\n\x0cWatchRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_event_id\x18\x02 \x01(\t\x12\x13\n\x0b\x66ollow_view\x18\x03 \x01(\x08\x12\x1a\n\x12leave_out_own_acts\x18\x04 \x01(\x08\"b\n\x0bTableUpdate\x12%\n\x08snapshot\x18\x01 \x01(\x0b\x32\x13.paiju.v1.TableView\x12\x1f\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x0f.paiju.v1.EventJ\x04\x08\x02\x10\x03R\x05\x65vent\"\x87\x01\n\x0bPlayRequest\x12&\n\x04open\x18\x01 \x01(\x0b\x32\x16.paiju.v1.WatchRequestH\x00\x12\"\n\x04move\x18\x02 \x01(\x0b\x32\x12.paiju.v1.PlayMoveH\x00\x12$\n\x05ready\x18\x03 \x01(\x0b\x32\x13.paiju.v1.PlayReadyH\x00\x42\x06\n\x04kind\"\x1c\n\tPlayReady\x12\x0f\n\x07move_id\x18\x01 \x01(\x04\"E\n\x08PlayMove\x12\x0f\n\x07move_id\x18\x01 \x01(\x04\x12\x18\n\x10\x65xpected_version\x18\x02 \x01(\x03\x12\x0e\n\x06\x61\x63tion\x18\x03 \x01(\t\"e\n\nPlayUpdate\x12\'\n\x06update\x18\x01 \x01(\x0b\x32\x15.paiju.v1.TableUpdateH\x00\x12&\n\x06\x61nswer\x18\x02 \x01(\x0b\x32\x14.paiju.v1.MoveAnswerH\x00\x42\x06\n\x04kind\"\xa7\x01\n\nMoveAnswer\x12\x0f\n\x07move_id\x18\x01 \x01(\x04\x12)\n\x08\x61\x63\x63\x65pted\x18\x02 \x01(\x0b\x32\x15.paiju.v1.ActResponseH\x00\x12(\n\x07refused\x18\x03 \x01(\x0b\x32\x15.paiju.v1.MoveRefusalH\x00\x12(\n\x05ready\x18\x04 \x01(\x0b\x32\x17.paiju.v1.ReadyResponseH\x00\x42\t\n\x07outcome\"Y\n\x0bMoveRefusal\x12\x0c\n\x04\x63ode\x18\x01 \x01(\x05\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\x12\n\nerror_code\x18\x03 \x01(\t\x12\x17\n\x0f\x63urrent_version\x18\x04 \x01(\x03\"j\n\x17MarkDisconnectedRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\naccount_id\x18\x02 \x01(\t\x12)\n\x05since\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"<\n\x18MarkDisconnectedResponse\x12\x0f\n\x07\x61pplied\x18\x01 \x01(\x08\x12\x0f\n\x07version\x18\x02 \x01(\x03\x32\xb4\x02\n\x05Table\x12\x38\n\x07GetView\x12\x18.paiju.v1.GetViewRequest\x1a\x13.paiju.v1.TableView\x12\x32\n\x03\x41\x63t\x12\x14.paiju.v1.ActRequest\x1a\x15.paiju.v1.ActResponse\x12J\n\x0b\x43heckAction\x12\x1c.paiju.v1.CheckActionRequest\x1a\x1d.paiju.v1.CheckActionResponse\x12\x38\n\x05Watch\x12\x16.paiju.v1.WatchRequest\x1a\x15.paiju.v1.TableUpdate0\x01\x12\x37\n\x04Play\x12\x15.paiju.v1.PlayRequest\x1a\x14.paiju.v1.PlayUpdate(\x01\x30\x01\x32\xbf\x01\n\rTableInternal\x12S\n\x0e\x45xpireDeadline\x12\x1f.paiju.v1.ExpireDeadlineRequest\x1a .paiju.v1.ExpireDeadlineResponse\x12Y\n\x10MarkDisconnected\x12!.paiju.v1.MarkDisconnectedRequest\x1a\".paiju.v1.MarkDisconnectedResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -48,31 +48,31 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CHECKACTIONREQUEST']._serialized_start=634
   _globals['_CHECKACTIONREQUEST']._serialized_end=688
   _globals['_CHECKACTIONRESPONSE']._serialized_start=690
-  _globals['_CHECKACTIONRESPONSE']._serialized_end=742
-  _globals['_EVENT']._serialized_start=744
-  _globals['_EVENT']._serialized_end=833
-  _globals['_WATCHREQUEST']._serialized_start=835
-  _globals['_WATCHREQUEST']._serialized_end=940
-  _globals['_TABLEUPDATE']._serialized_start=942
-  _globals['_TABLEUPDATE']._serialized_end=1040
-  _globals['_PLAYREQUEST']._serialized_start=1043
-  _globals['_PLAYREQUEST']._serialized_end=1178
-  _globals['_PLAYREADY']._serialized_start=1180
-  _globals['_PLAYREADY']._serialized_end=1208
-  _globals['_PLAYMOVE']._serialized_start=1210
-  _globals['_PLAYMOVE']._serialized_end=1279
-  _globals['_PLAYUPDATE']._serialized_start=1281
-  _globals['_PLAYUPDATE']._serialized_end=1382
-  _globals['_MOVEANSWER']._serialized_start=1385
-  _globals['_MOVEANSWER']._serialized_end=1552
-  _globals['_MOVEREFUSAL']._serialized_start=1554
-  _globals['_MOVEREFUSAL']._serialized_end=1643
-  _globals['_MARKDISCONNECTEDREQUEST']._serialized_start=1645
-  _globals['_MARKDISCONNECTEDREQUEST']._serialized_end=1751
-  _globals['_MARKDISCONNECTEDRESPONSE']._serialized_start=1753
-  _globals['_MARKDISCONNECTEDRESPONSE']._serialized_end=1813
-  _globals['_TABLE']._serialized_start=1816
-  _globals['_TABLE']._serialized_end=2124
-  _globals['_TABLEINTERNAL']._serialized_start=2127
-  _globals['_TABLEINTERNAL']._serialized_end=2318
+  _globals['_CHECKACTIONRESPONSE']._serialized_end=756
+  _globals['_EVENT']._serialized_start=758
+  _globals['_EVENT']._serialized_end=847
+  _globals['_WATCHREQUEST']._serialized_start=849
+  _globals['_WATCHREQUEST']._serialized_end=954
+  _globals['_TABLEUPDATE']._serialized_start=956
+  _globals['_TABLEUPDATE']._serialized_end=1054
+  _globals['_PLAYREQUEST']._serialized_start=1057
+  _globals['_PLAYREQUEST']._serialized_end=1192
+  _globals['_PLAYREADY']._serialized_start=1194
+  _globals['_PLAYREADY']._serialized_end=1222
+  _globals['_PLAYMOVE']._serialized_start=1224
+  _globals['_PLAYMOVE']._serialized_end=1293
+  _globals['_PLAYUPDATE']._serialized_start=1295
+  _globals['_PLAYUPDATE']._serialized_end=1396
+  _globals['_MOVEANSWER']._serialized_start=1399
+  _globals['_MOVEANSWER']._serialized_end=1566
+  _globals['_MOVEREFUSAL']._serialized_start=1568
+  _globals['_MOVEREFUSAL']._serialized_end=1657
+  _globals['_MARKDISCONNECTEDREQUEST']._serialized_start=1659
+  _globals['_MARKDISCONNECTEDREQUEST']._serialized_end=1765
+  _globals['_MARKDISCONNECTEDRESPONSE']._serialized_start=1767
+  _globals['_MARKDISCONNECTEDRESPONSE']._serialized_end=1827
+  _globals['_TABLE']._serialized_start=1830
+  _globals['_TABLE']._serialized_end=2138
+  _globals['_TABLEINTERNAL']._serialized_start=2141
+  _globals['_TABLEINTERNAL']._serialized_end=2332
 # @@protoc_insertion_point(module_scope)

@@ -79,12 +79,14 @@ class CheckActionRequest(_message.Message):
     def __init__(self, table_id: _Optional[str] = ..., action: _Optional[str] = ...) -> None: ...
 
 class CheckActionResponse(_message.Message):
-    __slots__ = ("legal", "reason")
+    __slots__ = ("legal", "reason", "code")
     LEGAL_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    CODE_FIELD_NUMBER: _ClassVar[int]
     legal: bool
     reason: str
-    def __init__(self, legal: _Optional[bool] = ..., reason: _Optional[str] = ...) -> None: ...
+    code: str
+    def __init__(self, legal: _Optional[bool] = ..., reason: _Optional[str] = ..., code: _Optional[str] = ...) -> None: ...
 
 class Event(_message.Message):
     __slots__ = ("id", "type", "payload_json", "version", "hand_id")
