@@ -10,6 +10,7 @@ import pytest
 
 from paiju.table import fanout
 from paiju.table.fanout import EVENTS_LOST, StreamHub
+from paiju.table.store import TableChange
 from tests.patience import PATIENCE_SECONDS, wait_until
 from tests.table.conftest import Backend
 
@@ -215,7 +216,7 @@ def test_a_commit_made_here_is_handed_out_from_its_receipt_and_never_read_back(b
     try:
         # The hub is held in a read it began before the commit (the race of a notice heard first).
         assert gated.waiting.wait(WAIT_SECONDS)
-        receipt = store.commit_receipt("t1", 1, b"s", events=[(None, "bet", b"1"), ((0,), "cards", b"AS")])
+        receipt = store.commit_change("t1", 1, TableChange(b"s", events=[(None, "bet", b"1"), ((0,), "cards", b"AS")]))
         assert hub.deliver("t1", receipt, "commit 2")
         assert [e.payload for e in next_batch(follower, 2)] == [b"1", b"AS"]
         assert next_batch(follower, 1) == [("as committed", "t1", "commit 2")]
@@ -242,7 +243,7 @@ def test_a_commit_made_here_while_the_hub_is_behind_is_left_for_it_to_read_in_or
     try:
         assert gated.waiting.wait(WAIT_SECONDS)  # the hub is held at its first read...
         store.commit("t1", 1, b"s", events=[(None, "bet", b"elsewhere")])  # ...as another process commits
-        receipt = store.commit_receipt("t1", 2, b"s", events=[(None, "bet", b"here")])
+        receipt = store.commit_change("t1", 2, TableChange(b"s", events=[(None, "bet", b"here")]))
         assert not hub.deliver("t1", receipt, "commit 3")
         assert subscription.events.empty()
         gated.go_on.set()
@@ -285,7 +286,7 @@ def test_bug_a_commit_of_another_process_noticed_while_one_here_was_under_way_wa
     hub, subscription = watched_after_one_sweep(Recording(store), monkeypatch)
     try:
         hub.committing("t1")
-        here = store.commit_receipt("t1", 1, b"s", events=[(None, "bet", b"here")])
+        here = store.commit_change("t1", 1, TableChange(b"s", events=[(None, "bet", b"here")]))
         elsewhere = store.commit("t1", 2, b"s", events=[(None, "bet", b"elsewhere")])
         last = store.load("t1").last_event_id
         # Both notices heard while the commit here is still under way (the hub's own record of them).
@@ -340,11 +341,11 @@ def test_a_watcher_leaving_out_its_own_moves_is_not_woken_by_one_and_takes_it_be
     mover.notify = lambda: woken.append("a")
     try:
         hub.committing("t1")  # as the table's commits announce themselves: no read hands them out
-        own = store.commit_receipt("t1", 1, b"s", events=[(None, "bet", b"mine")])
+        own = store.commit_change("t1", 1, TableChange(b"s", events=[(None, "bet", b"mine")]))
         hub.committed("t1", own, "my move", actor="a")
         assert woken == []  # its reply carried the move: nothing to send, so no wake-up
         hub.committing("t1")
-        other = store.commit_receipt("t1", 2, b"s", events=[(None, "bet", b"theirs")])
+        other = store.commit_change("t1", 2, TableChange(b"s", events=[(None, "bet", b"theirs")]))
         hub.committed("t1", other, "their move", actor="b")
         assert woken == ["a"]
         left_out, event, state = mover.take_all()
@@ -397,7 +398,7 @@ def test_bug_a_read_handed_out_between_a_commits_end_and_its_delivery_sent_the_p
     try:
         assert gated.waiting.wait(WAIT_SECONDS)  # the hub's first read, from before the commit
         hub.committing("t1")
-        own = store.commit_receipt("t1", 1, b"s", events=[(None, "bet", b"mine")])
+        own = store.commit_change("t1", 1, TableChange(b"s", events=[(None, "bet", b"mine")]))
 
         def let_the_read_in() -> None:
             before = lock.released_by_the_hub
@@ -433,7 +434,7 @@ def test_bug_a_read_that_saw_a_commit_still_under_way_here_sent_its_player_their
     try:
         assert gated.waiting.wait(WAIT_SECONDS)  # the hub is held in a read...
         hub.committing("t1")
-        receipt = store.commit_receipt("t1", 1, b"s", events=[(None, "bet", b"mine")])  # ...as "a" moves
+        receipt = store.commit_change("t1", 1, TableChange(b"s", events=[(None, "bet", b"mine")]))  # ...as "a" moves
         gated.go_on.set()
         wait_until("the read to come back", lambda: "t1" in hub._noticed_meanwhile)
         assert mover.events.empty() and other.events.empty()  # the read handed nothing out
@@ -453,7 +454,7 @@ def test_an_own_move_that_could_not_be_handed_out_in_order_is_still_left_out_whe
         assert gated.waiting.wait(WAIT_SECONDS)  # the hub is held at a read...
         store.commit("t1", 1, b"s", events=[(None, "bet", b"elsewhere")])  # ...as another process commits
         hub.committing("t1")
-        receipt = store.commit_receipt("t1", 2, b"s", events=[(None, "bet", b"mine"), (None, "pot", b"2")])
+        receipt = store.commit_change("t1", 2, TableChange(b"s", events=[(None, "bet", b"mine"), (None, "pot", b"2")]))
         hub.committed("t1", receipt, "a's move", actor="a")  # behind: left for the read
         assert mover.events.empty() and other.events.empty()
         gated.go_on.set()

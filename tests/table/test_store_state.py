@@ -12,6 +12,7 @@ from paiju.table.store import (
     EventsTrimmed,
     Snapshot,
     StaleVersion,
+    TableChange,
     TableExists,
     TableStore,
     UnknownTable,
@@ -227,12 +228,12 @@ def test_latest_known_is_the_last_commit_here_until_a_refused_commit_shows_it_is
     assert (store.latest_known("t1").version, store.latest_known("t1").state) == (3, b"v3")
 
 
-def test_a_commit_receipt_names_each_event_with_its_stream_id_and_the_deadlines_after_it(backend: Backend) -> None:
+def test_a_commit_change_answers_each_event_with_its_id_and_the_deadlines_after_it(backend: Backend) -> None:
     store = backend.store()
     store.create("t1", b"v1")
-    first = store.commit_receipt("t1", 1, b"v2", events=[(None, "bet", b"1")], deadlines_set=[("turn", 500, 2)])
-    second = store.commit_receipt("t1", 2, b"v3", events=[(None, "bet", b"2", 1), ((1,), "cards", b"AS")],
-                                  deadlines_set=[("start", 100, 3)])
+    first = store.commit_change("t1", 1, TableChange(b"v2", events=[(None, "bet", b"1")], deadlines_set=[("turn", 500, 2)]))
+    second = store.commit_change("t1", 2, TableChange(b"v3", events=[(None, "bet", b"2", 1), ((1,), "cards", b"AS")],
+                                  deadlines_set=[("start", 100, 3)]))
     read = store.read_events("t1", seat=ALL_SEATS)
     assert [e.id for e in read] == [e.id for e in first.events + second.events]
     assert list(second.events) == read[1:]  # ids, versions, visibility, types, payloads and hand numbers

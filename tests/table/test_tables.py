@@ -401,7 +401,7 @@ def test_players_pressing_start_at_once_on_one_process_take_turns_instead_of_ref
         tables, wallet, monkeypatch):
     accounts = seated_table(tables, wallet, count=5)
     refused = []
-    commit = tables.store.commit_receipt
+    commit = tables.store.commit_change
 
     def counted(*args, **kwargs):
         try:
@@ -410,7 +410,7 @@ def test_players_pressing_start_at_once_on_one_process_take_turns_instead_of_ref
             refused.append(args[0])
             raise
 
-    monkeypatch.setattr(tables.store, "commit_receipt", counted)
+    monkeypatch.setattr(tables.store, "commit_change", counted)
     everyone_there = threading.Barrier(len(accounts))
 
     def press(account: str) -> None:

@@ -216,11 +216,11 @@ class CrashingStore:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.store, name)
 
-    def commit_receipt(self, *args: Any, **kwargs: Any) -> Any:
+    def commit_change(self, *args: Any, **kwargs: Any) -> Any:
         if self.point == "before the commit":
             self.point = None
             raise Crash("before the commit")
-        receipt = self.store.commit_receipt(*args, **kwargs)
+        receipt = self.store.commit_change(*args, **kwargs)
         if self.point == "after the commit":
             self.point = None
             raise Crash("after the commit")

@@ -26,6 +26,7 @@ from paiju.table.store import (
     Deadline,
     Snapshot,
     StaleVersion,
+    TableChange,
     TableExists,
     TableStore,
 )
@@ -206,9 +207,8 @@ class TableCommits:
         for starting in self.commit_starting:
             starting(table_id)
         try:
-            receipt = self.store.commit_receipt(
-                table_id, version, self.records.encode(table_id, record), stored, plan.set, plan.clear, outbox
-            )
+            receipt = self.store.commit_change(table_id, version, TableChange(
+                self.records.encode(table_id, record), stored, plan.set, plan.clear, outbox))
         except BaseException:
             self._tell_listeners(table_id, None)
             raise

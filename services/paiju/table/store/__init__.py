@@ -23,6 +23,7 @@ from .records import (
     SeatFilter,
     Snapshot,
     StoredEvent,
+    TableChange,
     parse_commit_notice,
 )
 from .store import DEFAULT_ACKED_OUTBOX_MEMORY, DEFAULT_STREAM_MAXLEN, TableStore
@@ -42,6 +43,7 @@ __all__ = [
     "Snapshot",
     "StaleVersion",
     "StoredEvent",
+    "TableChange",
     "TableExists",
     "TableStore",
     "TableStoreError",

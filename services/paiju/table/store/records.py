@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from paiju.quoting import quoted
 
@@ -31,6 +31,20 @@ class Snapshot:
     version: int
     state: bytes
     last_event_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableChange:
+    """What one commit writes, all or nothing: the new ``state``; ``events`` as
+    ``(visible_to, type, payload[, hand])``, ``visible_to`` None (public) or a tuple of seats;
+    ``deadlines_set`` as ``(name, due_ms, version_set_for)``, ``deadlines_clear`` as names; and
+    ``outbox`` entries as ``(key, payload)``."""
+
+    state: bytes
+    events: Any = ()
+    deadlines_set: Any = ()
+    deadlines_clear: Any = ()
+    outbox: Any = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,6 +44,7 @@ from .records import (
     MemoryUsage,
     Snapshot,
     StoredTableState,
+    TableChange,
     as_text,
     decode_table_state,
     pack_events,
@@ -284,22 +285,15 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
         table moved on, ``DuplicateOutboxKey`` if an outbox key was already added,
         ``UnknownTable`` if there is no such table; in each case nothing changed.
         """
-        return self.commit_receipt(
-            table_id, expected_version, state, events, deadlines_set, deadlines_clear, outbox
+        return self.commit_change(
+            table_id, expected_version, TableChange(state, events, deadlines_set, deadlines_clear, outbox)
         ).version
 
-    def commit_receipt(
-        self,
-        table_id: str,
-        expected_version: int,
-        state: bytes,
-        events: Any = (),
-        deadlines_set: Any = (),
-        deadlines_clear: Any = (),
-        outbox: Any = (),
-    ) -> CommitReceipt:
-        """:meth:`commit`, answering with what it wrote: the new version and each event with
-        its stream id (one round trip on a single Redis, the global indexes' note with it)."""
+    def commit_change(self, table_id: str, expected_version: int, change: TableChange) -> CommitReceipt:
+        """:meth:`commit` of ``change``, answering with what it wrote: the new version and each
+        event with its id (one round trip on a single Redis, the global indexes' note with it)."""
+        state, events, outbox = change.state, change.events, change.outbox
+        deadlines_set, deadlines_clear = change.deadlines_set, change.deadlines_clear
         keys = self.keys(table_id)
         check_int(expected_version, "expected_version", minimum=1)
         outbox_args, repeated = encode_outbox(outbox)
