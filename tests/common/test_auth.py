@@ -42,7 +42,7 @@ def signer_at(now: float = NOW, secret: bytes = SECRET) -> tuple[TokenSigner, Ma
 def test_a_token_stands_for_the_account_it_was_issued_to() -> None:
     signer, _ = signer_at()
     token = signer.issue("acct-7", "王小明", ttl=300)
-    assert signer.verify(token) == Caller("acct-7", "王小明", Role.PLAYER, int(NOW) + 300)
+    assert signer.verify(token) == Caller("acct-7", "王小明", Role.PLAYER, int(NOW) + 300, int(NOW) * 1000)
 
 
 def test_roles_survive_the_round_trip() -> None:
@@ -210,3 +210,31 @@ def test_arbitrary_text_is_refused_with_a_token_error_and_never_a_crash(text: st
     signer, _ = signer_at()
     with pytest.raises(TokenError):
         signer.verify(text)
+
+
+def test_a_token_says_to_the_millisecond_when_it_was_issued() -> None:
+    signer, _ = signer_at(NOW + 0.1234)
+    assert signer.verify(signer.issue("acct-7", "lihua", ttl=60)).issued_at_ms == int(NOW) * 1000 + 123
+    stamped = signer.issue("acct-7", "lihua", ttl=60, issued_at_ms=int(NOW) * 1000 + 500)
+    assert signer.verify(stamped).issued_at_ms == int(NOW) * 1000 + 500
+
+
+def test_a_token_issued_before_tokens_carried_iat_verifies_without_one() -> None:
+    signer, _ = signer_at()
+    claims = {"sub": "acct-7", "name": "lihua", "role": "player", "exp": int(NOW) + 60}
+    assert signer.verify(signed_claims(claims)) == Caller("acct-7", "lihua", Role.PLAYER, int(NOW) + 60, None)
+
+
+@pytest.mark.parametrize("iat", ["yesterday", True, [1], {"ms": 1}])
+def test_an_iat_that_is_no_time_is_malformed(iat: object) -> None:
+    signer, _ = signer_at()
+    claims = {"sub": "acct-7", "name": "lihua", "role": "player", "exp": int(NOW) + 60, "iat": iat}
+    with pytest.raises(MalformedTokenError):
+        signer.verify(signed_claims(claims))
+
+
+def signed_claims(claims: dict[str, object]) -> str:
+    """A v2 token of ``claims`` signed with the test secret: what an older or a foreign issuer wrote."""
+    payload = base64.urlsafe_b64encode(json.dumps(claims).encode()).rstrip(b"=").decode()
+    signed = f"v2.{key_id(SECRET)}.{payload}"
+    return f"{signed}.{_signature(SECRET, signed)}"

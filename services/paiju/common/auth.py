@@ -1,7 +1,10 @@
 """Session tokens: HMAC-SHA256 signed, expiring, checked in constant time.
 
 A token is ``v2.<key id>.<payload>.<signature>``: the payload is base64url JSON naming the
-account, its display name, its role and the expiry (whole Unix seconds); the signature is
+account, its display name, its role, the expiry (whole Unix seconds) and when it was issued
+(``iat``: Unix seconds to the millisecond, so that a password changed within a second still
+tells the sessions before it from the one after; tokens issued before ``iat`` existed lack it
+and stay valid until they expire); the signature is
 base64url HMAC-SHA256 over ``v2.<key id>.<payload>`` with the secret the key id names. The server
 keeps no session table: any replica holding the secret verifies any token.
 
@@ -13,8 +16,8 @@ until they expire. (``v1`` tokens, which name no key, are tried with every secre
 >>> signer = TokenSigner(b"a secret of at least sixteen bytes", clock=lambda: now[0])
 >>> token = signer.issue("42", "lihua", ttl=60)
 >>> caller = signer.verify(token)
->>> caller.account_id, caller.username, caller.role, caller.expires_at
-('42', 'lihua', <Role.PLAYER: 'player'>, 1700000060)
+>>> caller.account_id, caller.username, caller.role, caller.expires_at, caller.issued_at_ms
+('42', 'lihua', <Role.PLAYER: 'player'>, 1700000060, 1700000000000)
 >>> now[0] += 60
 >>> signer.verify(token)
 Traceback (most recent call last):
@@ -84,6 +87,8 @@ class Caller:
     role: Role
     expires_at: int
     """Whole Unix seconds; the token is refused from this moment on."""
+    issued_at_ms: int | None = None
+    """Unix milliseconds of the token's ``iat``; ``None`` for a token issued before it had one."""
 
     @property
     def is_service(self) -> bool:
@@ -112,19 +117,26 @@ class TokenSigner:
         self._clock = clock
         self._verified: dict[str, Caller] = {}
 
-    def issue(self, account_id: str, username: str, ttl: int, role: Role = Role.PLAYER) -> str:
-        """A token for ``account_id`` that is accepted for the next ``ttl`` seconds."""
+    def issue(self, account_id: str, username: str, ttl: int, role: Role = Role.PLAYER, *,
+              issued_at_ms: int | None = None) -> str:
+        """A token for ``account_id`` that is accepted for the next ``ttl`` seconds.
+
+        ``issued_at_ms`` (Unix milliseconds, the clock's now by default) is its ``iat``: a session
+        that must outlive a "sessions valid after" stamp is issued at that stamp."""
         if not isinstance(account_id, str) or not account_id:
             raise ValueError("a token names a non-empty account_id")
         if not isinstance(username, str):
             raise TypeError(f"the username of a token is text, not {type(username).__name__}")
         if isinstance(ttl, bool) or not isinstance(ttl, int) or ttl <= 0:
             raise ValueError(f"a token lives a positive whole number of seconds, not {ttl!r}")
+        now = self._clock()
+        issued = math.floor(now * 1000) if issued_at_ms is None else issued_at_ms
         claims = {
             "sub": account_id,
             "name": username,
             "role": Role(role).value,
-            "exp": math.floor(self._clock()) + ttl,
+            "exp": math.floor(now) + ttl,
+            "iat": issued / 1000,
         }
         payload = _encode(json.dumps(claims, separators=(",", ":"), sort_keys=True).encode())
         signed = f"{TOKEN_VERSION}.{self._key_id}.{payload}"
@@ -217,6 +229,7 @@ def _decode_claims(payload: str) -> dict[str, Any]:
 def _caller_from_claims(claims: dict[str, Any]) -> Caller:
     account_id, username = claims.get("sub"), claims.get("name")
     role, expires_at = claims.get("role"), claims.get("exp")
+    issued_at = claims.get("iat")
     if (
         not isinstance(account_id, str)
         or not account_id
@@ -224,6 +237,10 @@ def _caller_from_claims(claims: dict[str, Any]) -> Caller:
         or role not in Role._value2member_map_
         or isinstance(expires_at, bool)
         or not isinstance(expires_at, int)
+        or isinstance(issued_at, bool)
+        or not isinstance(issued_at, int | float | None)
+        or (isinstance(issued_at, float) and not math.isfinite(issued_at))
     ):
         raise MalformedTokenError("the session token's payload is malformed")
-    return Caller(account_id, username, Role(role), expires_at)
+    issued_at_ms = None if issued_at is None else round(issued_at * 1000)
+    return Caller(account_id, username, Role(role), expires_at, issued_at_ms)
