@@ -52,6 +52,7 @@ variable                       default                      meaning
 ``PAIJU_HASHING_THREADS``      (cores - 1, at least 1)      password hashes (scrypt, 16 MiB each) computed at once
 ``PAIJU_PREVIOUS_SECRETS``     (none)                       comma-separated secrets that signed tokens before ``PAIJU_SECRET``: tokens they signed still verify (a rotation logs nobody out)
 ``PAIJU_PASSWORD_COST``        ``14``                       scrypt's cost as a power of two (17: OWASP's, 128 MiB a hash); a login rehashes a password stored at another cost
+``PAIJU_REDIS_PREFIX``         ``paiju``                    key prefix of this deployment in Redis (sessions ended early, the shared login budget; read as the Celery worker reads it)
 =============================  ===========================  =========================================
 
 >>> settings = Settings.from_env({"PAIJU_SECRET": "correct horse battery staple"})
@@ -71,6 +72,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -78,6 +80,8 @@ from dataclasses import dataclass
 DEFAULT_DATABASE_URL = "sqlite:///paiju.sqlite3"
 MIN_SECRET_BYTES = 16
 MAX_PORT = 65_535
+DEFAULT_REDIS_PREFIX = "paiju"
+REDIS_PREFIX_PATTERN = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 
 
 class ConfigError(ValueError):
@@ -146,6 +150,9 @@ class Settings:
     """scrypt's cost N as a power of two (``PAIJU_PASSWORD_COST``)."""
     previous_secrets: tuple[bytes, ...] = ()
     """Secrets that signed tokens before ``secret`` (``PAIJU_PREVIOUS_SECRETS``): still verified."""
+    redis_prefix: str = DEFAULT_REDIS_PREFIX
+    """``PAIJU_REDIS_PREFIX``: what this deployment's keys start with, so that deployments sharing
+    a Redis share no session stamps or login budgets."""
 
     @property
     def uses_embedded_redis(self) -> bool:
@@ -223,6 +230,7 @@ class Settings:
             refusal_pause_ms=env.integer("PAIJU_REFUSAL_PAUSE_MS", 500, minimum=0, maximum=10_000),
             hashing_threads=env.integer("PAIJU_HASHING_THREADS", max(1, (os.cpu_count() or 2) - 1), minimum=1),
             password_cost=env.integer("PAIJU_PASSWORD_COST", 14, minimum=4, maximum=20),
+            redis_prefix=env.redis_prefix("PAIJU_REDIS_PREFIX"),
         )
 
     def __repr__(self) -> str:
@@ -237,6 +245,14 @@ class _Environment:
     def text(self, name: str) -> str | None:
         value = self.values.get(name, "").strip()
         return value or None
+
+    def redis_prefix(self, name: str) -> str:
+        """A key prefix: 1 to 64 letters, digits or ``_.-`` (``paiju`` when unset), as
+        :class:`paiju.wallet.celery_app.WorkerOptions` reads it."""
+        prefix = self.text(name) or DEFAULT_REDIS_PREFIX
+        if not REDIS_PREFIX_PATTERN.fullmatch(prefix):
+            raise ConfigError(f"{name} must be 1 to 64 letters, digits or _.-, not {prefix!r}")
+        return prefix
 
     def integer(self, name: str, default: int, *, minimum: int, maximum: int | None = None) -> int:
         raw = self.text(name)

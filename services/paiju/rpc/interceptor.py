@@ -25,6 +25,8 @@ import grpc
 from paiju.common.auth import Caller, TokenError, TokenSigner
 from paiju.common.logs import bind_log_context
 from paiju.common.wire import AUTHORIZATION_KEY
+from paiju.rpc.errors import abort
+from paiju.rpc.sessions import PASSWORD_CHANGED, PASSWORD_CHANGED_REASON, SessionStamps
 
 PUBLIC_METHODS: frozenset[str] = frozenset({"/paiju.v1.Wallet/Register", "/paiju.v1.Wallet/Login"})
 """Full method names callable without a token."""
@@ -105,8 +107,12 @@ class AuthInterceptor(grpc.ServerInterceptor):
         public_methods: Iterable[str] = PUBLIC_METHODS,
         public_services: Iterable[str] = PUBLIC_SERVICES,
         internal_services: Iterable[str] = INTERNAL_SERVICES,
+        sessions: SessionStamps | None = None,
     ) -> None:
+        """``sessions``: the accounts' "sessions valid after" stamps (:mod:`paiju.rpc.sessions`),
+        checked in each call's handler; ``None`` checks none."""
         self._signer = signer
+        self._sessions = sessions
         self._public_methods = frozenset(public_methods)
         self._public_services = frozenset(public_services)
         self._internal_services = frozenset(internal_services)
@@ -140,7 +146,7 @@ class AuthInterceptor(grpc.ServerInterceptor):
             return _refusal(
                 handler, grpc.StatusCode.PERMISSION_DENIED, f"{service} is for Paiju services only"
             )
-        return _with_caller(handler, caller)
+        return _with_caller(handler, caller, self._sessions)
 
 
 def _bearer_token(metadata: Sequence[tuple[str, str | bytes]]) -> str | None:
@@ -177,11 +183,16 @@ _END = object()
 _TABLE_FIELDS = ("table_id", "room_id", "target_id")
 
 
-def _with_caller(handler: grpc.RpcMethodHandler, caller: Caller) -> grpc.RpcMethodHandler:
-    """The same handler, with ``caller`` set in the servicer's context for its whole run."""
+def _with_caller(handler: grpc.RpcMethodHandler, caller: Caller,
+                 sessions: SessionStamps | None = None) -> grpc.RpcMethodHandler:
+    """The same handler, with ``caller`` set in the servicer's context for its whole run; a
+    session ended by a password change (``sessions``) is refused first, in the call's own thread
+    (a Redis read must not hold up grpc's dispatch of other calls)."""
     behaviour = behaviour_of(handler)
 
-    def enter(request: Any) -> contextvars.Context:
+    def enter(request: Any, context: grpc.ServicerContext) -> contextvars.Context:
+        if sessions is not None and not sessions.is_current(caller):
+            abort(context, grpc.StatusCode.UNAUTHENTICATED, PASSWORD_CHANGED_REASON, error_code=PASSWORD_CHANGED)
         scope = contextvars.copy_context()
         scope.run(_current_caller.set, caller)
         # Every log line of the call carries who made it and which table it is about.
@@ -190,10 +201,10 @@ def _with_caller(handler: grpc.RpcMethodHandler, caller: Caller) -> grpc.RpcMeth
         return scope
 
     def serve_unary(request: Any, context: grpc.ServicerContext) -> Any:
-        return enter(request).run(behaviour, request, context)
+        return enter(request, context).run(behaviour, request, context)
 
     def serve_stream(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
-        scope = enter(request)
+        scope = enter(request, context)
         responses = iter(scope.run(behaviour, request, context))
         try:
             while (response := scope.run(next, responses, _END)) is not _END:

@@ -14,8 +14,9 @@ call's thread (:mod:`paiju.rpc.threads_admission`), with the same refusals:
 * ``Login`` and ``Register`` (each an scrypt hash: tens of milliseconds of a core and 16 MiB)
   run at most ``logins_per_peer`` at a time per client address and ``logins_in_flight`` at a time
   in all, and one address makes at most ``login_rate_per_peer`` a second after a first
-  ``login_burst_per_peer``; the hashing itself is bounded by the wallet's
-  :class:`~paiju.wallet.passwords.PasswordHasher`.
+  ``login_burst_per_peer``; with Redis, the same budget per address is also shared by every
+  replica (:mod:`paiju.rpc.shared_logins`); ``ChangePassword`` hashes too and counts as a login;
+  the hashing itself is bounded by the wallet's :class:`~paiju.wallet.passwords.PasswordHasher`.
 
 Each refusal is RESOURCE_EXHAUSTED with a short reason and a stable word in ``paiju-error-code``
 (:data:`TOO_LARGE`, :data:`RATE_LIMITED`, :data:`TOO_MANY_STREAMS`, :data:`TOO_MANY_LOGINS`,
@@ -53,6 +54,7 @@ from paiju.common.config import Settings
 from paiju.common.wire import SERVER_BUSY, TOO_MANY_LOGINS
 from paiju.rpc.errors import ERROR_CODE_KEY
 from paiju.rpc.interceptor import PUBLIC_METHODS, presented_caller
+from paiju.rpc.shared_logins import SharedLoginBudget
 
 Clock = Callable[[], float]
 
@@ -68,8 +70,9 @@ class CallContext(Protocol):
 ACT_METHOD = "/paiju.v1.Table/Act"
 PLAY_METHOD = "/paiju.v1.Table/Play"
 """Its requests are moves (after the one that opens the stream): as short as ``Act``'s."""
-PASSWORD_METHODS = PUBLIC_METHODS
-"""Login and Register: the calls that hash a password."""
+CHANGE_PASSWORD_METHOD = "/paiju.v1.Wallet/ChangePassword"
+PASSWORD_METHODS = PUBLIC_METHODS | {CHANGE_PASSWORD_METHOD}
+"""Login, Register and ChangePassword: the calls that hash a password."""
 MOST_PAUSED_REFUSALS = 1_000
 """Refusals waiting out their pause at a time: a flood of more is refused without a pause."""
 IDLE_BUCKETS_KEPT = 10_000
@@ -93,7 +96,7 @@ class Limits:
     call_burst: int = 200
     logins_per_peer: int = 2
     logins_in_flight: int = 8
-    login_rate_per_peer: int = 2
+    login_rate_per_peer: float = 2
     login_burst_per_peer: int = 60
     refusal_pause_ms: int = 500
     trusted_proxies: tuple[str, ...] = ("127.0.0.0/8", "::1/128")
@@ -283,8 +286,12 @@ class Admission:
     thread-pool server (:mod:`paiju.rpc.threads_admission`) from the thread serving the call.
     """
 
-    def __init__(self, limits: Limits, signer: TokenSigner, clock: Clock = time.monotonic) -> None:
+    def __init__(self, limits: Limits, signer: TokenSigner, clock: Clock = time.monotonic,
+                 shared_logins: SharedLoginBudget | None = None) -> None:
+        """``shared_logins``: the deployment's per-address login budget, asked after this
+        process's own admits a login."""
         self.limits = limits
+        self._shared_logins = shared_logins
         self._signer = signer
         self._lock = threading.Lock()
         self._calls = Buckets(limits.calls_per_second, limits.call_burst, clock)
@@ -340,13 +347,17 @@ class Admission:
                               TOO_MANY_LOGINS)
             self._logins_of.acquire(address)
             self._logins_in_flight += 1
+        # Outside the lock: a Redis round trip must not hold up the other calls' admission.
+        if self._shared_logins is not None and not self._shared_logins.take(address):
+            self._release_login(address)
+            raise Refused(f"more than {self.limits.login_rate_per_peer} logins a second from one address",
+                          TOO_MANY_LOGINS)
+        return lambda: self._release_login(address)
 
-        def release() -> None:
-            with self._lock:
-                self._logins_of.release(address)
-                self._logins_in_flight -= 1
-
-        return release
+    def _release_login(self, address: str) -> None:
+        with self._lock:
+            self._logins_of.release(address)
+            self._logins_in_flight -= 1
 
 
 class Oversized:

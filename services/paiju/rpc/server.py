@@ -34,6 +34,8 @@ from paiju.rpc.failures import UnexpectedErrors
 from paiju.rpc.interceptor import AuthInterceptor
 from paiju.rpc.limits import Admission, Limits
 from paiju.rpc.reflection import enable_reflection
+from paiju.rpc.sessions import SessionStamps, session_stamps
+from paiju.rpc.shared_logins import SharedLoginBudget, shared_login_budget
 from paiju.rpc.threads_admission import AdmissionInterceptor
 from paiju.rpc.timing import MetricsInterceptor
 
@@ -124,6 +126,8 @@ def start_server(
     event_loop: bool = True,
     share_port: bool = False,
     limits: Limits | None = None,
+    sessions: SessionStamps | None = None,
+    shared_logins: SharedLoginBudget | None = None,
 ) -> RunningServer:
     """Build, bind and start a server for ``bindings``; ``port=0`` picks a free port.
 
@@ -140,7 +144,11 @@ def start_server(
     ask: grpc refuses requests above the largest size any method takes, and either server admits
     every call against them before it does any work for it (the event-loop server on its loop,
     before the call takes a thread; the thread-pool server in the call's thread,
-    :mod:`paiju.rpc.threads_admission`), with the same refusals.
+    :mod:`paiju.rpc.threads_admission`), with the same refusals; ``shared_logins`` is the login
+    budget per address that all replicas share.
+
+    ``sessions``: the accounts' "sessions valid after" stamps (:mod:`paiju.rpc.sessions`), so
+    that a password change ends the account's other sessions here too.
     """
     limits = limits or Limits()
     if not bindings:
@@ -149,7 +157,7 @@ def start_server(
     _check_service_names(names)
     # Metrics first, so that calls refused by the auth check are counted too; the last resort
     # for unexpected exceptions last, so that metrics count the status it answers.
-    interceptors = (MetricsInterceptor(), AuthInterceptor(signer), *extra_interceptors, UnexpectedErrors())
+    interceptors = (MetricsInterceptor(), AuthInterceptor(signer, sessions=sessions), *extra_interceptors, UnexpectedErrors())
     health_servicer = health.HealthServicer()
     options = (*SERVER_OPTIONS, ("grpc.so_reuseport", int(share_port)),
                ("grpc.max_receive_message_length", limits.largest_request))
@@ -164,12 +172,12 @@ def start_server(
         loop_first = frozenset(f"/{b.name}/{method}" for b in bindings for method in b.loop_first)
         server.server.add_generic_rpc_handlers((
             BridgeHandler(collector.handlers, interceptors, frozenset(inline), server.pool, server.loop,
-                          Admission(limits, signer), on_refused=METRICS.refused, loop_first=loop_first),
+                          Admission(limits, signer, shared_logins=shared_logins), on_refused=METRICS.refused, loop_first=loop_first),
         ))
         enable_reflection((*names, HEALTH_SERVICE_NAME), server.server)
     else:
         # Outermost, as on the loop: a refused call is neither timed nor checked for its token.
-        admitting = AdmissionInterceptor(Admission(limits, signer), most_paused=max_workers // 4,
+        admitting = AdmissionInterceptor(Admission(limits, signer, shared_logins=shared_logins), most_paused=max_workers // 4,
                                          on_refused=METRICS.refused)
         server = _threads_server(bindings, (admitting, *interceptors), health_servicer, max_workers, options)
         enable_reflection((*names, HEALTH_SERVICE_NAME), server)
@@ -222,7 +230,17 @@ def start_from_settings(
         event_loop=settings.grpc_server == "loop",
         share_port=share_port,
         limits=Limits.of(settings),
+        sessions=settings_session_stamps(settings),
+        shared_logins=shared_login_budget(settings.redis_url, settings.redis_prefix, settings.login_rate_per_peer,
+                                          settings.login_burst_per_peer, cluster=settings.redis_cluster),
     )
+
+
+def settings_session_stamps(settings: Settings) -> SessionStamps:
+    """The "sessions valid after" stamps of the deployment ``settings`` describe, shared in this
+    process by the wallet that writes them and every server that checks them."""
+    return session_stamps(settings.redis_url, settings.redis_prefix, cluster=settings.redis_cluster,
+                          scope=settings.database_url)
 
 
 def _check_service_names(names: Sequence[str]) -> None:
