@@ -202,6 +202,11 @@ CASES: list[Case] = [
     ("Wallet.Level", "NOT_FOUND", "a game without levels", lambda w: w.seated.wallet.Level(wallet_pb2.LevelRequest(game="hunzhan"))),
     ("Wallet.Level", "NOT_FOUND", "unknown account", lambda w: w.seated.wallet.Level(wallet_pb2.LevelRequest(game="zhajinhua", account_id="999999"))),
     ("Wallet.Level", "NOT_FOUND", "an id beyond the ledger", lambda w: w.seated.wallet.Level(wallet_pb2.LevelRequest(game="zhajinhua", account_id="2147483648"))),
+    ("Wallet.ChangePassword", "UNAUTHENTICATED", "no token", lambda w: w.unauthenticated(wallet_pb2_grpc.WalletStub).ChangePassword(wallet_pb2.ChangePasswordRequest(old_password=PASSWORD, new_password=PASSWORD + "!"))),
+    ("Wallet.ChangePassword", "INVALID_ARGUMENT", "a short new password", lambda w: w.seated.wallet.ChangePassword(wallet_pb2.ChangePasswordRequest(old_password=PASSWORD, new_password="short"))),
+    ("Wallet.ChangePassword", "INVALID_ARGUMENT", "the old password again", lambda w: w.seated.wallet.ChangePassword(wallet_pb2.ChangePasswordRequest(old_password=PASSWORD, new_password=PASSWORD))),
+    ("Wallet.ChangePassword", "PERMISSION_DENIED", "a wrong old password", lambda w: w.seated.wallet.ChangePassword(wallet_pb2.ChangePasswordRequest(old_password="not the password", new_password=PASSWORD + "!"))),
+    ("Wallet.RefreshSession", "UNAUTHENTICATED", "no token", lambda w: w.unauthenticated(wallet_pb2_grpc.WalletStub).RefreshSession(wallet_pb2.RefreshSessionRequest())),
     # --- WalletInternal ----------------------------------------------------------------------
     ("WalletInternal.HoldForHand", "INVALID_ARGUMENT", "empty hand_id", lambda w: w.service(wallet_pb2_grpc.WalletInternalStub).HoldForHand(wallet_pb2.HoldForHandRequest(holds=[wallet_pb2.Hold(account_id=w.seated.account_id, amount=1)]))),
     ("WalletInternal.HoldForHand", "INVALID_ARGUMENT", "no holds", lambda w: w.service(wallet_pb2_grpc.WalletInternalStub).HoldForHand(wallet_pb2.HoldForHandRequest(hand_id="contract-none"))),

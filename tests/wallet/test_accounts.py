@@ -8,6 +8,8 @@ import pytest
 import sqlalchemy as sa
 
 from paiju.wallet import DuplicateUsername, PasswordHasher, Reason, Wallet
+from paiju.wallet.accounts import PasswordChangedMeanwhile, WrongPassword
+from paiju.wallet.errors import UnknownAccount
 
 from .helpers import row_count
 
@@ -158,3 +160,52 @@ def test_a_login_stores_a_password_hashed_at_a_cost_raised_since_at_the_new_cost
         assert raised.verify_password("ann", "a good password") == account  # the new hash verifies
     finally:
         raised.close()
+
+
+def test_changing_the_password_takes_the_old_one_and_a_registrations_new_one(wallet: Wallet) -> None:
+    account = wallet.register("dora", "password-123")
+    ended: list[str] = []
+    wallet.change_password(account, "password-123", "password-456", before_storing=lambda: ended.append("sessions"))
+    assert ended == ["sessions"]
+    assert wallet.verify_password("dora", "password-456") == account
+    assert wallet.verify_password("dora", "password-123") is None
+
+
+@pytest.mark.parametrize(("old", "new", "refusal"), [
+    ("wrong-password", "password-456", WrongPassword),
+    ("password-123", "short", ValueError),
+    ("password-123", "password-123", ValueError),
+    ("", "password-456", ValueError),
+])
+def test_a_refused_password_change_changes_nothing(wallet: Wallet, old: str, new: str, refusal: type) -> None:
+    account = wallet.register("erin", "password-123")
+    ended: list[str] = []
+    with pytest.raises(refusal):
+        wallet.change_password(account, old, new, before_storing=lambda: ended.append("sessions"))
+    assert ended == []
+    assert wallet.verify_password("erin", "password-123") == account
+
+
+def test_when_the_sessions_cannot_be_ended_the_password_stays(wallet: Wallet) -> None:
+    account = wallet.register("fay", "password-123")
+
+    def unreachable() -> None:
+        raise ConnectionError("Redis is down")
+
+    with pytest.raises(ConnectionError):
+        wallet.change_password(account, "password-123", "password-456", before_storing=unreachable)
+    assert wallet.verify_password("fay", "password-123") == account
+
+
+def test_a_password_changed_meanwhile_is_not_overwritten(wallet: Wallet) -> None:
+    account = wallet.register("gus", "password-123")
+    # Another call changes the password between this one's check of the old one and its write.
+    meanwhile = lambda: wallet.change_password(account, "password-123", "password-789")
+    with pytest.raises(PasswordChangedMeanwhile):
+        wallet.change_password(account, "password-123", "password-456", before_storing=meanwhile)
+    assert wallet.verify_password("gus", "password-789") == account
+
+
+def test_the_house_has_no_password_to_change(wallet: Wallet) -> None:
+    with pytest.raises(UnknownAccount):
+        wallet.change_password(wallet.house, "password-123", "password-456")

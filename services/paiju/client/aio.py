@@ -106,6 +106,18 @@ class AsyncPaijuClient:
     async def login(self, username: str, password: str) -> None:
         await self._sign_in(self.wallet.Login, wallet_pb2.LoginRequest(username=username, password=password))
 
+    async def change_password(self, old_password: str, new_password: str) -> None:
+        """Change this account's password; every other session of it ends, this one goes on
+        with the fresh token the server answers."""
+        request = wallet_pb2.ChangePasswordRequest(old_password=old_password, new_password=new_password)
+        self.token = (await self._call(self.wallet.ChangePassword, request)).token
+
+    async def refresh(self) -> wallet_pb2.SessionResponse:
+        """Extend this session: a fresh token, expiring a whole session lifetime from now."""
+        session = await self._call(self.wallet.RefreshSession, wallet_pb2.RefreshSessionRequest())
+        self.token = session.token
+        return session
+
     # --- wallet -------------------------------------------------------------------------
 
     async def balance(self) -> wallet_pb2.Balance:

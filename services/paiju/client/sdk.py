@@ -145,6 +145,18 @@ class PaijuClient:
         request = wallet_pb2.LoginRequest(username=username, password=password)
         self._session(self._call_when_admitted(self._wallet_open.Login, request))
 
+    def change_password(self, old_password: str, new_password: str) -> None:
+        """Change this account's password; every other session of it ends, this one goes on
+        with the fresh token the server answers (the channels read ``token`` at each call)."""
+        request = wallet_pb2.ChangePasswordRequest(old_password=old_password, new_password=new_password)
+        self.token = self._call(self.wallet.ChangePassword, request).token
+
+    def refresh(self) -> wallet_pb2.SessionResponse:
+        """Extend this session: a fresh token, expiring a whole session lifetime from now."""
+        session = self._call(self.wallet.RefreshSession, wallet_pb2.RefreshSessionRequest())
+        self.token = session.token
+        return session
+
     # --- wallet -------------------------------------------------------------------------
 
     def balance(self) -> wallet_pb2.Balance:

@@ -7,11 +7,25 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from paiju.wallet.errors import DuplicateUsername, SchemaError, UnknownAccount
+from paiju.wallet.errors import DuplicateUsername, SchemaError, UnknownAccount, WalletError
 from paiju.wallet.ledger import post
 from paiju.wallet.model import Reason
 from paiju.wallet.tables import accounts
 from paiju.wallet.validation import username_key, username_skeleton
+
+
+class WrongPassword(WalletError):
+    """A password change was asked with a wrong current password."""
+
+    def __init__(self) -> None:
+        super().__init__("the old password is wrong")
+
+
+class PasswordChangedMeanwhile(WalletError):
+    """Another call changed the password between the check of the old one and the change."""
+
+    def __init__(self) -> None:
+        super().__init__("the password was changed by another call meanwhile; log in again")
 
 
 def signup_grant_key(account: int) -> str:
@@ -81,6 +95,16 @@ def password_hash(conn: Connection, username: str) -> tuple[int, str] | None:
     :func:`account_id` finds it."""
     row = _named(conn, username, accounts.c.password_hash.is_not(None))
     return None if row is None else (row.id, row.password_hash)
+
+
+def stored_password_hash(conn: Connection, account: int) -> str:
+    """The stored password hash of a player's account; :class:`UnknownAccount` for no player's."""
+    stored = conn.execute(
+        sa.select(accounts.c.password_hash).where(accounts.c.id == account, accounts.c.password_hash.is_not(None))
+    ).scalar_one_or_none()
+    if stored is None:
+        raise UnknownAccount(account)
+    return stored
 
 
 def replace_password_hash(conn: Connection, account: int, old: str, new: str) -> bool:

@@ -1,6 +1,7 @@
 """The wallet's gRPC servicers: thin layers over :class:`paiju.wallet.Wallet`.
 
-``Wallet`` serves players (register, log in, balance, history, leaderboards, levels);
+``Wallet`` serves players (register, log in, change the password, refresh a session, balance,
+history, leaderboards, levels);
 ``WalletInternal`` serves the table engine (holds before a hand, releasing an abandoned hand).
 Every refusal of the domain becomes the status code that ``wallet.proto`` documents, with a
 sentence for people and a stable word in the ``paiju-error-code`` trailer::
@@ -16,7 +17,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-from collections.abc import Iterator, Mapping
+import math
+import time
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import NoReturn
 
@@ -32,8 +35,10 @@ from paiju.proto.v1 import wallet_pb2, wallet_pb2_grpc
 from paiju.quoting import quoted
 from paiju.rpc.errors import abort
 from paiju.rpc.interceptor import current_caller
-from paiju.rpc.server import ServiceBinding
+from paiju.rpc.server import ServiceBinding, settings_session_stamps
+from paiju.rpc.sessions import PASSWORD_CHANGED, SessionStamps
 from paiju.wallet import hands_api
+from paiju.wallet.accounts import PasswordChangedMeanwhile, WrongPassword
 from paiju.wallet.errors import (
     CoinsChanged,
     DuplicateUsername,
@@ -92,6 +97,7 @@ def wallet_bindings(
                 signer=signer,
                 session_ttl=settings.session_ttl_seconds,
                 page_secret=settings.secret,
+                sessions=settings_session_stamps(settings),
             ),
             wallet_pb2_grpc.add_WalletServicer_to_server,
         ),
@@ -105,7 +111,15 @@ def wallet_bindings(
 
 # -- refusals -----------------------------------------------------------------------------------
 
+class SessionsUnreachable(WalletError):
+    """The other sessions of an account could not be ended (their stamp store is out of reach)."""
+
+
 _REFUSALS: tuple[tuple[type[Exception], grpc.StatusCode, str], ...] = (
+    (WrongPassword, grpc.StatusCode.PERMISSION_DENIED, "wrong_password"),
+    # The other change ended this session too (its stamp is later than this session's token).
+    (PasswordChangedMeanwhile, grpc.StatusCode.UNAUTHENTICATED, PASSWORD_CHANGED),
+    (SessionsUnreachable, grpc.StatusCode.UNAVAILABLE, "sessions_unavailable"),
     (DuplicateUsername, grpc.StatusCode.ALREADY_EXISTS, "username_taken"),
     (UnknownAccount, grpc.StatusCode.NOT_FOUND, "unknown_account"),
     (InsufficientFunds, grpc.StatusCode.FAILED_PRECONDITION, "insufficient_funds"),
@@ -224,8 +238,14 @@ class WalletServicer(wallet_pb2_grpc.WalletServicer):
         signer: TokenSigner,
         session_ttl: int,
         page_secret: bytes,
+        sessions: SessionStamps | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
+        """``sessions``: where a password change ends the account's other sessions (``None``:
+        nowhere, for tests of other RPCs); ``clock`` the time of such a change (Unix seconds)."""
         self.wallet = wallet
+        self.sessions = sessions
+        self.clock = clock
         self.leaderboard = leaderboard
         self.levels = dict(levels)
         self.signer = signer
@@ -260,6 +280,37 @@ class WalletServicer(wallet_pb2_grpc.WalletServicer):
                     error_code="bad_credentials",
                 )
             return self._session(account)
+
+    def ChangePassword(
+        self, request: wallet_pb2.ChangePasswordRequest, context: grpc.ServicerContext
+    ) -> wallet_pb2.SessionResponse:
+        account = _account_of(current_caller(), context)
+        if not request.old_password or not request.new_password:
+            abort(context, grpc.StatusCode.INVALID_ARGUMENT, "a password change needs the old and the new password",
+                  error_code="invalid_argument")
+        # Tokens issued up to this millisecond end; the caller's new one is issued just after it.
+        valid_after_ms = math.floor(self.clock() * 1000) + 1
+        with _answering(context):
+            self.wallet.change_password(account, request.old_password, request.new_password,
+                                        before_storing=lambda: self._end_sessions(account, valid_after_ms))
+            return self._session(account, issued_at_ms=valid_after_ms)
+
+    def RefreshSession(
+        self, request: wallet_pb2.RefreshSessionRequest, context: grpc.ServicerContext
+    ) -> wallet_pb2.SessionResponse:
+        caller = current_caller()  # the interceptor refused an expired or ended session already
+        token = self.signer.issue(caller.account_id, caller.username, ttl=self.session_ttl, role=caller.role)
+        return self._session_reply(token)
+
+    def _end_sessions(self, account: int, valid_after_ms: int) -> None:
+        if self.sessions is None:
+            return
+        try:
+            # The stamp is needed only while a token issued before it may still be alive.
+            self.sessions.end_sessions_before(str(account), valid_after_ms, lifetime_seconds=self.session_ttl + 60)
+        except Exception as error:
+            raise SessionsUnreachable("the other sessions cannot be ended now; the password is unchanged, "
+                                      "try again") from error
 
     def GetBalance(
         self, request: wallet_pb2.GetBalanceRequest, context: grpc.ServicerContext
@@ -408,15 +459,18 @@ class WalletServicer(wallet_pb2_grpc.WalletServicer):
             max_level=levels.top,
         )
 
-    def _session(self, account: int) -> wallet_pb2.SessionResponse:
-        username = self._username(account)
-        token = self.signer.issue(str(account), username, ttl=self.session_ttl)
-        expires_at = self.signer.verify(token).expires_at
+    def _session(self, account: int, issued_at_ms: int | None = None) -> wallet_pb2.SessionResponse:
+        token = self.signer.issue(str(account), self._username(account), ttl=self.session_ttl,
+                                  issued_at_ms=issued_at_ms)
+        return self._session_reply(token)
+
+    def _session_reply(self, token: str) -> wallet_pb2.SessionResponse:
+        session = self.signer.verify(token)
         return wallet_pb2.SessionResponse(
             token=token,
-            account_id=str(account),
-            username=username,
-            expires_at=_timestamp(expires_at),
+            account_id=session.account_id,
+            username=session.username,
+            expires_at=_timestamp(session.expires_at),
         )
 
     def _username(self, account: int) -> str:

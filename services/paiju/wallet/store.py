@@ -177,6 +177,29 @@ class Wallet:
                 accounts.replace_password_hash(conn, account, stored, self.passwords.hash(password))
         return account
 
+    def change_password(self, account: int, old_password: str, new_password: str,
+                        before_storing: Callable[[], None] = lambda: None) -> None:
+        """Give ``account`` ``new_password`` (checked as a registration's) if ``old_password`` is its.
+
+        ``before_storing`` runs once the old password is proven, just before the new one is
+        stored: the service ends the other sessions there, so that if it cannot, nothing changed.
+        Raises ``ValueError`` (a bad new password, or the old one again),
+        :class:`~paiju.wallet.accounts.WrongPassword`,
+        :class:`~paiju.wallet.accounts.PasswordChangedMeanwhile` and ``UnknownAccount``.
+        """
+        check_password(old_password)
+        if check_new_password(new_password) == old_password:
+            raise ValueError("the new password is the same as the old one")
+        with self.database.read() as conn:
+            stored = accounts.stored_password_hash(conn, check_int(account, "an account id"))
+        if not self.passwords.verify(old_password, stored):
+            raise accounts.WrongPassword()
+        replacement = self.passwords.hash(new_password)
+        before_storing()
+        with self.database.write() as conn:
+            if not accounts.replace_password_hash(conn, account, stored, replacement):
+                raise accounts.PasswordChangedMeanwhile()
+
     def account_id(self, username: str) -> int | None:
         """The id of the account called ``username``, or ``None``."""
         with self.database.read() as conn:

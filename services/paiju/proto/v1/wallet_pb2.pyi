@@ -44,6 +44,18 @@ class LoginRequest(_message.Message):
     password: str
     def __init__(self, username: _Optional[str] = ..., password: _Optional[str] = ...) -> None: ...
 
+class ChangePasswordRequest(_message.Message):
+    __slots__ = ("old_password", "new_password")
+    OLD_PASSWORD_FIELD_NUMBER: _ClassVar[int]
+    NEW_PASSWORD_FIELD_NUMBER: _ClassVar[int]
+    old_password: str
+    new_password: str
+    def __init__(self, old_password: _Optional[str] = ..., new_password: _Optional[str] = ...) -> None: ...
+
+class RefreshSessionRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
 class SessionResponse(_message.Message):
     __slots__ = ("token", "account_id", "username", "expires_at")
     TOKEN_FIELD_NUMBER: _ClassVar[int]

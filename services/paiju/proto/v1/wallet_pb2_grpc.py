@@ -80,6 +80,16 @@ class WalletStub:
                 request_serializer=paiju_dot_v1_dot_wallet__pb2.ReplayHandRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_wallet__pb2.ReplayHandResponse.FromString,
                 _registered_method=True)
+        self.ChangePassword = channel.unary_unary(
+                '/paiju.v1.Wallet/ChangePassword',
+                request_serializer=paiju_dot_v1_dot_wallet__pb2.ChangePasswordRequest.SerializeToString,
+                response_deserializer=paiju_dot_v1_dot_wallet__pb2.SessionResponse.FromString,
+                _registered_method=True)
+        self.RefreshSession = channel.unary_unary(
+                '/paiju.v1.Wallet/RefreshSession',
+                request_serializer=paiju_dot_v1_dot_wallet__pb2.RefreshSessionRequest.SerializeToString,
+                response_deserializer=paiju_dot_v1_dot_wallet__pb2.SessionResponse.FromString,
+                _registered_method=True)
 
 
 class WalletServicer:
@@ -163,6 +173,28 @@ class WalletServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ChangePassword(self, request, context):
+        """Changes the caller's password and ends every other session of the account: tokens issued
+        before the change are refused UNAUTHENTICATED (error code `password_changed`). The reply is a
+        fresh session for the caller. Counts against the address's login budget, like Login.
+        Errors: UNAUTHENTICATED (no valid session token; or another session changed the password
+        meanwhile, which ended this one: error code `password_changed`), INVALID_ARGUMENT (old or new
+        password empty, the new one shorter than 8 characters or the same as the old one),
+        PERMISSION_DENIED (the old password is wrong; error code `wrong_password`).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RefreshSession(self, request, context):
+        """Extends a live session: a new token for the same account and role, expiring a whole session
+        lifetime from now. The old token stays valid until its own expiry.
+        Errors: UNAUTHENTICATED (no valid session token: expired ones cannot be refreshed).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_WalletServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -205,6 +237,16 @@ def add_WalletServicer_to_server(servicer, server):
                     servicer.ReplayHand,
                     request_deserializer=paiju_dot_v1_dot_wallet__pb2.ReplayHandRequest.FromString,
                     response_serializer=paiju_dot_v1_dot_wallet__pb2.ReplayHandResponse.SerializeToString,
+            ),
+            'ChangePassword': grpc.unary_unary_rpc_method_handler(
+                    servicer.ChangePassword,
+                    request_deserializer=paiju_dot_v1_dot_wallet__pb2.ChangePasswordRequest.FromString,
+                    response_serializer=paiju_dot_v1_dot_wallet__pb2.SessionResponse.SerializeToString,
+            ),
+            'RefreshSession': grpc.unary_unary_rpc_method_handler(
+                    servicer.RefreshSession,
+                    request_deserializer=paiju_dot_v1_dot_wallet__pb2.RefreshSessionRequest.FromString,
+                    response_serializer=paiju_dot_v1_dot_wallet__pb2.SessionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -428,6 +470,60 @@ class Wallet:
             '/paiju.v1.Wallet/ReplayHand',
             paiju_dot_v1_dot_wallet__pb2.ReplayHandRequest.SerializeToString,
             paiju_dot_v1_dot_wallet__pb2.ReplayHandResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ChangePassword(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/paiju.v1.Wallet/ChangePassword',
+            paiju_dot_v1_dot_wallet__pb2.ChangePasswordRequest.SerializeToString,
+            paiju_dot_v1_dot_wallet__pb2.SessionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RefreshSession(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/paiju.v1.Wallet/RefreshSession',
+            paiju_dot_v1_dot_wallet__pb2.RefreshSessionRequest.SerializeToString,
+            paiju_dot_v1_dot_wallet__pb2.SessionResponse.FromString,
             options,
             channel_credentials,
             insecure,
