@@ -6,6 +6,7 @@ import { HandsDialog } from "./history";
 import { LobbyScreen } from "./lobby";
 import { GAMES } from "./labels";
 import { LoginScreen } from "./login";
+import { PasswordDialog } from "./password";
 import { seatMemory, session, type SeatMemory, type Session } from "./session";
 import { TableScreen } from "./table";
 import { coins, sleep } from "./util";
@@ -24,6 +25,7 @@ function App() {
   const [notice, setNotice] = useState<string>("");
   const [checked, setChecked] = useState(false);
   const [handsOpen, setHandsOpen] = useState(false);
+  const [passwordOpen, setPasswordOpen] = useState(false);
 
   const fetchMoney = async (): Promise<Money | null> => {
     try {
@@ -143,12 +145,28 @@ function App() {
           <button class="link" data-testid="open-hands" onClick={() => setHandsOpen(true)}>
             牌谱 My hands
           </button>
+          <button class="link" data-testid="open-change-password" onClick={() => setPasswordOpen(true)}>
+            改密码 Password
+          </button>
           <button class="link" onClick={() => logOut()}>
             退出 Log out
           </button>
         </div>
       </header>
       {handsOpen && <HandsDialog onClose={() => setHandsOpen(false)} />}
+      {passwordOpen && (
+        <PasswordDialog
+          me={me}
+          onClose={(message) => {
+            setPasswordOpen(false);
+            if (message) {
+              // The fresh token the server answered is saved: this page's session goes on.
+              setMe(session.current());
+              setNotice(message);
+            }
+          }}
+        />
+      )}
       {notice && (
         <div class="notice" data-testid="notice" onClick={() => setNotice("")}>
           {notice}

@@ -18,7 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file paiju/v1/wallet.proto.
  */
 export const file_paiju_v1_wallet: GenFile = /*@__PURE__*/
-  fileDesc("ChVwYWlqdS92MS93YWxsZXQucHJvdG8SCHBhaWp1LnYxIjUKD1JlZ2lzdGVyUmVxdWVzdBIQCgh1c2VybmFtZRgBIAEoCRIQCghwYXNzd29yZBgCIAEoCSIyCgxMb2dpblJlcXVlc3QSEAoIdXNlcm5hbWUYASABKAkSEAoIcGFzc3dvcmQYAiABKAkidgoPU2Vzc2lvblJlc3BvbnNlEg0KBXRva2VuGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAkSEAoIdXNlcm5hbWUYAyABKAkSLgoKZXhwaXJlc19hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiEwoRR2V0QmFsYW5jZVJlcXVlc3QiTQoHQmFsYW5jZRISCgphY2NvdW50X2lkGAEgASgJEhEKCWF2YWlsYWJsZRgCIAEoAxIMCgRoZWxkGAMgASgDEg0KBXRvdGFsGAQgASgDIkEKDkhpc3RvcnlSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkSDAoEZ2FtZRgDIAEoCSLMAQoLTGVkZ2VyRW50cnkSEAoIZW50cnlfaWQYASABKAkSDgoGYW1vdW50GAIgASgDEiUKBnJlYXNvbhgDIAEoDjIVLnBhaWp1LnYxLkVudHJ5UmVhc29uEg4KBmRldGFpbBgEIAEoCRIPCgdoYW5kX2lkGAUgASgJEgwKBGdhbWUYBiABKAkSFQoNYmFsYW5jZV9hZnRlchgHIAEoAxIuCgpjcmVhdGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJSCg9IaXN0b3J5UmVzcG9uc2USJgoHZW50cmllcxgBIAMoCzIVLnBhaWp1LnYxLkxlZGdlckVudHJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIxChJMZWFkZXJib2FyZFJlcXVlc3QSDAoEZ2FtZRgBIAEoCRINCgVsaW1pdBgCIAEoBSJTCg5MZWFkZXJib2FyZFJvdxIMCgRyYW5rGAEgASgFEhIKCmFjY291bnRfaWQYAiABKAkSEAoIdXNlcm5hbWUYAyABKAkSDQoFdmFsdWUYBCABKAMifwoTTGVhZGVyYm9hcmRSZXNwb25zZRIMCgRnYW1lGAEgASgJEiYKBHJvd3MYAiADKAsyGC5wYWlqdS52MS5MZWFkZXJib2FyZFJvdxIqCgNvd24YAyABKAsyGC5wYWlqdS52MS5MZWFkZXJib2FyZFJvd0gAiAEBQgYKBF9vd24iMAoMTGV2ZWxSZXF1ZXN0EgwKBGdhbWUYASABKAkSEgoKYWNjb3VudF9pZBgCIAEoCSKIAQoNTGV2ZWxSZXNwb25zZRIMCgRnYW1lGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAkSDQoFbGV2ZWwYAyABKAUSDQoFdGl0bGUYBCABKAkSDQoFdmFsdWUYBSABKAMSFQoNbmV4dF9sZXZlbF9hdBgGIAEoAxIRCgltYXhfbGV2ZWwYByABKAUiYgoESG9sZBISCgphY2NvdW50X2lkGAEgASgJEg4KBmFtb3VudBgCIAEoAxIfChJleHBlY3RlZF9hdmFpbGFibGUYAyABKANIAIgBAUIVChNfZXhwZWN0ZWRfYXZhaWxhYmxlIlIKEkhvbGRGb3JIYW5kUmVxdWVzdBIPCgdoYW5kX2lkGAEgASgJEgwKBGdhbWUYAiABKAkSHQoFaG9sZHMYAyADKAsyDi5wYWlqdS52MS5Ib2xkIlkKE0hvbGRGb3JIYW5kUmVzcG9uc2USHQoFaG9sZHMYASADKAsyDi5wYWlqdS52MS5Ib2xkEiMKCGJhbGFuY2VzGAIgAygLMhEucGFpanUudjEuQmFsYW5jZSIlChJSZWxlYXNlSGFuZFJlcXVlc3QSDwoHaGFuZF9pZBgBIAEoCSIpChJHZXRCYWxhbmNlc1JlcXVlc3QSEwoLYWNjb3VudF9pZHMYASADKAkiOgoTR2V0QmFsYW5jZXNSZXNwb25zZRIjCghiYWxhbmNlcxgBIAMoCzIRLnBhaWp1LnYxLkJhbGFuY2UiJwoTUmVsZWFzZUhhbmRSZXNwb25zZRIQCghyZWxlYXNlZBgBIAEoAyIxCgxIYW5kc1JlcXVlc3QSDQoFbGltaXQYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCSKGAQoKUGxheWVkSGFuZBIPCgdoYW5kX2lkGAEgASgJEgwKBGdhbWUYAiABKAkSEAoIdGFibGVfaWQYAyABKAkSLAoIZW5kZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBHNlYXQYBSABKAUSCwoDbmV0GAYgASgDIk0KDUhhbmRzUmVzcG9uc2USIwoFaGFuZHMYASADKAsyFC5wYWlqdS52MS5QbGF5ZWRIYW5kEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIkChFSZXBsYXlIYW5kUmVxdWVzdBIPCgdoYW5kX2lkGAEgASgJIjsKClJlcGxheVN0ZXASDAoEc2VhdBgBIAEoBRIMCgRtb3ZlGAIgASgJEhEKCXZpZXdfanNvbhgDIAEoCSJ1ChJSZXBsYXlIYW5kUmVzcG9uc2USDwoHaGFuZF9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEgwKBHNlYXQYAyABKAUSDQoFbmFtZXMYBCADKAkSIwoFc3RlcHMYBSADKAsyFC5wYWlqdS52MS5SZXBsYXlTdGVwKs8BCgtFbnRyeVJlYXNvbhIcChhFTlRSWV9SRUFTT05fVU5TUEVDSUZJRUQQABIgChxFTlRSWV9SRUFTT05fSEFORF9TRVRUTEVNRU5UEAESFAoQRU5UUllfUkVBU09OX0ZFRRACEhYKEkVOVFJZX1JFQVNPTl9CT05VUxADEh8KG0VOVFJZX1JFQVNPTl9FU0NBUEVfUEVOQUxUWRAEEhYKEkVOVFJZX1JFQVNPTl9HUkFOVBAFEhkKFUVOVFJZX1JFQVNPTl9UUkFOU0ZFUhAGMo0ECgZXYWxsZXQSQAoIUmVnaXN0ZXISGS5wYWlqdS52MS5SZWdpc3RlclJlcXVlc3QaGS5wYWlqdS52MS5TZXNzaW9uUmVzcG9uc2USOgoFTG9naW4SFi5wYWlqdS52MS5Mb2dpblJlcXVlc3QaGS5wYWlqdS52MS5TZXNzaW9uUmVzcG9uc2USPAoKR2V0QmFsYW5jZRIbLnBhaWp1LnYxLkdldEJhbGFuY2VSZXF1ZXN0GhEucGFpanUudjEuQmFsYW5jZRI+CgdIaXN0b3J5EhgucGFpanUudjEuSGlzdG9yeVJlcXVlc3QaGS5wYWlqdS52MS5IaXN0b3J5UmVzcG9uc2USSgoLTGVhZGVyYm9hcmQSHC5wYWlqdS52MS5MZWFkZXJib2FyZFJlcXVlc3QaHS5wYWlqdS52MS5MZWFkZXJib2FyZFJlc3BvbnNlEjgKBUxldmVsEhYucGFpanUudjEuTGV2ZWxSZXF1ZXN0GhcucGFpanUudjEuTGV2ZWxSZXNwb25zZRI4CgVIYW5kcxIWLnBhaWp1LnYxLkhhbmRzUmVxdWVzdBoXLnBhaWp1LnYxLkhhbmRzUmVzcG9uc2USRwoKUmVwbGF5SGFuZBIbLnBhaWp1LnYxLlJlcGxheUhhbmRSZXF1ZXN0GhwucGFpanUudjEuUmVwbGF5SGFuZFJlc3BvbnNlMvQBCg5XYWxsZXRJbnRlcm5hbBJKCgtIb2xkRm9ySGFuZBIcLnBhaWp1LnYxLkhvbGRGb3JIYW5kUmVxdWVzdBodLnBhaWp1LnYxLkhvbGRGb3JIYW5kUmVzcG9uc2USSgoLUmVsZWFzZUhhbmQSHC5wYWlqdS52MS5SZWxlYXNlSGFuZFJlcXVlc3QaHS5wYWlqdS52MS5SZWxlYXNlSGFuZFJlc3BvbnNlEkoKC0dldEJhbGFuY2VzEhwucGFpanUudjEuR2V0QmFsYW5jZXNSZXF1ZXN0Gh0ucGFpanUudjEuR2V0QmFsYW5jZXNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("ChVwYWlqdS92MS93YWxsZXQucHJvdG8SCHBhaWp1LnYxIjUKD1JlZ2lzdGVyUmVxdWVzdBIQCgh1c2VybmFtZRgBIAEoCRIQCghwYXNzd29yZBgCIAEoCSIyCgxMb2dpblJlcXVlc3QSEAoIdXNlcm5hbWUYASABKAkSEAoIcGFzc3dvcmQYAiABKAkiQwoVQ2hhbmdlUGFzc3dvcmRSZXF1ZXN0EhQKDG9sZF9wYXNzd29yZBgBIAEoCRIUCgxuZXdfcGFzc3dvcmQYAiABKAkiFwoVUmVmcmVzaFNlc3Npb25SZXF1ZXN0InYKD1Nlc3Npb25SZXNwb25zZRINCgV0b2tlbhgBIAEoCRISCgphY2NvdW50X2lkGAIgASgJEhAKCHVzZXJuYW1lGAMgASgJEi4KCmV4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIhMKEUdldEJhbGFuY2VSZXF1ZXN0Ik0KB0JhbGFuY2USEgoKYWNjb3VudF9pZBgBIAEoCRIRCglhdmFpbGFibGUYAiABKAMSDAoEaGVsZBgDIAEoAxINCgV0b3RhbBgEIAEoAyJBCg5IaXN0b3J5UmVxdWVzdBINCgVsaW1pdBgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEgwKBGdhbWUYAyABKAkizAEKC0xlZGdlckVudHJ5EhAKCGVudHJ5X2lkGAEgASgJEg4KBmFtb3VudBgCIAEoAxIlCgZyZWFzb24YAyABKA4yFS5wYWlqdS52MS5FbnRyeVJlYXNvbhIOCgZkZXRhaWwYBCABKAkSDwoHaGFuZF9pZBgFIAEoCRIMCgRnYW1lGAYgASgJEhUKDWJhbGFuY2VfYWZ0ZXIYByABKAMSLgoKY3JlYXRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiUgoPSGlzdG9yeVJlc3BvbnNlEiYKB2VudHJpZXMYASADKAsyFS5wYWlqdS52MS5MZWRnZXJFbnRyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiMQoSTGVhZGVyYm9hcmRSZXF1ZXN0EgwKBGdhbWUYASABKAkSDQoFbGltaXQYAiABKAUiUwoOTGVhZGVyYm9hcmRSb3cSDAoEcmFuaxgBIAEoBRISCgphY2NvdW50X2lkGAIgASgJEhAKCHVzZXJuYW1lGAMgASgJEg0KBXZhbHVlGAQgASgDIn8KE0xlYWRlcmJvYXJkUmVzcG9uc2USDAoEZ2FtZRgBIAEoCRImCgRyb3dzGAIgAygLMhgucGFpanUudjEuTGVhZGVyYm9hcmRSb3cSKgoDb3duGAMgASgLMhgucGFpanUudjEuTGVhZGVyYm9hcmRSb3dIAIgBAUIGCgRfb3duIjAKDExldmVsUmVxdWVzdBIMCgRnYW1lGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAkiiAEKDUxldmVsUmVzcG9uc2USDAoEZ2FtZRgBIAEoCRISCgphY2NvdW50X2lkGAIgASgJEg0KBWxldmVsGAMgASgFEg0KBXRpdGxlGAQgASgJEg0KBXZhbHVlGAUgASgDEhUKDW5leHRfbGV2ZWxfYXQYBiABKAMSEQoJbWF4X2xldmVsGAcgASgFImIKBEhvbGQSEgoKYWNjb3VudF9pZBgBIAEoCRIOCgZhbW91bnQYAiABKAMSHwoSZXhwZWN0ZWRfYXZhaWxhYmxlGAMgASgDSACIAQFCFQoTX2V4cGVjdGVkX2F2YWlsYWJsZSJSChJIb2xkRm9ySGFuZFJlcXVlc3QSDwoHaGFuZF9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEh0KBWhvbGRzGAMgAygLMg4ucGFpanUudjEuSG9sZCJZChNIb2xkRm9ySGFuZFJlc3BvbnNlEh0KBWhvbGRzGAEgAygLMg4ucGFpanUudjEuSG9sZBIjCghiYWxhbmNlcxgCIAMoCzIRLnBhaWp1LnYxLkJhbGFuY2UiJQoSUmVsZWFzZUhhbmRSZXF1ZXN0Eg8KB2hhbmRfaWQYASABKAkiKQoSR2V0QmFsYW5jZXNSZXF1ZXN0EhMKC2FjY291bnRfaWRzGAEgAygJIjoKE0dldEJhbGFuY2VzUmVzcG9uc2USIwoIYmFsYW5jZXMYASADKAsyES5wYWlqdS52MS5CYWxhbmNlIicKE1JlbGVhc2VIYW5kUmVzcG9uc2USEAoIcmVsZWFzZWQYASABKAMiMQoMSGFuZHNSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkihgEKClBsYXllZEhhbmQSDwoHaGFuZF9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEhAKCHRhYmxlX2lkGAMgASgJEiwKCGVuZGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRzZWF0GAUgASgFEgsKA25ldBgGIAEoAyJNCg1IYW5kc1Jlc3BvbnNlEiMKBWhhbmRzGAEgAygLMhQucGFpanUudjEuUGxheWVkSGFuZBIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiJAoRUmVwbGF5SGFuZFJlcXVlc3QSDwoHaGFuZF9pZBgBIAEoCSI7CgpSZXBsYXlTdGVwEgwKBHNlYXQYASABKAUSDAoEbW92ZRgCIAEoCRIRCgl2aWV3X2pzb24YAyABKAkidQoSUmVwbGF5SGFuZFJlc3BvbnNlEg8KB2hhbmRfaWQYASABKAkSDAoEZ2FtZRgCIAEoCRIMCgRzZWF0GAMgASgFEg0KBW5hbWVzGAQgAygJEiMKBXN0ZXBzGAUgAygLMhQucGFpanUudjEuUmVwbGF5U3RlcCrPAQoLRW50cnlSZWFzb24SHAoYRU5UUllfUkVBU09OX1VOU1BFQ0lGSUVEEAASIAocRU5UUllfUkVBU09OX0hBTkRfU0VUVExFTUVOVBABEhQKEEVOVFJZX1JFQVNPTl9GRUUQAhIWChJFTlRSWV9SRUFTT05fQk9OVVMQAxIfChtFTlRSWV9SRUFTT05fRVNDQVBFX1BFTkFMVFkQBBIWChJFTlRSWV9SRUFTT05fR1JBTlQQBRIZChVFTlRSWV9SRUFTT05fVFJBTlNGRVIQBjKpBQoGV2FsbGV0EkAKCFJlZ2lzdGVyEhkucGFpanUudjEuUmVnaXN0ZXJSZXF1ZXN0GhkucGFpanUudjEuU2Vzc2lvblJlc3BvbnNlEjoKBUxvZ2luEhYucGFpanUudjEuTG9naW5SZXF1ZXN0GhkucGFpanUudjEuU2Vzc2lvblJlc3BvbnNlEjwKCkdldEJhbGFuY2USGy5wYWlqdS52MS5HZXRCYWxhbmNlUmVxdWVzdBoRLnBhaWp1LnYxLkJhbGFuY2USPgoHSGlzdG9yeRIYLnBhaWp1LnYxLkhpc3RvcnlSZXF1ZXN0GhkucGFpanUudjEuSGlzdG9yeVJlc3BvbnNlEkoKC0xlYWRlcmJvYXJkEhwucGFpanUudjEuTGVhZGVyYm9hcmRSZXF1ZXN0Gh0ucGFpanUudjEuTGVhZGVyYm9hcmRSZXNwb25zZRI4CgVMZXZlbBIWLnBhaWp1LnYxLkxldmVsUmVxdWVzdBoXLnBhaWp1LnYxLkxldmVsUmVzcG9uc2USOAoFSGFuZHMSFi5wYWlqdS52MS5IYW5kc1JlcXVlc3QaFy5wYWlqdS52MS5IYW5kc1Jlc3BvbnNlEkcKClJlcGxheUhhbmQSGy5wYWlqdS52MS5SZXBsYXlIYW5kUmVxdWVzdBocLnBhaWp1LnYxLlJlcGxheUhhbmRSZXNwb25zZRJMCg5DaGFuZ2VQYXNzd29yZBIfLnBhaWp1LnYxLkNoYW5nZVBhc3N3b3JkUmVxdWVzdBoZLnBhaWp1LnYxLlNlc3Npb25SZXNwb25zZRJMCg5SZWZyZXNoU2Vzc2lvbhIfLnBhaWp1LnYxLlJlZnJlc2hTZXNzaW9uUmVxdWVzdBoZLnBhaWp1LnYxLlNlc3Npb25SZXNwb25zZTL0AQoOV2FsbGV0SW50ZXJuYWwSSgoLSG9sZEZvckhhbmQSHC5wYWlqdS52MS5Ib2xkRm9ySGFuZFJlcXVlc3QaHS5wYWlqdS52MS5Ib2xkRm9ySGFuZFJlc3BvbnNlEkoKC1JlbGVhc2VIYW5kEhwucGFpanUudjEuUmVsZWFzZUhhbmRSZXF1ZXN0Gh0ucGFpanUudjEuUmVsZWFzZUhhbmRSZXNwb25zZRJKCgtHZXRCYWxhbmNlcxIcLnBhaWp1LnYxLkdldEJhbGFuY2VzUmVxdWVzdBodLnBhaWp1LnYxLkdldEJhbGFuY2VzUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * A new account's name and password.
@@ -81,6 +81,49 @@ export const LoginRequestSchema: GenMessage<LoginRequest> = /*@__PURE__*/
   messageDesc(file_paiju_v1_wallet, 1);
 
 /**
+ * A change of the caller's password.
+ *
+ * @generated from message paiju.v1.ChangePasswordRequest
+ */
+export type ChangePasswordRequest = Message<"paiju.v1.ChangePasswordRequest"> & {
+  /**
+   * The password the account has now.
+   *
+   * @generated from field: string old_password = 1;
+   */
+  oldPassword: string;
+
+  /**
+   * The password it will have: checked as a registration's (at least 8 characters).
+   *
+   * @generated from field: string new_password = 2;
+   */
+  newPassword: string;
+};
+
+/**
+ * Describes the message paiju.v1.ChangePasswordRequest.
+ * Use `create(ChangePasswordRequestSchema)` to create a new message.
+ */
+export const ChangePasswordRequestSchema: GenMessage<ChangePasswordRequest> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_wallet, 2);
+
+/**
+ * Asks for a fresh token of the caller's session (the account comes from the session token).
+ *
+ * @generated from message paiju.v1.RefreshSessionRequest
+ */
+export type RefreshSessionRequest = Message<"paiju.v1.RefreshSessionRequest"> & {
+};
+
+/**
+ * Describes the message paiju.v1.RefreshSessionRequest.
+ * Use `create(RefreshSessionRequestSchema)` to create a new message.
+ */
+export const RefreshSessionRequestSchema: GenMessage<RefreshSessionRequest> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_wallet, 3);
+
+/**
  * An open session.
  *
  * @generated from message paiju.v1.SessionResponse
@@ -121,7 +164,7 @@ export type SessionResponse = Message<"paiju.v1.SessionResponse"> & {
  * Use `create(SessionResponseSchema)` to create a new message.
  */
 export const SessionResponseSchema: GenMessage<SessionResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 2);
+  messageDesc(file_paiju_v1_wallet, 4);
 
 /**
  * Asks for the caller's balance (the account comes from the session token).
@@ -136,7 +179,7 @@ export type GetBalanceRequest = Message<"paiju.v1.GetBalanceRequest"> & {
  * Use `create(GetBalanceRequestSchema)` to create a new message.
  */
 export const GetBalanceRequestSchema: GenMessage<GetBalanceRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 3);
+  messageDesc(file_paiju_v1_wallet, 5);
 
 /**
  * An account's coins.
@@ -178,7 +221,7 @@ export type Balance = Message<"paiju.v1.Balance"> & {
  * Use `create(BalanceSchema)` to create a new message.
  */
 export const BalanceSchema: GenMessage<Balance> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 4);
+  messageDesc(file_paiju_v1_wallet, 6);
 
 /**
  * Asks for a page of the caller's ledger.
@@ -213,7 +256,7 @@ export type HistoryRequest = Message<"paiju.v1.HistoryRequest"> & {
  * Use `create(HistoryRequestSchema)` to create a new message.
  */
 export const HistoryRequestSchema: GenMessage<HistoryRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 5);
+  messageDesc(file_paiju_v1_wallet, 7);
 
 /**
  * One change of an account's coins.
@@ -283,7 +326,7 @@ export type LedgerEntry = Message<"paiju.v1.LedgerEntry"> & {
  * Use `create(LedgerEntrySchema)` to create a new message.
  */
 export const LedgerEntrySchema: GenMessage<LedgerEntry> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 6);
+  messageDesc(file_paiju_v1_wallet, 8);
 
 /**
  * A page of ledger entries, newest first.
@@ -311,7 +354,7 @@ export type HistoryResponse = Message<"paiju.v1.HistoryResponse"> & {
  * Use `create(HistoryResponseSchema)` to create a new message.
  */
 export const HistoryResponseSchema: GenMessage<HistoryResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 7);
+  messageDesc(file_paiju_v1_wallet, 9);
 
 /**
  * Asks for one game's leaderboard.
@@ -339,7 +382,7 @@ export type LeaderboardRequest = Message<"paiju.v1.LeaderboardRequest"> & {
  * Use `create(LeaderboardRequestSchema)` to create a new message.
  */
 export const LeaderboardRequestSchema: GenMessage<LeaderboardRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 8);
+  messageDesc(file_paiju_v1_wallet, 10);
 
 /**
  * One account's place on a leaderboard.
@@ -381,7 +424,7 @@ export type LeaderboardRow = Message<"paiju.v1.LeaderboardRow"> & {
  * Use `create(LeaderboardRowSchema)` to create a new message.
  */
 export const LeaderboardRowSchema: GenMessage<LeaderboardRow> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 9);
+  messageDesc(file_paiju_v1_wallet, 11);
 
 /**
  * The top of one game's leaderboard.
@@ -417,7 +460,7 @@ export type LeaderboardResponse = Message<"paiju.v1.LeaderboardResponse"> & {
  * Use `create(LeaderboardResponseSchema)` to create a new message.
  */
 export const LeaderboardResponseSchema: GenMessage<LeaderboardResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 10);
+  messageDesc(file_paiju_v1_wallet, 12);
 
 /**
  * Asks for an account's level in one game.
@@ -445,7 +488,7 @@ export type LevelRequest = Message<"paiju.v1.LevelRequest"> & {
  * Use `create(LevelRequestSchema)` to create a new message.
  */
 export const LevelRequestSchema: GenMessage<LevelRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 11);
+  messageDesc(file_paiju_v1_wallet, 13);
 
 /**
  * An account's level in one game, derived from the ledger.
@@ -508,7 +551,7 @@ export type LevelResponse = Message<"paiju.v1.LevelResponse"> & {
  * Use `create(LevelResponseSchema)` to create a new message.
  */
 export const LevelResponseSchema: GenMessage<LevelResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 12);
+  messageDesc(file_paiju_v1_wallet, 14);
 
 /**
  * One account's hold for a hand.
@@ -547,7 +590,7 @@ export type Hold = Message<"paiju.v1.Hold"> & {
  * Use `create(HoldSchema)` to create a new message.
  */
 export const HoldSchema: GenMessage<Hold> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 13);
+  messageDesc(file_paiju_v1_wallet, 15);
 
 /**
  * Asks to hold coins for a hand about to start.
@@ -582,7 +625,7 @@ export type HoldForHandRequest = Message<"paiju.v1.HoldForHandRequest"> & {
  * Use `create(HoldForHandRequestSchema)` to create a new message.
  */
 export const HoldForHandRequestSchema: GenMessage<HoldForHandRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 14);
+  messageDesc(file_paiju_v1_wallet, 16);
 
 /**
  * The holds placed for a hand.
@@ -610,7 +653,7 @@ export type HoldForHandResponse = Message<"paiju.v1.HoldForHandResponse"> & {
  * Use `create(HoldForHandResponseSchema)` to create a new message.
  */
 export const HoldForHandResponseSchema: GenMessage<HoldForHandResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 15);
+  messageDesc(file_paiju_v1_wallet, 17);
 
 /**
  * Asks to release a hand's unsettled holds.
@@ -631,7 +674,7 @@ export type ReleaseHandRequest = Message<"paiju.v1.ReleaseHandRequest"> & {
  * Use `create(ReleaseHandRequestSchema)` to create a new message.
  */
 export const ReleaseHandRequestSchema: GenMessage<ReleaseHandRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 16);
+  messageDesc(file_paiju_v1_wallet, 18);
 
 /**
  * Asks for the balances of some accounts.
@@ -652,7 +695,7 @@ export type GetBalancesRequest = Message<"paiju.v1.GetBalancesRequest"> & {
  * Use `create(GetBalancesRequestSchema)` to create a new message.
  */
 export const GetBalancesRequestSchema: GenMessage<GetBalancesRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 17);
+  messageDesc(file_paiju_v1_wallet, 19);
 
 /**
  * The balances, in the order they were asked for.
@@ -673,7 +716,7 @@ export type GetBalancesResponse = Message<"paiju.v1.GetBalancesResponse"> & {
  * Use `create(GetBalancesResponseSchema)` to create a new message.
  */
 export const GetBalancesResponseSchema: GenMessage<GetBalancesResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 18);
+  messageDesc(file_paiju_v1_wallet, 20);
 
 /**
  * What a release did.
@@ -694,7 +737,7 @@ export type ReleaseHandResponse = Message<"paiju.v1.ReleaseHandResponse"> & {
  * Use `create(ReleaseHandResponseSchema)` to create a new message.
  */
 export const ReleaseHandResponseSchema: GenMessage<ReleaseHandResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 19);
+  messageDesc(file_paiju_v1_wallet, 21);
 
 /**
  * Asks for a page of the caller's hands.
@@ -722,7 +765,7 @@ export type HandsRequest = Message<"paiju.v1.HandsRequest"> & {
  * Use `create(HandsRequestSchema)` to create a new message.
  */
 export const HandsRequestSchema: GenMessage<HandsRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 20);
+  messageDesc(file_paiju_v1_wallet, 22);
 
 /**
  * A hand the caller played.
@@ -778,7 +821,7 @@ export type PlayedHand = Message<"paiju.v1.PlayedHand"> & {
  * Use `create(PlayedHandSchema)` to create a new message.
  */
 export const PlayedHandSchema: GenMessage<PlayedHand> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 21);
+  messageDesc(file_paiju_v1_wallet, 23);
 
 /**
  * A page of the caller's hands, newest first.
@@ -806,7 +849,7 @@ export type HandsResponse = Message<"paiju.v1.HandsResponse"> & {
  * Use `create(HandsResponseSchema)` to create a new message.
  */
 export const HandsResponseSchema: GenMessage<HandsResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 22);
+  messageDesc(file_paiju_v1_wallet, 24);
 
 /**
  * Asks for one hand, move by move.
@@ -827,7 +870,7 @@ export type ReplayHandRequest = Message<"paiju.v1.ReplayHandRequest"> & {
  * Use `create(ReplayHandRequestSchema)` to create a new message.
  */
 export const ReplayHandRequestSchema: GenMessage<ReplayHandRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 23);
+  messageDesc(file_paiju_v1_wallet, 25);
 
 /**
  * One step of a replay: a move of the hand's log and the view after it.
@@ -862,7 +905,7 @@ export type ReplayStep = Message<"paiju.v1.ReplayStep"> & {
  * Use `create(ReplayStepSchema)` to create a new message.
  */
 export const ReplayStepSchema: GenMessage<ReplayStep> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 24);
+  messageDesc(file_paiju_v1_wallet, 26);
 
 /**
  * A hand, move by move, as the caller saw it.
@@ -911,7 +954,7 @@ export type ReplayHandResponse = Message<"paiju.v1.ReplayHandResponse"> & {
  * Use `create(ReplayHandResponseSchema)` to create a new message.
  */
 export const ReplayHandResponseSchema: GenMessage<ReplayHandResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 25);
+  messageDesc(file_paiju_v1_wallet, 27);
 
 /**
  * Why a ledger entry was written.
@@ -1081,6 +1124,34 @@ export const Wallet: GenService<{
     methodKind: "unary";
     input: typeof ReplayHandRequestSchema;
     output: typeof ReplayHandResponseSchema;
+  },
+  /**
+   * Changes the caller's password and ends every other session of the account: tokens issued
+   * before the change are refused UNAUTHENTICATED (error code `password_changed`). The reply is a
+   * fresh session for the caller. Counts against the address's login budget, like Login.
+   * Errors: UNAUTHENTICATED (no valid session token; or another session changed the password
+   * meanwhile, which ended this one: error code `password_changed`), INVALID_ARGUMENT (old or new
+   * password empty, the new one shorter than 8 characters or the same as the old one),
+   * PERMISSION_DENIED (the old password is wrong; error code `wrong_password`).
+   *
+   * @generated from rpc paiju.v1.Wallet.ChangePassword
+   */
+  changePassword: {
+    methodKind: "unary";
+    input: typeof ChangePasswordRequestSchema;
+    output: typeof SessionResponseSchema;
+  },
+  /**
+   * Extends a live session: a new token for the same account and role, expiring a whole session
+   * lifetime from now. The old token stays valid until its own expiry.
+   * Errors: UNAUTHENTICATED (no valid session token: expired ones cannot be refreshed).
+   *
+   * @generated from rpc paiju.v1.Wallet.RefreshSession
+   */
+  refreshSession: {
+    methodKind: "unary";
+    input: typeof RefreshSessionRequestSchema;
+    output: typeof SessionResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_paiju_v1_wallet, 0);
