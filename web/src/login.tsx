@@ -1,6 +1,7 @@
 // Log in or register; the wallet gives a session token that the page keeps across reloads.
 import { useState } from "preact/hooks";
-import { reasonOf, wallet, whenAdmitted } from "./api";
+import { wallet, whenAdmitted } from "./api";
+import { expiresAtMs, submitForm } from "./form_call";
 import type { Session } from "./session";
 import { signInProblem } from "./sign_up_check";
 
@@ -13,23 +14,14 @@ export function LoginScreen({ notice, onLoggedIn }: { notice: string; onLoggedIn
 
   const go = async (register: boolean) => {
     const request = { username: username.trim(), password };
-    const problem = signInProblem(request.username, password, register);
-    if (problem) {
-      setError(problem);
-      return;
-    }
-    setBusy(true);
-    setError("");
-    try {
-      const r = await whenAdmitted(() => (register ? wallet.register(request) : wallet.login(request)), setQueued);
-      const expires = r.expiresAt ? Number(r.expiresAt.seconds) * 1000 : Date.now() + 3600_000;
-      onLoggedIn({ token: r.token, accountId: r.accountId, username: r.username, expiresAtMs: expires });
-    } catch (e) {
-      setError(reasonOf(e));
-    } finally {
-      setBusy(false);
-      setQueued(false);
-    }
+    await submitForm(signInProblem(request.username, password, register), { setError, setBusy }, async () => {
+      try {
+        const r = await whenAdmitted(() => (register ? wallet.register(request) : wallet.login(request)), setQueued);
+        onLoggedIn({ token: r.token, accountId: r.accountId, username: r.username, expiresAtMs: expiresAtMs(r, Date.now() + 3600_000) });
+      } finally {
+        setQueued(false);
+      }
+    });
   };
 
   return (

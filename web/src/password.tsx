@@ -1,7 +1,8 @@
 // Change the password: the old one, the new one twice. The server ends every other session of
 // the account and answers a fresh token for this one, which the page keeps.
 import { useState } from "preact/hooks";
-import { reasonOf, wallet } from "./api";
+import { wallet } from "./api";
+import { expiresAtMs, submitForm } from "./form_call";
 import { session, type Session } from "./session";
 import { passwordProblem } from "./sign_up_check";
 
@@ -17,22 +18,11 @@ export function PasswordDialog({ me, onClose }: { me: Session; onClose: (message
       newPassword !== repeated
         ? "两次输入的新密码不一致 · the new password and its repetition differ"
         : passwordProblem(newPassword, true);
-    if (problem) {
-      setError(problem);
-      return;
-    }
-    setBusy(true);
-    setError("");
-    try {
+    await submitForm(problem, { setError, setBusy }, async () => {
       const fresh = await wallet.changePassword({ oldPassword, newPassword });
-      const expires = fresh.expiresAt ? Number(fresh.expiresAt.seconds) * 1000 : me.expiresAtMs;
-      session.save({ ...me, token: fresh.token, expiresAtMs: expires });
+      session.save({ ...me, token: fresh.token, expiresAtMs: expiresAtMs(fresh, me.expiresAtMs) });
       onClose("密码已修改，其他设备需重新登录 · Password changed: your other devices must log in again.");
-    } catch (e) {
-      setError(reasonOf(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const field = (label: string, name: string, value: string, set: (v: string) => void, autocomplete: string) => (
