@@ -180,12 +180,57 @@ def _create_hand_records(conn: Connection) -> None:
     players.create(conn)
 
 
+def _create_operator_tables(conn: Connection) -> None:
+    # What operators did (appended to, listed, never changed: triggers refuse an UPDATE or a
+    # DELETE, whatever code asks), and which accounts they suspended.
+    step = sa.MetaData()
+    sa.Table("wallet_accounts", step, sa.Column("id", sa.Integer, primary_key=True))
+    audit = sa.Table(
+        "wallet_audit_log",
+        step,
+        sa.Column("id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), primary_key=True),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("operator", sa.String(64), nullable=False),
+        sa.Column("action", sa.String(32), nullable=False),
+        sa.Column("target", sa.String(200), nullable=False),
+        sa.Column("reason", sa.String(500), nullable=False),
+        sa.Column("result", sa.String(500), nullable=False),
+    )
+    suspensions = sa.Table(
+        "wallet_suspensions",
+        step,
+        sa.Column("account_id", sa.Integer, sa.ForeignKey("wallet_accounts.id"), primary_key=True),
+        sa.Column("reason", sa.String(500), nullable=False),
+        sa.Column("operator", sa.String(64), nullable=False),
+        sa.Column("since", sa.DateTime(timezone=True), nullable=False),
+    )
+    audit.create(conn)
+    suspensions.create(conn)
+    refusal = "the audit log is only appended to"
+    if conn.dialect.name == "postgresql":
+        conn.execute(sa.text(
+            "CREATE FUNCTION wallet_audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS "
+            f"$$ BEGIN RAISE EXCEPTION '{refusal}'; END $$"
+        ))
+        conn.execute(sa.text(
+            "CREATE TRIGGER wallet_audit_log_append_only BEFORE UPDATE OR DELETE ON wallet_audit_log "
+            "FOR EACH ROW EXECUTE FUNCTION wallet_audit_log_append_only()"
+        ))
+    else:
+        for change in ("UPDATE", "DELETE"):
+            conn.execute(sa.text(
+                f"CREATE TRIGGER wallet_audit_log_no_{change.lower()} BEFORE {change} ON wallet_audit_log "
+                f"BEGIN SELECT RAISE(ABORT, '{refusal}'); END"
+            ))
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "ledger tables", _create_ledger_tables),
     Migration(2, "house account", _create_house_account),
     Migration(3, "score points", _create_score_table),
     Migration(4, "username skeletons", _add_username_skeletons),
     Migration(5, "hand records", _create_hand_records),
+    Migration(6, "operator tables", _create_operator_tables),
 )
 """Every step, oldest first; append new ones, never edit released ones."""
 

@@ -112,3 +112,27 @@ hand_players = sa.Table(
 )
 """Who played each kept hand, in which hand seat, and their net coins: a player's hands, newest
 first, are read by (account_id, ended_at)."""
+
+audit_log = sa.Table(
+    "wallet_audit_log",
+    metadata,
+    sa.Column("id", EntryId, primary_key=True),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("operator", sa.String(64), nullable=False),
+    sa.Column("action", sa.String(32), nullable=False),
+    sa.Column("target", sa.String(200), nullable=False),
+    sa.Column("reason", sa.String(500), nullable=False),
+    sa.Column("result", sa.String(500), nullable=False),
+)
+"""Every action an operator took (:mod:`paiju.admin.audit`): appended to and listed, never
+changed (the database refuses an UPDATE or a DELETE)."""
+
+suspensions = sa.Table(
+    "wallet_suspensions",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("wallet_accounts.id"), primary_key=True),
+    sa.Column("reason", sa.String(500), nullable=False),
+    sa.Column("operator", sa.String(64), nullable=False),
+    sa.Column("since", sa.DateTime(timezone=True), nullable=False),
+)
+"""The accounts an operator suspended (:mod:`paiju.admin.suspensions`): one row while suspended."""
