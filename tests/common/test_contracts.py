@@ -18,7 +18,7 @@ from tests.patience import START_SECONDS
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 GENERATOR = REPO_ROOT / "scripts" / "gen_protos.py"
-CONTRACTS = ("common", "lobby", "table", "wallet", "watchdog")
+CONTRACTS = ("admin", "common", "lobby", "table", "wallet", "watchdog")
 
 
 @pytest.fixture(scope="module")
