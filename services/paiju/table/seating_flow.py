@@ -19,6 +19,7 @@ from paiju.table.deadline_names import (
 from paiju.table.outbox_contract import OWED_PREFIXES
 from paiju.table.ports import CoinsBoard, WalletPort
 from paiju.table.record import TableRecord
+from paiju.table.suspended import ACCOUNT_SUSPENDED, SuspendedAccounts
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +29,7 @@ class TableSeating(TableCommits):
 
     wallet: WalletPort
     coins: CoinsBoard
+    suspended: SuspendedAccounts
     timers: Timers
 
     def _seats(self, account: str) -> Callable[[str], bool]:
@@ -50,7 +52,10 @@ class TableSeating(TableCommits):
             plan.drop(START_DEADLINE)
 
     def sit(self, table_id: str, account: str, name: str, seat: int | None = None) -> Outcome:
-        """Take a seat (the first free one when ``seat`` is None)."""
+        """Take a seat (the first free one when ``seat`` is None); never for an account an
+        operator suspended."""
+        if self.suspended.holds(account):
+            raise IllegalAction("this account is suspended: it cannot take a seat", ACCOUNT_SUSPENDED)
         coins = self.wallet.available(account)
         self.load(table_id)  # an unknown table is refused before anything is claimed
         token = self.directory.claim(account, table_id, self._seats(account), self.clock_ms())

@@ -43,6 +43,7 @@ from paiju.table.record import RecordCodec, TableRecord
 from paiju.table.seating import SeatDirectory
 from paiju.table.store import TableStore
 from paiju.table.store.store import STATES_REMEMBERED
+from paiju.table.suspended import SuspendedAccounts
 
 DEFAULT_TIMERS = Timers()
 
@@ -70,6 +71,8 @@ class Tables(TablePresence):
         self.records = RecordCodec(STATES_REMEMBERED)
         """Records to stored bytes and back: what this process wrote is read back uninflated."""
         self.directory = SeatDirectory(store.client, store.prefix)
+        self.suspended = SuspendedAccounts(store.client, store.prefix)
+        """Accounts an operator suspended: they are refused a seat."""
         self.coins: CoinsBoard = coins_board or NoCoinsBoard()
         """The ledger's last word on players' available coins: a press answered on the event
         loop trusts it to let a player through, never to refuse one, and a hand's start deals

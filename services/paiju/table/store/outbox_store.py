@@ -42,6 +42,11 @@ class OutboxStore(StoreParts):
             ]
         return found[:limit]
 
+    def outbox_entry(self, table_id: str, key: str) -> OutboxEntry | None:
+        """One table's pending entry under ``key``, or ``None`` (never queued, or acknowledged)."""
+        payload = self._client.hget(self.keys(table_id).outbox, check_name(key, "an outbox key"))
+        return None if payload is None else OutboxEntry(table_id, key, payload)
+
     def outbox_keys(self, table_id: str) -> list[str]:
         """The keys of one table's pending outbox entries."""
         keys = sorted(as_text(key) for key in self._client.hkeys(self.keys(table_id).outbox))
