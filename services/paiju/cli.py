@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from paiju.admin.cli import add_admin_commands
+
 
 def _demo(args: argparse.Namespace) -> int:
     from paiju.demo import run_table
@@ -146,6 +148,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                      "step as the table saw it, every card shown (DATABASE_URL)")
     export.add_argument("hand_id")
     export.set_defaults(handler=_export_hand)
+
+    add_admin_commands(commands)
 
     worker = commands.add_parser("worker", help="a Celery worker with beat: settlements and the outbox relay")
     worker.add_argument("--loglevel", default="info")

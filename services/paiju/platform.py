@@ -3,7 +3,8 @@
 ``build(settings, services=...)`` makes the parts those services share once — Redis (real, or
 the in-process emulation when ``REDIS_URL`` is unset), the ledger where the wallet is served
 (PostgreSQL, or a SQLite file), the table store, tables, lobby and presence board — and
-``Platform.bindings()`` gives their gRPC services. A process without the wallet reaches it at
+``Platform.bindings()`` gives their gRPC services (the wallet's process also serves the
+operator's ``Admin``, and refuses a suspended account's login). A process without the wallet reaches it at
 ``PAIJU_WALLET_TARGET``; a watchdog without the table service reaches it at
 ``PAIJU_TABLE_TARGET``.
 """
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+from paiju.admin.suspensions import Suspensions
 from paiju.common.auth import TokenSigner
 from paiju.common.config import Settings
 from paiju.common.metrics import METRICS
@@ -114,8 +116,8 @@ class Platform:
         if "wallet" in services and self.wallet is None:
             raise ValueError("this platform was built without the ledger: build it with the wallet service")
         made: dict[str, Callable[[], list[ServiceBinding]]] = {
-            "wallet": lambda: wallet_bindings(self.settings, self.wallet, self.leaderboard,  # type: ignore[arg-type]
-                                              levels=game_levels()),
+            "wallet": lambda: self._wallet_and_admin(wallet_bindings(self.settings, self.wallet, self.leaderboard,  # type: ignore[arg-type]
+                                                                     levels=game_levels())),
             "lobby": lambda: [
                 ServiceBinding("paiju.v1.Lobby", LobbyService(self.lobby, self.hub), lobby_pb2_grpc.add_LobbyServicer_to_server,
                                LobbyService.NON_BLOCKING, LobbyService.LOOP_FIRST)
@@ -134,6 +136,26 @@ class Platform:
             ],
         }
         return [binding for name in services for binding in made[name]()]
+
+    def _wallet_and_admin(self, wallet: list[ServiceBinding]) -> list[ServiceBinding]:
+        """The wallet's services with a suspended account's logins refused, and the operator's
+        service beside them (it needs the ledger, which only this process holds)."""
+        from paiju.admin.login_gate import gate_logins
+        from paiju.admin.operations import Operations
+        from paiju.admin.service import admin_binding
+
+        assert self.wallet is not None
+        suspensions = self.suspensions()
+        table_here = "table" in self.services
+        operations = Operations(self.wallet, self.store, suspensions, Settler(self.wallet, self.leaderboard),
+                                self.tables.directory.table_of,
+                                settled=self._start_after_settlement if table_here else lambda _table: None)
+        return [*gate_logins(wallet, suspensions), admin_binding(operations)]
+
+    def suspensions(self) -> Suspensions:
+        """The accounts operators suspended, in the ledger (this process holds it) and the tables' copy."""
+        assert self.wallet is not None
+        return Suspensions(self.wallet.database, self.tables.suspended)
 
     def _every(self, seconds: float, name: str, work: Callable[[], object]) -> None:
         def loop() -> None:
@@ -309,5 +331,8 @@ def build(
         lobby.ensure_rooms()
     leaderboard = Leaderboard(client, options.leaderboard_prefix)
     presence = PresenceBoard(client, options.redis_prefix)
-    return Platform(settings, tuple(services), client, store, wallet, tables, lobby, signer, leaderboard, presence,
-                    hold_sweep_seconds=options.hold_sweep_seconds)
+    platform = Platform(settings, tuple(services), client, store, wallet, tables, lobby, signer, leaderboard, presence,
+                        hold_sweep_seconds=options.hold_sweep_seconds)
+    if wallet is not None:
+        platform.suspensions().publish()  # the tables' copy, as the ledger has it (Redis may have lost it)
+    return platform

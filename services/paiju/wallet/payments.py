@@ -34,10 +34,11 @@ def apply_grant(conn: Connection, account: int, amount: int, key: str, at: datet
 
 
 def apply_transfer(
-    conn: Connection, source: int, target: int, amount: int, key: str, at: datetime
+    conn: Connection, source: int, target: int, amount: int, key: str, at: datetime, detail: str | None = None
 ) -> tuple[Entry, Entry]:
     """Move ``amount`` coins from ``source`` (out of its available coins) to ``target``, once
-    for ``key``; the debit and credit entries."""
+    for ``key``; the debit and credit entries (both carrying ``detail``, e.g. why an operator
+    adjusted an account)."""
     wanted = [(source, -amount, Reason.TRANSFER), (target, amount, Reason.TRANSFER)]
     existing = entries_with_key_prefix(conn, key)
     if existing:
@@ -46,7 +47,7 @@ def apply_transfer(
         raise IdempotencyConflict(key)
     balances = lock_accounts(conn, [source, target])
     require_available(conn, source, balances[source], amount)
-    post(conn, account=source, amount=-amount, reason=Reason.TRANSFER, key=f"{key}/debit", at=at)
-    post(conn, account=target, amount=amount, reason=Reason.TRANSFER, key=f"{key}/credit", at=at)
+    post(conn, account=source, amount=-amount, reason=Reason.TRANSFER, key=f"{key}/debit", at=at, detail=detail)
+    post(conn, account=target, amount=amount, reason=Reason.TRANSFER, key=f"{key}/credit", at=at, detail=detail)
     debit, credit = entries_with_key_prefix(conn, key)
     return debit, credit
