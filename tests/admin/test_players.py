@@ -67,6 +67,10 @@ def test_a_suspended_account_cannot_log_in_nor_sit_until_restored(deployment, ad
         with pytest.raises(PaijuError) as login:
             PaijuClient.connect(deployment.address, player.username, PASSWORD).close()
         assert (login.value.status, login.value.error_code) == (grpc.StatusCode.PERMISSION_DENIED, "account_suspended")
+        with pytest.raises(PaijuError) as refresh:  # the session it has is not made any longer
+            player.refresh()
+        assert (refresh.value.status, refresh.value.error_code) == (grpc.StatusCode.PERMISSION_DENIED,
+                                                                    "account_suspended")
         with pytest.raises(PaijuError) as sit:
             player.sit(room)
         assert (sit.value.status, sit.value.error_code) == (grpc.StatusCode.FAILED_PRECONDITION, "account_suspended")

@@ -1,6 +1,7 @@
 """A suspended account's login refused: the ``Wallet`` servicer as served, with ``Login`` checked
 against the suspensions once the password is verified (a wrong password is answered as before,
-so a suspension tells nothing to whoever does not know it).
+so a suspension tells nothing to whoever does not know it), and ``RefreshSession`` refused to a
+suspended account's session.
 
 The wallet's servicer is left as it is; the gate is put in front of it where the wallet's
 process assembles its services (:meth:`paiju.platform.Platform.bindings`).
@@ -15,6 +16,7 @@ import grpc
 
 from paiju.admin.suspensions import Suspensions
 from paiju.rpc.errors import abort
+from paiju.rpc.interceptor import current_caller
 from paiju.rpc.server import ServiceBinding
 from paiju.table.suspended import ACCOUNT_SUSPENDED
 
@@ -31,10 +33,18 @@ class LoginGate:
 
     def Login(self, request: Any, context: grpc.ServicerContext) -> Any:
         session = self._inner.Login(request, context)
-        if self._suspensions.is_suspended(int(session.account_id)):
+        self._refuse_if_suspended(session.account_id, context)
+        return session
+
+    def RefreshSession(self, request: Any, context: grpc.ServicerContext) -> Any:
+        """A live session of a suspended account is not made any longer."""
+        self._refuse_if_suspended(current_caller().account_id, context)
+        return self._inner.RefreshSession(request, context)
+
+    def _refuse_if_suspended(self, account_id: str, context: grpc.ServicerContext) -> None:
+        if account_id.isdigit() and self._suspensions.is_suspended(int(account_id)):
             abort(context, grpc.StatusCode.PERMISSION_DENIED, "this account is suspended: ask the operators",
                   error_code=ACCOUNT_SUSPENDED)
-        return session
 
 
 def gate_logins(bindings: list[ServiceBinding], suspensions: Suspensions) -> list[ServiceBinding]:
