@@ -14,6 +14,7 @@ import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +22,10 @@ import grpc
 import pytest
 
 from paiju.client.sdk import PaijuClient
-from paiju.common.auth import TokenSigner
+from paiju.common.auth import Role, TokenSigner
 from paiju.proto.v1 import (
+    admin_pb2,
+    admin_pb2_grpc,
     common_pb2,
     lobby_pb2,
     table_pb2,
@@ -44,6 +47,8 @@ PLAYING_ROOM = "zhajinhua-free-04"
 FULL_TIER = ("hunzhan", "stake10")
 ESCAPE_ROOM = "chaodipi-yancheng-score-01"
 UNKNOWN_ROOM = "zhajinhua-free-99"
+OUTBOX_ROOM = "zhajinhua-expert-02"
+"""Where the Admin cases queue an outbox entry the relay refuses (and take it off again)."""
 PASSWORD = "a long enough password"
 
 HOLD_SWEEP_SECONDS = "3600"
@@ -73,6 +78,14 @@ class World:
 
     def view_version(self) -> int:
         return self.seated.view(IDLE_ROOM)["version"]
+
+    @cached_property
+    def operator(self) -> admin_pb2_grpc.AdminStub:
+        """``paiju.v1.Admin`` with an operator's token."""
+        token = TokenSigner(SECRET.encode()).issue("operator:contract-test", "contract-test", 600, Role.OPERATOR)
+        channel = authorized_channel(self.deployment.address, lambda: token)
+        self.closing.append(channel)
+        return admin_pb2_grpc.AdminStub(channel)
 
 
 def service_channel(address: str) -> grpc.Channel:
@@ -113,6 +126,18 @@ def world(deployment) -> World:
 def first(stream: Any) -> Any:
     """A server stream's error arrives with its first message."""
     return next(iter(stream))
+
+
+def on_refused_entry(w: World, hand_id: str, action: Callable[[admin_pb2.OutboxActionRequest], Any]) -> Any:
+    """``action`` on an entry ``settle:<hand_id>`` queued at OUTBOX_ROOM whose payload names
+    another hand (the relay refuses it and leaves it pending), taken off again whatever came."""
+    store, key = w.deployment.platform.store, f"settle:{hand_id}"
+    snapshot = store.load(OUTBOX_ROOM)
+    store.commit(OUTBOX_ROOM, snapshot.version, snapshot.state, outbox=[(key, b'{"hand_id": "another"}')])
+    try:
+        return action(admin_pb2.OutboxActionRequest(table_id=OUTBOX_ROOM, key=key, reason="contract"))
+    finally:
+        store.outbox_ack(OUTBOX_ROOM, key)
 
 
 Case = tuple[str, str, str, Callable[[World], Any]]
@@ -220,6 +245,26 @@ CASES: list[Case] = [
     ("WalletInternal.GetBalances", "INVALID_ARGUMENT", "no account ids", lambda w: w.service(wallet_pb2_grpc.WalletInternalStub).GetBalances(wallet_pb2.GetBalancesRequest())),
     ("WalletInternal.GetBalances", "NOT_FOUND", "unknown account", lambda w: w.service(wallet_pb2_grpc.WalletInternalStub).GetBalances(wallet_pb2.GetBalancesRequest(account_ids=["999999"]))),
     ("WalletInternal.GetBalances", "UNAUTHENTICATED", "no token", lambda w: w.unauthenticated(wallet_pb2_grpc.WalletInternalStub).GetBalances(wallet_pb2.GetBalancesRequest(account_ids=["1"]))),
+    # --- Admin -------------------------------------------------------------------------------
+    ("Admin.FindPlayer", "INVALID_ARGUMENT", "neither name nor id", lambda w: w.operator.FindPlayer(admin_pb2.FindPlayerRequest())),
+    ("Admin.FindPlayer", "NOT_FOUND", "unknown username", lambda w: w.operator.FindPlayer(admin_pb2.FindPlayerRequest(username="nobody-at-all"))),
+    ("Admin.SuspendAccount", "INVALID_ARGUMENT", "malformed account id", lambda w: w.operator.SuspendAccount(admin_pb2.AccountActionRequest(account_id="abc", reason="x"))),
+    ("Admin.SuspendAccount", "NOT_FOUND", "unknown account", lambda w: w.operator.SuspendAccount(admin_pb2.AccountActionRequest(account_id="999999", reason="x"))),
+    ("Admin.RestoreAccount", "INVALID_ARGUMENT", "no reason", lambda w: w.operator.RestoreAccount(admin_pb2.AccountActionRequest(account_id=w.outsider.account_id))),
+    ("Admin.RestoreAccount", "NOT_FOUND", "unknown account", lambda w: w.operator.RestoreAccount(admin_pb2.AccountActionRequest(account_id="999999", reason="x"))),
+    ("Admin.AdjustCoins", "INVALID_ARGUMENT", "an amount of 0", lambda w: w.operator.AdjustCoins(admin_pb2.AdjustCoinsRequest(account_id=w.outsider.account_id, reason="x", request_id="zero"))),
+    ("Admin.AdjustCoins", "NOT_FOUND", "unknown account", lambda w: w.operator.AdjustCoins(admin_pb2.AdjustCoinsRequest(account_id="999999", amount=5, reason="x", request_id="nobody"))),
+    ("Admin.AdjustCoins", "FAILED_PRECONDITION", "more than the account has", lambda w: w.operator.AdjustCoins(admin_pb2.AdjustCoinsRequest(account_id=w.outsider.account_id, amount=-10**9, reason="x", request_id="too-much"))),
+    ("Admin.ListOutbox", "INVALID_ARGUMENT", "limit below zero", lambda w: w.operator.ListOutbox(admin_pb2.ListOutboxRequest(limit=-1))),
+    ("Admin.RetrySettlement", "INVALID_ARGUMENT", "no reason", lambda w: w.operator.RetrySettlement(admin_pb2.OutboxActionRequest(table_id=IDLE_ROOM, key="settle:x"))),
+    ("Admin.RetrySettlement", "NOT_FOUND", "no such entry", lambda w: w.operator.RetrySettlement(admin_pb2.OutboxActionRequest(table_id=IDLE_ROOM, key="settle:x", reason="x"))),
+    ("Admin.RetrySettlement", "FAILED_PRECONDITION", "an entry the ledger refuses", lambda w: on_refused_entry(w, f"contract-retry-{secrets.token_hex(3)}", w.operator.RetrySettlement)),
+    ("Admin.VoidSettlement", "INVALID_ARGUMENT", "no reason", lambda w: w.operator.VoidSettlement(admin_pb2.OutboxActionRequest(table_id=IDLE_ROOM, key="settle:x"))),
+    ("Admin.VoidSettlement", "NOT_FOUND", "no such entry", lambda w: w.operator.VoidSettlement(admin_pb2.OutboxActionRequest(table_id=IDLE_ROOM, key="settle:x", reason="x"))),
+    ("Admin.VoidSettlement", "FAILED_PRECONDITION", "a settled hand", lambda w: on_refused_entry(w, w.settled_hand, w.operator.VoidSettlement)),
+    ("Admin.GetHandRecord", "INVALID_ARGUMENT", "empty hand id", lambda w: w.operator.GetHandRecord(admin_pb2.GetHandRecordRequest())),
+    ("Admin.GetHandRecord", "NOT_FOUND", "no such hand", lambda w: w.operator.GetHandRecord(admin_pb2.GetHandRecordRequest(hand_id="zhajinhua-free-01-999-00"))),
+    ("Admin.ListAuditLog", "INVALID_ARGUMENT", "limit above the most", lambda w: w.operator.ListAuditLog(admin_pb2.ListAuditLogRequest(limit=501))),
     # --- Watchdog ----------------------------------------------------------------------------
     ("Watchdog.ListDeadlines", "INVALID_ARGUMENT", "empty target", lambda w: w.service(watchdog_pb2_grpc.WatchdogStub).ListDeadlines(watchdog_pb2.ListDeadlinesRequest())),
     ("Watchdog.ListDeadlines", "INVALID_ARGUMENT", "malformed target", lambda w: w.service(watchdog_pb2_grpc.WatchdogStub).ListDeadlines(watchdog_pb2.ListDeadlinesRequest(target_id="a{b}" * 100))),
