@@ -76,20 +76,21 @@ def serve(settings: Settings, services: Sequence[str] = SERVICES, bot_tables: in
         # SIGTERM: stop taking calls, end the streams with a hint to reconnect elsewhere, let
         # the actions in flight finish (each is one atomic commit, so none is half done).
         out("\nshutting down: draining streams, finishing calls in flight")
-        # Each step in the log as it ends: a stop that outlives its grace shows where it stood
+        # Each step in the log (a warning: a server going away is news to an operator) as it
+        # ends: a stop that outlives its grace shows where it stood
         # (stdout is buffered and lost when the process is killed; the log is not).
         began = time.monotonic()
-        log.info("shutting down: draining streams, finishing calls in flight")
+        log.warning("shutting down: draining streams, finishing calls in flight")
         stop.set()
         platform.drain()
         server.stop(grace=settings.shutdown_grace_seconds)
-        log.info("calls finished after %.1f s", time.monotonic() - began)
+        log.warning("calls finished after %.1f s", time.monotonic() - began)
         if door is not None:
             door.stop()
         platform.close()
         if metrics is not None:
             metrics.stop()
-        log.info("stopped after %.1f s", time.monotonic() - began)
+        log.warning("stopped after %.1f s", time.monotonic() - began)
     return 0
 
 
