@@ -183,22 +183,18 @@ def _events_after(table_id: str, stored: StoredTableState, cursor: tuple[int, in
 
 def committed_events(version: int, encoded: list[EncodedEvent], last_event_id: str) -> tuple[StoredEvent, ...]:
     """The events a commit wrote, from its arguments (``encode_events``) and its last event id."""
-    if not encoded:
-        return ()
-    return tuple(
-        StoredEvent(id=event_id, version=version, visible_to=decode_visibility(visibility), type=kind,
-                    payload=payload, hand=hand)
-        for event_id, (visibility, kind, payload, hand) in zip(event_ids(last_event_id, len(encoded)), encoded,
-                                                                strict=True)
-    )
+    return tuple(_stored(last_event_id, version, encoded)) if encoded else ()
 
 
 def _entry_events(entry_id: str, version: int, packed: bytes, after: tuple[int, int]) -> list[StoredEvent]:
     """The events of one commit's entry that come after ``after``."""
-    encoded = unpack_events(packed)
+    return [event for event in _stored(entry_id, version, unpack_events(packed)) if parse_stream_id(event.id) > after]
+
+
+def _stored(entry_id: str, version: int, encoded: list[EncodedEvent]) -> list[StoredEvent]:
+    """One commit's events as read back: each with the id the entry's last id gives it."""
     return [
         StoredEvent(id=event_id, version=version, visible_to=decode_visibility(visibility), type=kind,
                     payload=payload, hand=hand)
         for event_id, (visibility, kind, payload, hand) in zip(event_ids(entry_id, len(encoded)), encoded, strict=True)
-        if parse_stream_id(event_id) > after
     ]
