@@ -6,7 +6,10 @@ import grpc
 import pytest
 import redis
 import sqlalchemy as sa
+from google.rpc import status_pb2
 
+from paiju.common.error_details import DETAILS_KEY, error_info
+from paiju.common.logs import log_context
 from paiju.games.engine import IllegalAction
 from paiju.rpc.errors import MAX_MESSAGE_CHARS, abort, refuse_illegal, required
 from paiju.rpc.failures import answer_for
@@ -29,6 +32,15 @@ class RecordingContext:
     def abort(self, code: grpc.StatusCode, message: str) -> None:
         self.status = (code, message)
         raise Aborted
+
+
+def status_in(context: RecordingContext) -> status_pb2.Status:
+    """The ``google.rpc.Status`` of the ``grpc-status-details-bin`` trailer ``abort`` set."""
+    return status_pb2.Status.FromString(dict(context.trailers)[DETAILS_KEY])
+
+
+def reason_in(context: RecordingContext) -> str:
+    return error_info(status_in(context)).reason
 
 
 def test_a_message_over_the_cap_is_cut_so_the_status_fits_in_grpc_metadata():
@@ -75,4 +87,26 @@ def test_a_refusal_of_the_rules_is_answered_by_its_shape_without_common_knowing_
         with pytest.raises(Aborted):
             refuse_illegal(context, error)
         assert context.status == (status, error.reason)
-        assert context.trailers == (("paiju-error-code", error.code),)
+        assert context.trailers[0] == ("paiju-error-code", error.code)
+        assert reason_in(context) == error.code
+
+
+def test_every_status_carries_its_word_in_an_error_info_with_the_status_code_and_message():
+    context = RecordingContext()
+    with pytest.raises(Aborted):
+        abort(context, grpc.StatusCode.NOT_FOUND, "x" * 1_000)
+    status = status_in(context)
+    code, message = context.status
+    # The same code and message as the call's status: libraries refuse details that differ.
+    assert (status.code, status.message) == (code.value[0], message)
+    # No particular word given: the status's own name, in the trailer and the ErrorInfo alike.
+    assert reason_in(context) == dict(context.trailers)["paiju-error-code"] == "not_found"
+
+
+def test_the_error_info_names_the_table_the_call_is_about_and_its_current_version():
+    context = RecordingContext()
+    with log_context(table_id="zhajinhua-free-01", player_id="7"), pytest.raises(Aborted):
+        abort(context, grpc.StatusCode.ABORTED, "the table moved on", error_code="stale_version", current_version=12)
+    info = error_info(status_in(context))
+    assert dict(info.metadata) == {"table_id": "zhajinhua-free-01", "current_version": "12"}
+    assert dict(context.trailers)["paiju-current-version"] == "12"

@@ -40,8 +40,8 @@ class DirectWallet:
             # The hand cannot start: a player's coins changed since they sat down.
             raise IllegalAction(str(error), "cannot_hold") from None
 
-    def release(self, hand_id: str) -> None:
-        self.wallet.release(hand_id)
+    def release(self, hand_id: str) -> int:
+        return self.wallet.release(hand_id)
 
 
 class RemoteWallet:
@@ -74,5 +74,5 @@ class RemoteWallet:
                 raise IllegalAction(error.details(), "cannot_hold") from None  # type: ignore[attr-defined]
             raise
 
-    def release(self, hand_id: str) -> None:
-        self._stub.ReleaseHand(wallet_pb2.ReleaseHandRequest(hand_id=hand_id), timeout=self._timeout)
+    def release(self, hand_id: str) -> int:
+        return self._stub.ReleaseHand(wallet_pb2.ReleaseHandRequest(hand_id=hand_id), timeout=self._timeout).released
