@@ -50,6 +50,7 @@ export const STAND_REASONS: Record<string, string> = {
   not_ready: "did not press start in time (ready kick)",
   escaped: "left during a hand (escape)",
   not_enough_coins: "too few coins left for this room",
+  table_ended: "an operator closed the table; any hand in play was called off and its stakes returned",
 };
 
 export const HOW: Record<string, string> = {

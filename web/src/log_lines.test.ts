@@ -24,6 +24,11 @@ test("table events name table seats, game events hand seats", () => {
   assert.equal(logLine({ type: "stood", payload: { seat: 1, reason: "not_ready" } }, names), "T1 未举手离座 stood up: did not press start in time");
 });
 
+test("a table an operator ended says so: the hand called off, then each seat stood up", () => {
+  assert.match(logLine({ type: "hand_voided", payload: { hand_id: "t-1-ab", reason: "table_ended" } }, names)!, /^本局作废 /);
+  assert.equal(logLine({ type: "stood", payload: { seat: 2, reason: "table_ended" } }, names), "T2 牌桌已关闭离座 stood up: the table was closed by an operator");
+});
+
 test("trump settled by the kitty or by the declarations says which suit, or no trump", () => {
   assert.match(logLine({ type: "kitty_turned", payload: { kitty: "", trump: "S" } }, names)!, /♠/);
   assert.match(logLine({ type: "declaring_closed", payload: { declarer: 0, trump: null } }, names)!, /无主/);

@@ -24,6 +24,7 @@ const STOOD_WHY: Record<string, string> = {
   escaped: "逃跑离座 escaped and lost the seat",
   not_enough_coins: "金币不足离座 stood up: too few coins for this room",
   not_ready: "未举手离座 stood up: did not press start in time",
+  table_ended: "牌桌已关闭离座 stood up: the table was closed by an operator",
 };
 
 const suit = (trump: string | null | undefined) => (trump ? (SUIT_NAMES[trump] ?? trump) : SUIT_NAMES.NT);
@@ -39,6 +40,7 @@ export const LOG_LINES: Record<string, Line> = {
   strike: (p, n) => `${n.hand(p.seat)} 超时 timed out (${p.strikes})`,
   escaped: (p, n) => `${n.hand(p.seat)} 逃跑 escaped`,
   hand_over: () => `本局结束 hand over`,
+  hand_voided: () => `本局作废 the hand was called off: nothing is settled, every stake goes back`,
   // 炸金花
   hand_started: (p) => (p.ante ? `新一局 a new hand: 底注 ante ${p.ante}` : `新一局 a new hand`),
   looked: (p, n) => `${n.hand(p.seat)} 看牌 looked`,

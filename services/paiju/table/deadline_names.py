@@ -68,6 +68,17 @@ def starting_mark(table_id: str, hand_id: str, accounts: list[str]) -> str:
     return with_accounts if len(with_accounts) <= MAX_MARK_LENGTH else mark
 
 
+def marked_start(table_id: str, mark: str) -> tuple[str, list[str]]:
+    """The hand a start's mark (:func:`starting_mark`) guards, and the accounts it deals in
+    (none when the mark left them out).
+
+    >>> marked_start("zhajinhua-free-03", "starting:7-5c0ffee5:1001,1002")
+    ('zhajinhua-free-03-7-5c0ffee5', ['1001', '1002'])
+    """
+    hand_part, _, dealt = mark[len(STARTING_PREFIX):].partition(":")
+    return f"{table_id}-{hand_part}", [account for account in dealt.split(",") if account]
+
+
 def reconnect_deadline(seat: int) -> str:
     return f"{RECONNECT_PREFIX}{seat}"
 

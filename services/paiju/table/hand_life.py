@@ -17,10 +17,10 @@ from paiju.table.deadline_names import (
     READY_KICK_DEADLINE,
     START_DEADLINE,
     START_RECOVERY_MS,
-    STARTING_PREFIX,
     SYSTEM_DEADLINE,
     TURN_DEADLINE,
     DeadlinePlan,
+    marked_start,
     reconnect_deadline,
     starting_mark,
 )
@@ -161,8 +161,7 @@ class HandLife(TableSeating):
         """A start's mark fell due: unless its hand is in play, the table moves on (so the start,
         if it is only slow, can no longer commit), the hand's holds go back, and the table deals
         again if its players are ready."""
-        hand_part, _, dealt = mark[len(STARTING_PREFIX):].partition(":")
-        hand_id = f"{table_id}-{hand_part}"
+        hand_id, dealt = marked_start(table_id, mark)
 
         def fence(version: int, record: TableRecord) -> Outcome | None:
             if record.hand is not None and record.hand.hand_id == hand_id:
@@ -170,7 +169,7 @@ class HandLife(TableSeating):
             # Whoever the start dealt in had pressed start, the last of them in the press that died
             # with it: they are ready still, so the table deals again without asking them twice.
             events = []
-            for account in filter(None, dealt.split(",")):
+            for account in dealt:
                 seat = record.seat_of(account)
                 if record.hand is None and seat is not None and not record.seats[seat].ready:  # type: ignore[union-attr]
                     record.ready(account)

@@ -28,7 +28,10 @@ class WalletPort(Protocol):
         it holds nothing and :class:`CoinsChanged` is raised."""
         ...
 
-    def release(self, hand_id: str) -> None: ...
+    def release(self, hand_id: str) -> int:
+        """Give back every hold of a hand that will not be settled; the coins released (0 when
+        it held none, or they were released already)."""
+        ...
 
 
 class CoinsChanged(Exception):

@@ -10,6 +10,7 @@ module of its own:
 - :mod:`~paiju.table.hand_life`: a hand's start (holds, deal), a crashed start's recovery, its end;
 - :mod:`~paiju.table.moves`: players' moves, the turn timer, the game's system steps;
 - :mod:`~paiju.table.presence_flow`: away, back, and gone when the reconnect window closes;
+- :mod:`~paiju.table.ending`: an operator's end of a stuck table (its hand voided, its seats cleared);
 - :mod:`~paiju.table.deadline_names`: the deadlines they set, and :meth:`Tables.expire`, which
   dispatches each one that falls due.
 
@@ -36,6 +37,7 @@ from paiju.table.deadline_names import (
     TURN_DEADLINE,
     Timers,
 )
+from paiju.table.ending import TableEnding
 from paiju.table.in_turn import TableTurns
 from paiju.table.ports import CoinsBoard, NoCoinsBoard, WalletPort
 from paiju.table.presence_flow import TablePresence
@@ -48,7 +50,7 @@ from paiju.table.suspended import SuspendedAccounts
 DEFAULT_TIMERS = Timers()
 
 
-class Tables(TablePresence):
+class Tables(TablePresence, TableEnding):
     """Tables on one store. ``wallet`` places holds; ``coins_board`` lets presses of start through
     without the ledger (without one, each asks it); ``clock_ms`` and ``seeds`` are injectable."""
 
