@@ -78,7 +78,7 @@ def start_server(environment: dict[str, str], rooms: int, folder: Path) -> tuple
         try:
             with grpc.insecure_channel(address) as channel:
                 answer = health_pb2_grpc.HealthStub(channel).Check(
-                    health_pb2.HealthCheckRequest(service="paiju.v1.Table"), timeout=1)
+                    health_pb2.HealthCheckRequest(service="paiju.v1.TableService"), timeout=1)
             if answer.status == health_pb2.HealthCheckResponse.SERVING:
                 return process, address
         except grpc.RpcError:
@@ -207,7 +207,7 @@ def abuser(address: str, run: str, room: str, go: Any, stop: Any, in_flight: Any
         for stream in held:
             stream.cancel()
 
-    logins = wallet_pb2_grpc.WalletStub(grpc.insecure_channel(address))
+    logins = wallet_pb2_grpc.WalletServiceStub(grpc.insecure_channel(address))
 
     def login_flood() -> None:
         request = wallet_pb2.LoginRequest(username=f"abuser-{run}", password="not the password")

@@ -1,4 +1,4 @@
-"""What judging one selection costs (``Hand.verify_action``, behind ``Table.CheckAction``).
+"""What judging one selection costs (``Hand.verify_action``, behind ``TableService.CheckAction``).
 
 A frontend asks whether the cards a player selected make a legal play now, at every click.
 The answer must not list every legal play (a void 混战 follower can have thousands), so its

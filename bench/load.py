@@ -261,7 +261,7 @@ async def _idle_main(config: dict[str, Any], share: int, shares: int, target: An
     options = [("grpc.keepalive_time_ms", 30_000), ("grpc.keepalive_permit_without_calls", 1)]
     unary = [{name: grpc.aio.insecure_channel(address, options=options) for name, address in routes.items()}
              for _ in range(UNARY_CONNECTIONS)]
-    stubs = [(wallet_pb2_grpc.WalletStub(c["wallet"]), lobby_pb2_grpc.LobbyStub(c["lobby"])) for c in unary]
+    stubs = [(wallet_pb2_grpc.WalletServiceStub(c["wallet"]), lobby_pb2_grpc.LobbyServiceStub(c["lobby"])) for c in unary]
     stream_channels: list[Any] = []
     per_connection = config["players_per_connection"]
     gate = asyncio.Semaphore(SETUP_CONCURRENCY)
@@ -273,7 +273,7 @@ async def _idle_main(config: dict[str, Any], share: int, shares: int, target: An
             ordinal = len(tasks)
             if ordinal % per_connection == 0:
                 stream_channels.append(grpc.aio.insecure_channel(routes["table"], options=options))
-            table = table_pb2_grpc.TableStub(stream_channels[-1])
+            table = table_pb2_grpc.TableServiceStub(stream_channels[-1])
             wallet, lobby = stubs[ordinal % len(stubs)]
             tasks.append(asyncio.create_task(_idle_player(config, index, wallet, lobby, table, gate, recorder)))
             index += shares

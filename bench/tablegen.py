@@ -85,7 +85,7 @@ OWN_MOVES_ON_STREAM = "PAIJU_BENCH_OWN_MOVES_ON_STREAM"
 ACT_CALLS = "PAIJU_BENCH_ACT_CALLS"
 """Set by ``--act-calls`` for the load-generator processes: Watch and Act instead of Play."""
 READY_CALLS = "PAIJU_BENCH_READY_CALLS"
-"""Set by ``--ready-calls``: presses of start are Lobby.Ready calls, not requests on the Play stream."""
+"""Set by ``--ready-calls``: presses of start are LobbyService.Ready calls, not requests on the Play stream."""
 PEER_REDIS_URL = "redis://127.0.0.1:6379/15"
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
 PEER_SOURCE = Path(__file__).resolve().parents[1].parent / "shared" / "peers" / "colyseus"
@@ -137,13 +137,13 @@ class LoadReport:
 class Seat:
     """One player: sits, follows its view on a Play stream (moves and presses of start as its
     requests, answered on it) or, with ``--act-calls``, on a Watch stream with an Act call per
-    move and a Lobby.Ready call per press; readies between hands and acts on its turn."""
+    move and a LobbyService.Ready call per press; readies between hands and acts on its turn."""
 
     def __init__(self, channel: Any, plan: SeatPlan, counters: LoadReport, think_seconds: float) -> None:
         self.plan = plan
         self.metadata = (("authorization", f"Bearer {plan.token}"),)
-        self.lobby = lobby_pb2_grpc.LobbyStub(channel)
-        self.table = table_pb2_grpc.TableStub(channel)
+        self.lobby = lobby_pb2_grpc.LobbyServiceStub(channel)
+        self.table = table_pb2_grpc.TableServiceStub(channel)
         self.decide = BOTS[plan.bot]
         self.counters = counters
         self.think_seconds = think_seconds
@@ -630,7 +630,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="players call Act for each move and follow a Watch stream, as browsers do, instead of "
                              "moving on their Play stream")
     parser.add_argument("--ready-calls", action="store_true",
-                        help="players on Play streams press start with a Lobby.Ready call each, as before presses "
+                        help="players on Play streams press start with a LobbyService.Ready call each, as before presses "
                              "went on the stream")
     parser.add_argument("--own-moves-on-stream", action="store_true",
                         help="players' streams bring their own moves too, as for a client that does not take them "

@@ -4,7 +4,7 @@
 the in-process emulation when ``REDIS_URL`` is unset), the ledger where the wallet is served
 (PostgreSQL, or a SQLite file), the table store, tables, lobby and presence board — and
 ``Platform.bindings()`` gives their gRPC services (the wallet's process also serves the
-operator's ``Admin``, and refuses a suspended account's login). A process without the wallet reaches it at
+operator's ``AdminService``, and refuses a suspended account's login). A process without the wallet reaches it at
 ``PAIJU_WALLET_TARGET``; a watchdog without the table service reaches it at
 ``PAIJU_TABLE_TARGET``.
 """
@@ -119,20 +119,20 @@ class Platform:
             "wallet": lambda: self._wallet_and_admin(wallet_bindings(self.settings, self.wallet, self.leaderboard,  # type: ignore[arg-type]
                                                                      levels=game_levels())),
             "lobby": lambda: [
-                ServiceBinding("paiju.v1.Lobby", LobbyService(self.lobby, self.hub), lobby_pb2_grpc.add_LobbyServicer_to_server,
+                ServiceBinding("paiju.v1.LobbyService", LobbyService(self.lobby, self.hub), lobby_pb2_grpc.add_LobbyServiceServicer_to_server,
                                LobbyService.NON_BLOCKING, LobbyService.LOOP_FIRST)
             ],
             "table": lambda: [
-                ServiceBinding("paiju.v1.Table",
+                ServiceBinding("paiju.v1.TableService",
                                TableService(self.tables, self.presence, self.draining, self.hub,
                                             ready=LobbyService(self.lobby, self.hub).Ready),
-                               table_pb2_grpc.add_TableServicer_to_server, TableService.NON_BLOCKING),
-                ServiceBinding("paiju.v1.TableInternal", TableInternalService(self.tables),
-                               table_pb2_grpc.add_TableInternalServicer_to_server, TableInternalService.NON_BLOCKING),
+                               table_pb2_grpc.add_TableServiceServicer_to_server, TableService.NON_BLOCKING),
+                ServiceBinding("paiju.v1.TableInternalService", TableInternalService(self.tables),
+                               table_pb2_grpc.add_TableInternalServiceServicer_to_server, TableInternalService.NON_BLOCKING),
             ],
             "watchdog": lambda: [
-                ServiceBinding("paiju.v1.Watchdog", WatchdogService(self.tables, self.presence),
-                               watchdog_pb2_grpc.add_WatchdogServicer_to_server)
+                ServiceBinding("paiju.v1.WatchdogService", WatchdogService(self.tables, self.presence),
+                               watchdog_pb2_grpc.add_WatchdogServiceServicer_to_server)
             ],
         }
         return [binding for name in services for binding in made[name]()]

@@ -1,5 +1,5 @@
 """The operator's service against whole platforms on loopback: the end-to-end tests' deployments
-(embedded and real), an operator's token, and a stub of ``paiju.v1.Admin`` that presents it."""
+(embedded and real), an operator's token, and a stub of ``paiju.v1.AdminService`` that presents it."""
 
 from __future__ import annotations
 
@@ -19,10 +19,10 @@ OPERATOR = "night-shift"
 
 
 class Admin:
-    """``paiju.v1.Admin`` at a deployment, each call carrying ``token``."""
+    """``paiju.v1.AdminService`` at a deployment, each call carrying ``token``."""
 
     def __init__(self, channel: grpc.Channel, token: str) -> None:
-        self._stub = admin_pb2_grpc.AdminStub(channel)
+        self._stub = admin_pb2_grpc.AdminServiceStub(channel)
         self.token = token
 
     def __getattr__(self, rpc: str) -> Any:

@@ -49,12 +49,12 @@ def test_a_pending_settlement_is_listed_and_retried_by_hand(deployment, admin: A
         assert json.loads(listed.payload_json)["fee"] == 10
         house_before = wallet.balance(wallet.house)
 
-        done = admin.RetrySettlement(admin_pb2.OutboxActionRequest(table_id=table, key=key, reason="relay down"))
+        done = admin.RetrySettlement(admin_pb2.RetrySettlementRequest(table_id=table, key=key, reason="relay down"))
         assert done.outcome == "applied" and (table, key) not in pending(admin)
         assert wallet.balance(int(loser.account_id)) == 19_700 and wallet.balance(int(winner.account_id)) == 20_290
         assert wallet.balance(wallet.house) == house_before + 10
         assert wallet.holds(hand_id) == {} and wallet.total_coins() == wallet.grants_total()
-        assert refused(lambda: admin.RetrySettlement(admin_pb2.OutboxActionRequest(
+        assert refused(lambda: admin.RetrySettlement(admin_pb2.RetrySettlementRequest(
             table_id=table, key=key, reason="twice")), grpc.StatusCode.NOT_FOUND) == "not_pending"
         results = [entry.result for entry in audited(admin, "retry", f"{table} {key}")]
         not_pending = f"no pending outbox entry {key!r} at table {table!r}: applied, voided, or never queued"
@@ -73,13 +73,13 @@ def test_a_refused_settlement_stays_pending_until_voided_with_its_holds_released
         hand_id, key = queue_settlement(deployment, table, [[players[0].account_id, -300, "stake"],
                                                             [players[1].account_id, 500, "pot"]])
         assert all(wallet.held(int(p.account_id)) == HOLD_STAKE for p in players)
-        assert refused(lambda: admin.RetrySettlement(admin_pb2.OutboxActionRequest(
+        assert refused(lambda: admin.RetrySettlement(admin_pb2.RetrySettlementRequest(
             table_id=table, key=key, reason="try once more")), grpc.StatusCode.FAILED_PRECONDITION) == "refused"
         assert (table, key) in pending(admin)
-        assert refused(lambda: admin.VoidSettlement(admin_pb2.OutboxActionRequest(table_id=table, key=key)),
+        assert refused(lambda: admin.VoidSettlement(admin_pb2.VoidSettlementRequest(table_id=table, key=key)),
                        grpc.StatusCode.INVALID_ARGUMENT) == "invalid_argument"
 
-        voided = admin.VoidSettlement(admin_pb2.OutboxActionRequest(table_id=table, key=key, reason="bad lines"))
+        voided = admin.VoidSettlement(admin_pb2.VoidSettlementRequest(table_id=table, key=key, reason="bad lines"))
         assert voided.released == 2 * HOLD_STAKE and (table, key) not in pending(admin)
         for player in players:
             account = int(player.account_id)

@@ -40,11 +40,11 @@ def test_a_player_is_found_by_name_or_id_with_coins_and_table(deployment, admin:
     (player,) = new_clients(deployment, 1)
     room = "zhajinhua-free-04"
     try:
-        found = admin.FindPlayer(admin_pb2.FindPlayerRequest(username=player.username.upper()))
+        found = admin.FindPlayer(admin_pb2.FindPlayerRequest(username=player.username.upper())).player
         assert (found.account_id, found.username, found.balance, found.held, found.suspended, found.table_id) == (
             player.account_id, player.username, 20_000, 0, False, "")
         player.sit(room)
-        by_id = admin.FindPlayer(admin_pb2.FindPlayerRequest(account_id=player.account_id))
+        by_id = admin.FindPlayer(admin_pb2.FindPlayerRequest(account_id=player.account_id)).player
         assert by_id.username == player.username and by_id.table_id == room
         player.stand(room)
         assert refused(lambda: admin.FindPlayer(admin_pb2.FindPlayerRequest(username="nobody-" + secrets.token_hex(3))),
@@ -60,9 +60,9 @@ def test_a_suspended_account_cannot_log_in_nor_sit_until_restored(deployment, ad
     room = "zhajinhua-free-04"
     target = player.account_id
     try:
-        assert refused(lambda: admin.SuspendAccount(admin_pb2.AccountActionRequest(account_id=target)),
+        assert refused(lambda: admin.SuspendAccount(admin_pb2.SuspendAccountRequest(account_id=target)),
                        grpc.StatusCode.INVALID_ARGUMENT) == "invalid_argument"  # an action says why
-        suspended = admin.SuspendAccount(admin_pb2.AccountActionRequest(account_id=target, reason="chargeback"))
+        suspended = admin.SuspendAccount(admin_pb2.SuspendAccountRequest(account_id=target, reason="chargeback")).player
         assert suspended.suspended and suspended.suspension_reason == "chargeback"
         with pytest.raises(PaijuError) as login:
             PaijuClient.connect(deployment.address, player.username, PASSWORD).close()
@@ -78,7 +78,7 @@ def test_a_suspended_account_cannot_log_in_nor_sit_until_restored(deployment, ad
             PaijuClient.connect(deployment.address, player.username, "not the password at all").close()
         assert wrong_password.value.status == grpc.StatusCode.UNAUTHENTICATED
 
-        restored = admin.RestoreAccount(admin_pb2.AccountActionRequest(account_id=target, reason="cleared"))
+        restored = admin.RestoreAccount(admin_pb2.RestoreAccountRequest(account_id=target, reason="cleared")).player
         assert not restored.suspended
         PaijuClient.connect(deployment.address, player.username, PASSWORD).close()
         player.sit(room)
@@ -138,7 +138,7 @@ def test_a_played_hands_record_is_read_whole(deployment, admin: Admin) -> None:
 
 
 ALL_CALLS = {name: getattr(admin_pb2, method.input_type.name)()
-             for name, method in admin_pb2.DESCRIPTOR.services_by_name["Admin"].methods_by_name.items()}
+             for name, method in admin_pb2.DESCRIPTOR.services_by_name["AdminService"].methods_by_name.items()}
 
 
 def test_every_call_needs_an_operators_token(deployment) -> None:
@@ -148,7 +148,7 @@ def test_every_call_needs_an_operators_token(deployment) -> None:
                               "RetrySettlement", "VoidSettlement", "GetHandRecord", "ListAuditLog"}
     try:
         with grpc.insecure_channel(deployment.address) as channel:
-            stub = admin_pb2_grpc.AdminStub(channel)
+            stub = admin_pb2_grpc.AdminServiceStub(channel)
             for name, request in ALL_CALLS.items():
                 anonymous = functools.partial(getattr(stub, name), request, timeout=60)
                 assert refused(anonymous, grpc.StatusCode.UNAUTHENTICATED) == "", name
@@ -170,7 +170,7 @@ def test_the_command_line_issues_a_token_and_calls_the_service(deployment, monke
         monkeypatch.setenv("PAIJU_ADMIN_TOKEN", token)
         where = ["--address", deployment.address]
         assert paiju(["admin", "find", "--username", player.username, *where]) == 0
-        assert json.loads(capsys.readouterr().out)["account_id"] == player.account_id
+        assert json.loads(capsys.readouterr().out)["player"]["account_id"] == player.account_id
         assert paiju(["admin", "adjust", player.account_id, "-25", "--reason", "cli check", *where]) == 0
         assert json.loads(capsys.readouterr().out)["balance_after"] == str(20_000 - 25)
         assert paiju(["admin", "audit", "--limit", "5", *where]) == 0

@@ -9,7 +9,7 @@ from typing import Any
 import grpc
 import pytest
 
-from paiju.client.sdk import IllegalMove, PaijuError, TableUpdate
+from paiju.client.sdk import IllegalMove, PaijuError, WatchResponse
 from paiju.client.waiters import PlayWaiter
 from tests.patience import PATIENCE_SECONDS as WAIT_SECONDS
 
@@ -26,9 +26,9 @@ class Session:
         self.cancelled = threading.Event()
         self.moves: list[str] = []
 
-    def updates(self) -> Iterator[TableUpdate]:
+    def updates(self) -> Iterator[WatchResponse]:
         for version in self.versions:
-            yield TableUpdate(view={"version": version})
+            yield WatchResponse(view={"version": version})
         if self.ending is not None:
             self.ended = self.ending
             raise self.ending
@@ -59,9 +59,9 @@ class Client:
     def play_stream(self, table_id: str, follow_view: bool = True) -> Session:
         return self.session
 
-    def watch(self, table_id: str, after_event_id: str = "", follow_view: bool = False) -> Iterator[TableUpdate]:
+    def watch(self, table_id: str, after_event_id: str = "", follow_view: bool = False) -> Iterator[WatchResponse]:
         for version in self.watched:
-            yield TableUpdate(view={"version": version})
+            yield WatchResponse(view={"version": version})
         self.session.cancelled.wait(WAIT_SECONDS)
 
     def act(self, table_id: str, action: str, expected_version: int) -> dict[str, Any]:

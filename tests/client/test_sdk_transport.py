@@ -23,19 +23,19 @@ from paiju.proto.v1 import wallet_pb2, wallet_pb2_grpc
 from tests.conftest import missing_tool
 
 
-class _Wallet(wallet_pb2_grpc.WalletServicer):
+class _Wallet(wallet_pb2_grpc.WalletServiceServicer):
     def __init__(self, hang: threading.Event | None = None) -> None:
         self.hang = hang
 
     def Register(self, request, context):
         if self.hang is not None:
             self.hang.wait(10)
-        return wallet_pb2.SessionResponse(token="t", account_id="1", username=request.username)
+        return wallet_pb2.RegisterResponse(token="t", account_id="1", username=request.username)
 
 
 def _serve(servicer: _Wallet, credentials: grpc.ServerCredentials | None = None) -> tuple[grpc.Server, int]:
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
-    wallet_pb2_grpc.add_WalletServicer_to_server(servicer, server)
+    wallet_pb2_grpc.add_WalletServiceServicer_to_server(servicer, server)
     port = (server.add_secure_port("127.0.0.1:0", credentials) if credentials
             else server.add_insecure_port("127.0.0.1:0"))
     server.start()

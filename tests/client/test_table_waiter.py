@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import grpc
 
-from paiju.client.answers import PaijuError, TableUpdate
+from paiju.client.answers import PaijuError, WatchResponse
 from paiju.client.waiters import TableWaiter
 from tests.patience import PATIENCE_SECONDS as WAIT_SECONDS
 
@@ -20,12 +20,12 @@ class Streams:
         self.opened = 0
         self.go_on = threading.Event()
 
-    def watch(self, table_id: str, after_event_id: str = "", follow_view: bool = False) -> Iterator[TableUpdate]:
+    def watch(self, table_id: str, after_event_id: str = "", follow_view: bool = False) -> Iterator[WatchResponse]:
         assert follow_view, "the waiter follows views"
         versions, ending = self.scripts[min(self.opened, len(self.scripts) - 1)]
         self.opened += 1
         for version in versions:
-            yield TableUpdate(view={"version": version})
+            yield WatchResponse(view={"version": version})
         if ending is not None:
             raise ending
         if self.opened >= len(self.scripts):
@@ -70,7 +70,7 @@ def test_a_stream_refused_for_good_is_not_opened_again() -> None:
 class ClosedClient:
     """A client closed while its waiter was about to open another stream."""
 
-    def watch(self, table_id: str, after_event_id: str = "", follow_view: bool = False) -> Iterator[TableUpdate]:
+    def watch(self, table_id: str, after_event_id: str = "", follow_view: bool = False) -> Iterator[WatchResponse]:
         raise ValueError("Cannot invoke RPC: Channel closed!")
         yield  # a generator, like the client's
 

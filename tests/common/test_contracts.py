@@ -167,24 +167,24 @@ def test_the_rpcs_asked_for_exist() -> None:
         return set(module.DESCRIPTOR.services_by_name[service].methods_by_name)
 
     assert {"Register", "Login", "GetBalance", "History", "Leaderboard", "Level"} <= methods(
-        wallet_pb2, "Wallet"
+        wallet_pb2, "WalletService"
     )
     assert {"ListRooms", "WatchRooms", "Sit", "Stand", "Ready", "QuickMatch"} <= methods(
-        lobby_pb2, "Lobby"
+        lobby_pb2, "LobbyService"
     )
-    assert methods(table_pb2, "Table") == {"GetView", "Act", "CheckAction", "Watch", "Play"}
-    play = table_pb2.DESCRIPTOR.services_by_name["Table"].methods_by_name["Play"]
+    assert methods(table_pb2, "TableService") == {"GetView", "Act", "CheckAction", "Watch", "Play"}
+    play = table_pb2.DESCRIPTOR.services_by_name["TableService"].methods_by_name["Play"]
     assert play.client_streaming and play.server_streaming
     assert [f.name for f in play.input_type.fields] == ["open", "move", "ready"]
     answer = play.output_type.fields_by_name["answer"].message_type
     assert [f.name for f in answer.oneofs_by_name["outcome"].fields] == ["accepted", "refused", "ready"]
-    assert {"ListDeadlines", "ReportPresence", "GetPresence"} <= methods(watchdog_pb2, "Watchdog")
+    assert {"ListDeadlines", "ReportPresence", "GetPresence"} <= methods(watchdog_pb2, "WatchdogService")
     # A room is its table's record, so the table owns every deadline, the ready kick included.
-    assert {"ExpireDeadline", "MarkDisconnected"} <= methods(table_pb2, "TableInternal")
+    assert {"ExpireDeadline", "MarkDisconnected"} <= methods(table_pb2, "TableInternalService")
     assert "LobbyInternal" not in lobby_pb2.DESCRIPTOR.services_by_name
-    act = table_pb2.DESCRIPTOR.services_by_name["Table"].methods_by_name["Act"].input_type
+    act = table_pb2.DESCRIPTOR.services_by_name["TableService"].methods_by_name["Act"].input_type
     assert [field.name for field in act.fields] == ["table_id", "expected_version", "action"]
-    watch = table_pb2.DESCRIPTOR.services_by_name["Table"].methods_by_name["Watch"]
+    watch = table_pb2.DESCRIPTOR.services_by_name["TableService"].methods_by_name["Watch"]
     assert watch.server_streaming and [f.name for f in watch.input_type.fields] == [
         "table_id",
         "after_event_id",

@@ -18,7 +18,7 @@ def serving(address: str) -> bool:
     try:
         with grpc.insecure_channel(address) as channel:
             answer = health_pb2_grpc.HealthStub(channel).Check(
-                health_pb2.HealthCheckRequest(service="paiju.v1.Table"), timeout=1)
+                health_pb2.HealthCheckRequest(service="paiju.v1.TableService"), timeout=1)
             return answer.status == health_pb2.HealthCheckResponse.SERVING
     except grpc.RpcError:
         return False

@@ -52,7 +52,7 @@ class Abuser:
         self.client = PaijuClient.connect(address, f"abuser{secrets.token_hex(3)}", PASSWORD, register=True)
         self.client.sit(room)
         self.room, self.stop = room, stop
-        self.logins = wallet_pb2_grpc.WalletStub(grpc.insecure_channel(address))
+        self.logins = wallet_pb2_grpc.WalletServiceStub(grpc.insecure_channel(address))
         self.answers: Counter[str] = Counter()
         self.lock = threading.Lock()
 

@@ -209,11 +209,11 @@ def test_bad_calls_are_refused_and_change_nothing(deployment):
 
     anonymous = grpc.insecure_channel(deployment.address)
     with pytest.raises(grpc.RpcError) as unauthenticated:
-        table_pb2_grpc.TableStub(anonymous).Act(
+        table_pb2_grpc.TableServiceStub(anonymous).Act(
             table_pb2.ActRequest(table_id=room, expected_version=version, action="call"))
     assert unauthenticated.value.code() == grpc.StatusCode.UNAUTHENTICATED
     with pytest.raises(grpc.RpcError) as no_lobby:
-        lobby_pb2_grpc.LobbyStub(anonymous).Sit(lobby_pb2.SitRequest(room_id=room))
+        lobby_pb2_grpc.LobbyServiceStub(anonymous).Sit(lobby_pb2.SitRequest(room_id=room))
     assert no_lobby.value.code() == grpc.StatusCode.UNAUTHENTICATED
     anonymous.close()
 

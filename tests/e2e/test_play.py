@@ -1,4 +1,4 @@
-"""Table.Play over real gRPC: a Watch stream whose later requests are moves, each answered on it."""
+"""TableService.Play over real gRPC: a Watch stream whose later requests are moves, each answered on it."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ class PlayStream:
     def __init__(self, client: PaijuClient, room: str, first: table_pb2.PlayRequest | None = None) -> None:
         self._requests: queue.Queue[table_pb2.PlayRequest | None] = queue.Queue()
         self._requests.put(first or table_pb2.PlayRequest(open=table_pb2.WatchRequest(table_id=room, follow_view=True)))
-        self.received: list[table_pb2.PlayUpdate] = []
+        self.received: list[table_pb2.PlayResponse] = []
         self.ended: grpc.RpcError | None = None
         self._call = client.table.Play(self._sent())
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -53,7 +53,7 @@ class PlayStream:
         wait_for(f"the answer to move {move_id}", lambda: any(a.move_id == move_id for a in self.answers()))
         return next(a for a in self.answers() if a.move_id == move_id)
 
-    def updates(self) -> list[table_pb2.TableUpdate]:
+    def updates(self) -> list[table_pb2.WatchResponse]:
         return [update.update for update in list(self.received) if update.HasField("update")]
 
     def close(self) -> None:
@@ -211,7 +211,7 @@ def test_a_move_larger_than_a_move_may_be_ends_the_stream_unread(deployment):
 
 def test_play_needs_a_session_and_a_seat_or_the_operator_role(deployment):
     with grpc.insecure_channel(deployment.address) as channel:
-        anonymous = table_pb2_grpc.TableStub(channel).Play(
+        anonymous = table_pb2_grpc.TableServiceStub(channel).Play(
             iter([table_pb2.PlayRequest(open=table_pb2.WatchRequest(table_id="zhajinhua-free-01"))]))
         with pytest.raises(grpc.RpcError) as refused:
             list(anonymous)
@@ -300,7 +300,7 @@ def test_presses_of_start_on_the_stream_start_the_hand_and_the_requests_after_th
         for stream in streams:
             wait_for("the hand's start on the stream", lambda stream=stream: any(
                 event.hand_id == started.ready.hand_id for update in stream.updates() for event in update.events))
-        # A press during the hand is refused as Lobby.Ready refuses it, and the stream goes on.
+        # A press during the hand is refused as LobbyService.Ready refuses it, and the stream goes on.
         streams[0].send(table_pb2.PlayRequest(ready=table_pb2.PlayReady(move_id=2)))
         again = streams[0].answer_to(2)
         assert again.WhichOneof("outcome") == "refused" and again.refused.message

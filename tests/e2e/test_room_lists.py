@@ -1,4 +1,4 @@
-"""Lobby.WatchRooms over real gRPC: a room list follows the rooms, and a closed one costs nothing."""
+"""LobbyService.WatchRooms over real gRPC: a room list follows the rooms, and a closed one costs nothing."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def player(server: RunningServer) -> PaijuClient:
     return PaijuClient.connect(server.address, f"r{secrets.token_hex(4)}", "a long enough password", register=True)
 
 
-def room_list(client: PaijuClient) -> Iterator[lobby_pb2.RoomListUpdate]:
+def room_list(client: PaijuClient) -> Iterator[lobby_pb2.WatchRoomsResponse]:
     return client.lobby.WatchRooms(lobby_pb2.WatchRoomsRequest(game=TIER[0], tier=TIER[1]), timeout=WAIT_SECONDS)
 
 

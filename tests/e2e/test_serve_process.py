@@ -59,7 +59,7 @@ def test_every_service_reports_ready_on_grpc_health(server_process):
     _, address, _ = server_process
     with grpc.insecure_channel(address) as channel:
         stub = health_pb2_grpc.HealthStub(channel)
-        for service in ("", "paiju.v1.Wallet", "paiju.v1.Lobby", "paiju.v1.Table", "paiju.v1.Watchdog"):
+        for service in ("", "paiju.v1.WalletService", "paiju.v1.LobbyService", "paiju.v1.TableService", "paiju.v1.WatchdogService"):
             answer = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=PATIENCE_SECONDS)
             assert answer.status == health_pb2.HealthCheckResponse.SERVING, service
 

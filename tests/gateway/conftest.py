@@ -54,11 +54,11 @@ def stale_action_refused_natively(grpc_address: str, token: str) -> tuple[table_
     """Sit ``token``'s player at a 炸金花 table and act on a version the table never had: the
     request, and the refusal (ABORTED with ``paiju-*`` metadata) a native client gets for it."""
     with grpc.insecure_channel(grpc_address) as channel:
-        seat = lobby_pb2_grpc.LobbyStub(channel).QuickMatch(
+        seat = lobby_pb2_grpc.LobbyServiceStub(channel).QuickMatch(
             lobby_pb2.QuickMatchRequest(game="zhajinhua", tier="free"), metadata=bearer_metadata(token), timeout=10)
         stale = table_pb2.ActRequest(table_id=seat.room.table_id, expected_version=10**9, action="look")
         try:
-            table_pb2_grpc.TableStub(channel).Act(stale, metadata=bearer_metadata(token), timeout=10)
+            table_pb2_grpc.TableServiceStub(channel).Act(stale, metadata=bearer_metadata(token), timeout=10)
         except grpc.RpcError as refusal:
             assert any(key.startswith("paiju-") for key, _ in refusal.trailing_metadata()), "no paiju-* metadata"
             return stale, refusal
@@ -81,8 +81,8 @@ class Scripted:
 
 
 class _ScriptedHandler(grpc.GenericRpcHandler):
-    """``/paiju.v1.Table/Watch`` sends one message and then waits until cancelled,
-    ``/paiju.v1.Lobby/Refuse`` refuses in Chinese; every other method answers its request back
+    """``/paiju.v1.TableService/Watch`` sends one message and then waits until cancelled,
+    ``/paiju.v1.LobbyService/Refuse`` refuses in Chinese; every other method answers its request back
     with binary trailing metadata."""
 
     def __init__(self, seen: Scripted) -> None:
@@ -90,9 +90,9 @@ class _ScriptedHandler(grpc.GenericRpcHandler):
 
     def service(self, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler:
         self.seen.methods.append(details.method)
-        if details.method == "/paiju.v1.Table/Watch":
+        if details.method == "/paiju.v1.TableService/Watch":
             return grpc.unary_stream_rpc_method_handler(self._wait_until_cancelled)
-        if details.method == "/paiju.v1.Lobby/Refuse":
+        if details.method == "/paiju.v1.LobbyService/Refuse":
             return grpc.unary_unary_rpc_method_handler(self._refuse)
         return grpc.unary_unary_rpc_method_handler(self._echo)
 

@@ -31,17 +31,17 @@ def envoy_port(platform_door, tmp_path_factory: pytest.TempPathFactory) -> Itera
         yield port
 
 
-def register_through(port: int) -> wallet_pb2.SessionResponse:
+def register_through(port: int) -> wallet_pb2.RegisterResponse:
     request = wallet_pb2.RegisterRequest(username=f"envoy-{secrets.token_hex(4)}", password="a long password")
-    answer = call(port, "/paiju.v1.Wallet/Register", request.SerializeToString())
+    answer = call(port, "/paiju.v1.WalletService/Register", request.SerializeToString())
     assert answer.code == 0, answer.details
-    return wallet_pb2.SessionResponse.FromString(answer.messages[0])
+    return wallet_pb2.RegisterResponse.FromString(answer.messages[0])
 
 
 def test_grpc_web_and_native_grpc_both_pass_the_door(envoy_port: int) -> None:
     session = register_through(envoy_port)
     with grpc.insecure_channel(f"127.0.0.1:{envoy_port}") as channel:
-        balance = wallet_pb2_grpc.WalletStub(channel).GetBalance(
+        balance = wallet_pb2_grpc.WalletServiceStub(channel).GetBalance(
             wallet_pb2.GetBalanceRequest(), metadata=bearer_metadata(session.token), timeout=10)
     assert balance.available > 0
 
@@ -50,7 +50,7 @@ def test_a_refusal_keeps_its_status_and_paiju_metadata_through_envoy(envoy_port:
     session = register_through(envoy_port)
     stale, native = stale_action_refused_natively(platform_door.grpc_address, session.token)
 
-    answer = call(envoy_port, "/paiju.v1.Table/Act", stale.SerializeToString(),
+    answer = call(envoy_port, "/paiju.v1.TableService/Act", stale.SerializeToString(),
                   headers={"Authorization": f"Bearer {session.token}"})
 
     assert (answer.code, answer.details) == (native.code().value[0], native.details())
@@ -59,18 +59,18 @@ def test_a_refusal_keeps_its_status_and_paiju_metadata_through_envoy(envoy_port:
 
 def test_a_stream_flows_through_envoy(envoy_port: int) -> None:
     session = register_through(envoy_port)
-    stream = OpenStream(envoy_port, "/paiju.v1.Lobby/WatchRooms",
+    stream = OpenStream(envoy_port, "/paiju.v1.LobbyService/WatchRooms",
                         lobby_pb2.WatchRoomsRequest(game="zhajinhua", tier="free").SerializeToString(),
                         headers={"Authorization": f"Bearer {session.token}"})
     try:
         flag, payload = stream.next_frame()
-        assert flag == 0 and lobby_pb2.RoomListUpdate.FromString(payload).WhichOneof("update") == "snapshot"
+        assert flag == 0 and lobby_pb2.WatchRoomsResponse.FromString(payload).WhichOneof("update") == "snapshot"
     finally:
         stream.close()
 
 
-@pytest.mark.parametrize("method", ["/paiju.v1.WalletInternal/HoldForHand", "/paiju.v1.TableInternal/ExpireDeadline",
-                                    "/paiju.v1.Watchdog/Notice", "/grpc.health.v1.Health/Check"])
+@pytest.mark.parametrize("method", ["/paiju.v1.WalletInternalService/HoldForHand", "/paiju.v1.TableInternalService/ExpireDeadline",
+                                    "/paiju.v1.WatchdogService/Notice", "/grpc.health.v1.Health/Check"])
 def test_internal_services_are_refused_at_the_door(envoy_port: int, method: str) -> None:
     answer = call(envoy_port, method, b"")
     assert answer.http_status == 404

@@ -22,7 +22,7 @@ from tests.gateway.envoy_process import envoy_binary
 from tests.ops.kustomize import K8S, named, render, selects
 
 OVERLAYS = {"base": K8S / "base", "dev": K8S / "overlays" / "dev", "prod": K8S / "overlays" / "prod"}
-SERVICE_COMPONENT = {"paiju.v1.Wallet": "wallet", "paiju.v1.Lobby": "lobby", "paiju.v1.Table": "table"}
+SERVICE_COMPONENT = {"paiju.v1.WalletService": "wallet", "paiju.v1.LobbyService": "lobby", "paiju.v1.TableService": "table"}
 HCM = "envoy.filters.network.http_connection_manager"
 
 
@@ -98,7 +98,7 @@ def test_the_web_client_is_served_at_the_doors_origin_from_the_lobbys_web_port(o
     _, objects = overlay
     files = door_files(objects)
     assert routed(files, "/", "GET") == routed(files, "/app.js", "GET") == "paiju-web"
-    assert routed(files, "/paiju.v1.Lobby/ListRooms", "GET") == "paiju-lobby"  # a call is a call
+    assert routed(files, "/paiju.v1.LobbyService/ListRooms", "GET") == "paiju-lobby"  # a call is a call
     clusters = {c["name"]: c for c in yaml.safe_load(files["envoy.yaml"])["static_resources"]["clusters"]}
     (endpoint,) = clusters["paiju-web"]["load_assignment"]["endpoints"][0]["lb_endpoints"]
     address = endpoint["endpoint"]["address"]["socket_address"]
@@ -124,7 +124,7 @@ def test_each_door_pod_holds_ten_thousand_open_streams_per_service(overlay) -> N
 
 @pytest.mark.parametrize("method", [
     *(f"/{service}/AnyMethod" for service in sorted(INTERNAL_SERVICES | PUBLIC_SERVICES)),
-    "/paiju.v1.WalletInternal/HoldForHand", "/paiju.v1.Tablet/Act", "/paiju.v1.wallet/Login", "/",
+    "/paiju.v1.WalletInternalService/HoldForHand", "/paiju.v1.Tablet/Act", "/paiju.v1.wallet/Login", "/",
     "/grpc.health.v1.Health/Check", "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
 ])
 def test_no_route_takes_an_internal_or_unknown_service(overlay, method: str) -> None:

@@ -27,11 +27,11 @@ from paiju.rpc.timing import MetricsInterceptor
 from tests.patience import PATIENCE_SECONDS, ManualClock, wait_until
 
 SECRET = b"the metrics test secret ........"
-TABLE = "paiju.v1.Table"
+TABLE = "paiju.v1.TableService"
 STREAM_LENGTH = 7
 
 
-class SlowTable(table_pb2_grpc.TableServicer):
+class SlowTable(table_pb2_grpc.TableServiceServicer):
     """GetView takes as long on the clock as the table id says (in ms); Act always aborts;
     Watch streams (the ``endless`` stream until the client cancels it)."""
 
@@ -40,9 +40,9 @@ class SlowTable(table_pb2_grpc.TableServicer):
 
     def GetView(
         self, request: table_pb2.GetViewRequest, context: grpc.ServicerContext
-    ) -> table_pb2.TableView:
+    ) -> table_pb2.GetViewResponse:
         self.clock.advance(int(request.table_id) / 1000)
-        return table_pb2.TableView(table_id=request.table_id, view_json="{}")
+        return table_pb2.GetViewResponse(view=table_pb2.TableView(table_id=request.table_id, view_json="{}"))
 
     def Act(
         self, request: table_pb2.ActRequest, context: grpc.ServicerContext
@@ -53,11 +53,11 @@ class SlowTable(table_pb2_grpc.TableServicer):
 
     def Watch(
         self, request: table_pb2.WatchRequest, context: grpc.ServicerContext
-    ) -> Iterator[table_pb2.TableUpdate]:
+    ) -> Iterator[table_pb2.WatchResponse]:
         endless = request.table_id == "endless"
         number = 0
         while endless or number < STREAM_LENGTH:
-            yield table_pb2.TableUpdate(events=[table_pb2.Event(id=f"{number}-0", type="tick")])
+            yield table_pb2.WatchResponse(events=[table_pb2.Event(id=f"{number}-0", type="tick")])
             number += 1
             time.sleep(0.005 if endless else 0)  # a pace, so an endless stream does not spin
 
@@ -73,15 +73,15 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture()
-def stub(metrics: PaijuMetrics, clock: ManualClock) -> Iterator[table_pb2_grpc.TableStub]:
-    binding = ServiceBinding(TABLE, SlowTable(clock), table_pb2_grpc.add_TableServicer_to_server)
+def stub(metrics: PaijuMetrics, clock: ManualClock) -> Iterator[table_pb2_grpc.TableServiceStub]:
+    binding = ServiceBinding(TABLE, SlowTable(clock), table_pb2_grpc.add_TableServiceServicer_to_server)
     with start_server(
         [binding],
         signer=TokenSigner(SECRET),
         max_workers=8,
         extra_interceptors=[MetricsInterceptor(metrics, clock=clock)],
     ) as running, grpc.insecure_channel(running.address) as channel:
-        yield table_pb2_grpc.TableStub(channel)
+        yield table_pb2_grpc.TableServiceStub(channel)
 
 
 @pytest.fixture()
@@ -100,7 +100,7 @@ def duration_sum(metrics: PaijuMetrics, method: str, kind: str, code: str) -> fl
 
 
 def test_unary_calls_are_counted_by_method_and_ok_code_with_their_duration(
-    metrics: PaijuMetrics, stub: table_pb2_grpc.TableStub, auth: tuple[tuple[str, str], ...]
+    metrics: PaijuMetrics, stub: table_pb2_grpc.TableServiceStub, auth: tuple[tuple[str, str], ...]
 ) -> None:
     for taking_ms in ("30", "60"):
         stub.GetView(table_pb2.GetViewRequest(table_id=taking_ms), metadata=auth, timeout=PATIENCE_SECONDS)
@@ -115,7 +115,7 @@ def test_unary_calls_are_counted_by_method_and_ok_code_with_their_duration(
 
 
 def test_an_aborted_call_is_recorded_with_the_code_it_ended_with(
-    metrics: PaijuMetrics, stub: table_pb2_grpc.TableStub, auth: tuple[tuple[str, str], ...]
+    metrics: PaijuMetrics, stub: table_pb2_grpc.TableServiceStub, auth: tuple[tuple[str, str], ...]
 ) -> None:
     with pytest.raises(grpc.RpcError) as raised:
         stub.Act(table_pb2.ActRequest(table_id="t", expected_version=1), metadata=auth, timeout=PATIENCE_SECONDS)
@@ -125,7 +125,7 @@ def test_an_aborted_call_is_recorded_with_the_code_it_ended_with(
 
 
 def test_a_servicer_that_raises_is_answered_and_recorded_as_internal(
-    metrics: PaijuMetrics, stub: table_pb2_grpc.TableStub, auth: tuple[tuple[str, str], ...]
+    metrics: PaijuMetrics, stub: table_pb2_grpc.TableServiceStub, auth: tuple[tuple[str, str], ...]
 ) -> None:
     with pytest.raises(grpc.RpcError) as raised:
         stub.Act(table_pb2.ActRequest(table_id="t", expected_version=-1), metadata=auth, timeout=PATIENCE_SECONDS)
@@ -135,7 +135,7 @@ def test_a_servicer_that_raises_is_answered_and_recorded_as_internal(
 
 
 def test_a_finished_stream_counts_once_with_its_messages(
-    metrics: PaijuMetrics, stub: table_pb2_grpc.TableStub, auth: tuple[tuple[str, str], ...]
+    metrics: PaijuMetrics, stub: table_pb2_grpc.TableServiceStub, auth: tuple[tuple[str, str], ...]
 ) -> None:
     updates = list(stub.Watch(table_pb2.WatchRequest(table_id="t"), metadata=auth, timeout=PATIENCE_SECONDS))
     assert len(updates) == STREAM_LENGTH
@@ -146,7 +146,7 @@ def test_a_finished_stream_counts_once_with_its_messages(
 
 
 def test_a_stream_the_client_cancels_is_recorded_as_cancelled_for_its_whole_life(
-    metrics: PaijuMetrics, stub: table_pb2_grpc.TableStub, auth: tuple[tuple[str, str], ...], clock: ManualClock
+    metrics: PaijuMetrics, stub: table_pb2_grpc.TableServiceStub, auth: tuple[tuple[str, str], ...], clock: ManualClock
 ) -> None:
     stream = stub.Watch(table_pb2.WatchRequest(table_id="endless"), metadata=auth, timeout=PATIENCE_SECONDS)
     for _ in range(10):

@@ -27,7 +27,7 @@ SECRET = b"the aio bridge test secret, 32 bytes!"
 STREAMS = 40
 
 
-class Mailboxes(table_pb2_grpc.TableServicer):
+class Mailboxes(table_pb2_grpc.TableServiceServicer):
     """Watch sends what is posted to the table's mailbox; it waits on the loop in between."""
 
     def __init__(self) -> None:
@@ -47,7 +47,7 @@ class Mailboxes(table_pb2_grpc.TableServicer):
         self.post(request.table_id, request.action)  # on the loop: the wakes come from its own thread
         return table_pb2.ActResponse(version=request.expected_version + 1)
 
-    def Watch(self, request: table_pb2.WatchRequest, context: grpc.ServicerContext) -> Iterator[table_pb2.TableUpdate]:
+    def Watch(self, request: table_pb2.WatchRequest, context: grpc.ServicerContext) -> Iterator[table_pb2.WatchResponse]:
         if not getattr(context, "waits_on_loop", False):
             self.blocking_streams += 1
             return
@@ -62,7 +62,7 @@ class Mailboxes(table_pb2_grpc.TableServicer):
                     yield WAITING
                     continue
                 event = table_pb2.Event(type=text, payload_json=json.dumps(current_caller().account_id))
-                yield table_pb2.TableUpdate(events=[event])
+                yield table_pb2.WatchResponse(events=[event])
         finally:
             self.cleaned_up.append(current_caller().account_id)
             with self.lock:
@@ -73,7 +73,7 @@ class Mailboxes(table_pb2_grpc.TableServicer):
 def served() -> Iterator[tuple[Mailboxes, grpc.Channel, TokenSigner]]:
     servicer = Mailboxes()
     signer = TokenSigner(SECRET)
-    binding = ServiceBinding("paiju.v1.Table", servicer, table_pb2_grpc.add_TableServicer_to_server,
+    binding = ServiceBinding("paiju.v1.TableService", servicer, table_pb2_grpc.add_TableServiceServicer_to_server,
                              inline=frozenset({"Watch", "Act"}))
     # One worker thread: were a waiting stream to hold one, the second stream would starve.
     with start_server([binding], signer=signer, max_workers=1) as running, \
@@ -83,7 +83,7 @@ def served() -> Iterator[tuple[Mailboxes, grpc.Channel, TokenSigner]]:
 
 def test_many_streams_wait_on_the_loop_with_one_worker_thread_and_each_gets_its_own_messages(served) -> None:
     servicer, channel, signer = served
-    stub = table_pb2_grpc.TableStub(channel)
+    stub = table_pb2_grpc.TableServiceStub(channel)
     streams = [stub.Watch(table_pb2.WatchRequest(table_id="t1"), timeout=PATIENCE_SECONDS,
                           metadata=bearer_metadata(signer.issue(f"acct-{n}", f"p{n}", ttl=3600)))
                for n in range(STREAMS)]
@@ -103,7 +103,7 @@ def test_many_streams_wait_on_the_loop_with_one_worker_thread_and_each_gets_its_
 
 def test_a_stream_refused_by_the_auth_check_never_reaches_the_servicer(served) -> None:
     servicer, channel, _ = served
-    stream = table_pb2_grpc.TableStub(channel).Watch(table_pb2.WatchRequest(table_id="t1"), timeout=PATIENCE_SECONDS)
+    stream = table_pb2_grpc.TableServiceStub(channel).Watch(table_pb2.WatchRequest(table_id="t1"), timeout=PATIENCE_SECONDS)
     with pytest.raises(grpc.RpcError) as refused:
         next(stream)
     assert refused.value.code() is grpc.StatusCode.UNAUTHENTICATED
@@ -112,7 +112,7 @@ def test_a_stream_refused_by_the_auth_check_never_reaches_the_servicer(served) -
 
 def test_streams_woken_by_a_call_served_on_the_loop_itself_get_its_message(served) -> None:
     servicer, channel, signer = served
-    stub = table_pb2_grpc.TableStub(channel)
+    stub = table_pb2_grpc.TableServiceStub(channel)
     metadata = bearer_metadata(signer.issue("acct-actor", "actor", ttl=3600))
     streams = [stub.Watch(table_pb2.WatchRequest(table_id="t2"), timeout=PATIENCE_SECONDS, metadata=metadata)
                for _ in range(3)]
@@ -126,7 +126,7 @@ def test_streams_woken_by_a_call_served_on_the_loop_itself_get_its_message(serve
         stream.cancel()
 
 
-class Checker(table_pb2_grpc.TableServicer):
+class Checker(table_pb2_grpc.TableServiceServicer):
     """CheckAction, tried on the loop first: an action named ``needs a thread`` leaves the loop."""
 
     def __init__(self) -> None:
@@ -144,11 +144,11 @@ class Checker(table_pb2_grpc.TableServicer):
 def test_a_loop_first_call_runs_on_the_loop_and_again_in_a_thread_only_when_it_must_wait() -> None:
     servicer, metrics = Checker(), PaijuMetrics(CollectorRegistry())
     signer = TokenSigner(SECRET)
-    binding = ServiceBinding("paiju.v1.Table", servicer, table_pb2_grpc.add_TableServicer_to_server,
+    binding = ServiceBinding("paiju.v1.TableService", servicer, table_pb2_grpc.add_TableServiceServicer_to_server,
                              loop_first=frozenset({"CheckAction"}))
     with start_server([binding], signer=signer, extra_interceptors=[MetricsInterceptor(metrics)]) as running, \
             grpc.insecure_channel(running.address) as channel:
-        stub = table_pb2_grpc.TableStub(channel)
+        stub = table_pb2_grpc.TableServiceStub(channel)
         metadata = bearer_metadata(signer.issue("acct-checker", "checker", ttl=3600))
         for action in ("fold", "needs a thread"):
             reply = stub.CheckAction(table_pb2.CheckActionRequest(table_id="t1", action=action),
@@ -161,7 +161,7 @@ def test_a_loop_first_call_runs_on_the_loop_and_again_in_a_thread_only_when_it_m
     (loop, on_loop), (again_loop, again_on_loop), (pool, on_pool) = servicer.ran_on[:3]
     assert loop == again_loop == "grpc-loop" and on_loop and again_on_loop
     assert pool.startswith("paiju-grpc") and not on_pool
-    labels = {"service": "paiju.v1.Table", "method": "CheckAction", "kind": "unary"}
+    labels = {"service": "paiju.v1.TableService", "method": "CheckAction", "kind": "unary"}
     assert metrics.sample("paiju_rpc_duration_seconds_count", code="OK", **labels) == 2  # each call once
     assert metrics.sample("paiju_rpc_duration_seconds_count", code="UNKNOWN", **labels) is None
 
@@ -171,7 +171,7 @@ def test_calls_through_the_interceptors_leave_no_reference_cycles_of_ours(served
     function and its cells) that only a garbage collection freed; full collections are the event
     loop's longest pauses. (grpc's own lookup of the handler still leaves one cycle per call.)"""
     _, channel, signer = served
-    stub = table_pb2_grpc.TableStub(channel)
+    stub = table_pb2_grpc.TableServiceStub(channel)
     metadata = bearer_metadata(signer.issue("acct-gc", "gc", ttl=3600))
 
     def act(version: int) -> None:

@@ -35,9 +35,9 @@ from paiju.wallet.passwords import PasswordHasher
 
 SECRET = b"the limits test secret, 32 bytes long"
 WAIT_SECONDS = 20.0
-LOGIN = "/paiju.v1.Wallet/Login"
-WATCH = "/paiju.v1.Table/Watch"
-GET_VIEW = "/paiju.v1.Table/GetView"
+LOGIN = "/paiju.v1.WalletService/Login"
+WATCH = "/paiju.v1.TableService/Watch"
+GET_VIEW = "/paiju.v1.TableService/GetView"
 
 
 def wait_until(what: str, done: Callable[[], bool]) -> None:
@@ -156,7 +156,7 @@ def test_a_bounded_deserializer_hands_on_an_oversized_request_unparsed() -> None
 # --- through a real server ---------------------------------------------------------------
 
 
-class GatedWallet(wallet_pb2_grpc.WalletServicer):
+class GatedWallet(wallet_pb2_grpc.WalletServiceServicer):
     """Login waits for the gate: how many logins are inside at once is then plain to see."""
 
     def __init__(self) -> None:
@@ -168,10 +168,10 @@ class GatedWallet(wallet_pb2_grpc.WalletServicer):
         with self.lock:
             self.inside += 1
         self.gate.wait(WAIT_SECONDS)
-        return wallet_pb2.SessionResponse(account_id="1", username=request.username)
+        return wallet_pb2.LoginResponse(account_id="1", username=request.username)
 
 
-class QuietTable(table_pb2_grpc.TableServicer):
+class QuietTable(table_pb2_grpc.TableServiceServicer):
     """Act answers at once; Watch sends one snapshot, then waits (on the loop, or in its thread)
     until cancelled."""
 
@@ -183,7 +183,7 @@ class QuietTable(table_pb2_grpc.TableServicer):
         return table_pb2.ActResponse(version=1)
 
     def Watch(self, request, context):  # type: ignore[no-untyped-def]
-        yield table_pb2.TableUpdate()
+        yield table_pb2.WatchResponse()
         if getattr(context, "waits_on_loop", False):
             while True:
                 yield aio_bridge.WAITING
@@ -200,8 +200,8 @@ SERVER_KINDS = ["loop", "threads"]
 def serving(kind: str, signer: TokenSigner, limits: Limits) -> Iterator[tuple[GatedWallet, QuietTable, grpc.Channel]]:
     wallet, table = GatedWallet(), QuietTable()
     bindings = [
-        ServiceBinding("paiju.v1.Wallet", wallet, wallet_pb2_grpc.add_WalletServicer_to_server),
-        ServiceBinding("paiju.v1.Table", table, table_pb2_grpc.add_TableServicer_to_server, frozenset({"Act", "Watch"})),
+        ServiceBinding("paiju.v1.WalletService", wallet, wallet_pb2_grpc.add_WalletServiceServicer_to_server),
+        ServiceBinding("paiju.v1.TableService", table, table_pb2_grpc.add_TableServiceServicer_to_server, frozenset({"Act", "Watch"})),
     ]
     with start_server(bindings, signer=signer, max_workers=8, limits=limits, event_loop=kind == "loop") as running, \
             grpc.insecure_channel(running.address) as channel:
@@ -222,9 +222,9 @@ def served(request, signer) -> Iterator[tuple[GatedWallet, QuietTable, grpc.Chan
 def test_a_player_over_their_calls_per_second_is_refused_by_the_server_and_others_are_not(kind, signer) -> None:
     # No refill: exactly the burst is admitted, however slowly the calls come.
     with serving(kind, signer, Limits(calls_per_second=0, call_burst=3)) as (_, table, channel):
-        stub = table_pb2_grpc.TableStub(channel)
+        stub = table_pb2_grpc.TableServiceStub(channel)
         ann, bob = token_of(signer, "ann"), token_of(signer, "bob")
-        refused_before = METRICS.sample("paiju_rpc_refused_total", service="paiju.v1.Table", method="Act",
+        refused_before = METRICS.sample("paiju_rpc_refused_total", service="paiju.v1.TableService", method="Act",
                                         reason=RATE_LIMITED) or 0.0
         for n in range(3):
             stub.Act(table_pb2.ActRequest(table_id="t1", action=f"ann {n}"), metadata=ann, timeout=WAIT_SECONDS)
@@ -238,15 +238,15 @@ def test_a_player_over_their_calls_per_second_is_refused_by_the_server_and_other
         for n in range(5):  # Paiju's own services are never limited by rate
             stub.Act(table_pb2.ActRequest(table_id="t1", action=f"service {n}"), metadata=service, timeout=WAIT_SECONDS)
         assert table.actions == ["ann 0", "ann 1", "ann 2", "bob 0"] + [f"service {n}" for n in range(5)]
-        assert METRICS.sample("paiju_rpc_refused_total", service="paiju.v1.Table", method="Act",
+        assert METRICS.sample("paiju_rpc_refused_total", service="paiju.v1.TableService", method="Act",
                               reason=RATE_LIMITED) == refused_before + 1
 
 
 def test_a_huge_act_is_refused_before_it_is_parsed_and_a_short_one_is_played(served, signer) -> None:
     _, table, channel = served
-    stub = table_pb2_grpc.TableStub(channel)
+    stub = table_pb2_grpc.TableServiceStub(channel)
     ann = token_of(signer, "ann")
-    refused_before = METRICS.sample("paiju_rpc_refused_total", service="paiju.v1.Table", method="Act",
+    refused_before = METRICS.sample("paiju_rpc_refused_total", service="paiju.v1.TableService", method="Act",
                                     reason=TOO_LARGE) or 0.0
     for size in (1_000, 3_900_000):  # above Act's limit: refused unparsed, as no action is that long
         with pytest.raises(grpc.RpcError) as too_big:
@@ -262,7 +262,7 @@ def test_a_huge_act_is_refused_before_it_is_parsed_and_a_short_one_is_played(ser
     with pytest.raises(grpc.RpcError) as over_act_limit:
         stub.Act(table_pb2.ActRequest(table_id="t1", action="x" * 300), metadata=ann, timeout=WAIT_SECONDS)
     assert trailer(over_act_limit.value, ERROR_CODE_KEY) == TOO_LARGE
-    assert METRICS.sample("paiju_rpc_refused_total", service="paiju.v1.Table", method="Act",
+    assert METRICS.sample("paiju_rpc_refused_total", service="paiju.v1.TableService", method="Act",
                           reason=TOO_LARGE) == refused_before + 3  # 1,000 bytes, 3.9 MB and 300 chars
     assert "at most 256 bytes" in over_act_limit.value.details()
     stub.Act(table_pb2.ActRequest(table_id="t1", action="play 5H 5H"), metadata=ann, timeout=WAIT_SECONDS)
@@ -271,7 +271,7 @@ def test_a_huge_act_is_refused_before_it_is_parsed_and_a_short_one_is_played(ser
 
 def test_watch_streams_past_the_limit_are_refused_and_a_closed_one_frees_its_place(served, signer) -> None:
     _, _, channel = served
-    stub = table_pb2_grpc.TableStub(channel)
+    stub = table_pb2_grpc.TableServiceStub(channel)
     ann = token_of(signer, "ann")
     streams = [stub.Watch(table_pb2.WatchRequest(table_id="t1"), metadata=ann, timeout=WAIT_SECONDS) for _ in range(4)]
     for stream in streams:
@@ -296,7 +296,7 @@ def test_watch_streams_past_the_limit_are_refused_and_a_closed_one_frees_its_pla
 
 def test_a_login_flood_from_one_peer_is_refused_at_once_not_queued(served) -> None:
     wallet, _, channel = served
-    stub = wallet_pb2_grpc.WalletStub(channel)
+    stub = wallet_pb2_grpc.WalletServiceStub(channel)
     waiting = [stub.Login.future(wallet_pb2.LoginRequest(username=f"u{n}", password="p" * 8), timeout=WAIT_SECONDS)
                for n in range(2)]
     wait_until("two logins inside", lambda: wallet.inside == 2)

@@ -53,7 +53,7 @@ TIMEOUT = PATIENCE_SECONDS
 LONG_AGO = 1_000_000_000.0
 
 
-class FakeTable(table_pb2_grpc.TableServicer):
+class FakeTable(table_pb2_grpc.TableServiceServicer):
     """Answers with whoever the interceptor says is calling."""
 
     def __init__(self) -> None:
@@ -62,17 +62,17 @@ class FakeTable(table_pb2_grpc.TableServicer):
 
     def GetView(
         self, request: table_pb2.GetViewRequest, context: grpc.ServicerContext
-    ) -> table_pb2.TableView:
+    ) -> table_pb2.GetViewResponse:
         self.calls += 1
         caller = current_caller()
         time.sleep(0.01)  # overlap concurrent calls, so a leaked caller would show
         view = {"account": caller.account_id, "username": caller.username, "role": caller.role}
         logging.getLogger("fake.table").info("viewed")
-        return table_pb2.TableView(table_id=request.table_id, view_json=json.dumps(view))
+        return table_pb2.GetViewResponse(view=table_pb2.TableView(table_id=request.table_id, view_json=json.dumps(view)))
 
     def Watch(
         self, request: table_pb2.WatchRequest, context: grpc.ServicerContext
-    ) -> Iterator[table_pb2.TableUpdate]:
+    ) -> Iterator[table_pb2.WatchResponse]:
         self.calls += 1
         try:
             for number in range(1000):
@@ -81,7 +81,7 @@ class FakeTable(table_pb2_grpc.TableServicer):
                     type="seen_by",
                     payload_json=json.dumps(current_caller().account_id),
                 )
-                yield table_pb2.TableUpdate(events=[event])
+                yield table_pb2.WatchResponse(events=[event])
                 time.sleep(0.005)
         finally:
             self.stream_cleanups.append(current_caller().account_id)
@@ -99,17 +99,17 @@ class FakeTable(table_pb2_grpc.TableServicer):
         )
 
 
-class FakeWallet(wallet_pb2_grpc.WalletServicer):
+class FakeWallet(wallet_pb2_grpc.WalletServiceServicer):
     def Login(
         self, request: wallet_pb2.LoginRequest, context: grpc.ServicerContext
-    ) -> wallet_pb2.SessionResponse:
+    ) -> wallet_pb2.LoginResponse:
         caller = current_caller_or_none()
-        return wallet_pb2.SessionResponse(
+        return wallet_pb2.LoginResponse(
             account_id="" if caller is None else caller.account_id, username=request.username
         )
 
 
-class FakeWalletInternal(wallet_pb2_grpc.WalletInternalServicer):
+class FakeWalletInternal(wallet_pb2_grpc.WalletInternalServiceServicer):
     def ReleaseHand(
         self, request: wallet_pb2.ReleaseHandRequest, context: grpc.ServicerContext
     ) -> wallet_pb2.ReleaseHandResponse:
@@ -126,15 +126,15 @@ def address(request: pytest.FixtureRequest, table: FakeTable) -> Iterator[str]:
     """Every test here runs against both servers: the event loop's (the unary table methods on
     the loop itself, the rest in threads) and grpc's thread pool."""
     bindings = [
-        ServiceBinding("paiju.v1.Table", table, table_pb2_grpc.add_TableServicer_to_server,
+        ServiceBinding("paiju.v1.TableService", table, table_pb2_grpc.add_TableServiceServicer_to_server,
                        inline=frozenset({"GetView", "Act"})),
         ServiceBinding(
-            "paiju.v1.Wallet", FakeWallet(), wallet_pb2_grpc.add_WalletServicer_to_server
+            "paiju.v1.WalletService", FakeWallet(), wallet_pb2_grpc.add_WalletServiceServicer_to_server
         ),
         ServiceBinding(
-            "paiju.v1.WalletInternal",
+            "paiju.v1.WalletInternalService",
             FakeWalletInternal(),
-            wallet_pb2_grpc.add_WalletInternalServicer_to_server,
+            wallet_pb2_grpc.add_WalletInternalServiceServicer_to_server,
         ),
     ]
     with start_server(bindings, signer=TokenSigner(SECRET), max_workers=16,
@@ -158,11 +158,11 @@ def token_for(account_id: str, role: Role = Role.PLAYER, *, issued_at: float | N
 
 
 def get_view(channel: grpc.Channel, metadata: tuple[tuple[str, str], ...] = ()) -> dict[str, str]:
-    reply = table_pb2_grpc.TableStub(channel).GetView(
+    reply = table_pb2_grpc.TableServiceStub(channel).GetView(
         table_pb2.GetViewRequest(table_id="t1"), metadata=metadata, timeout=TIMEOUT
     )
-    assert reply.table_id == "t1"
-    return json.loads(reply.view_json)
+    assert reply.view.table_id == "t1"
+    return json.loads(reply.view.view_json)
 
 
 def test_bug_a_stream_both_ways_the_loop_does_not_serve_ended_unknown_with_the_servers_exception_text(
@@ -174,7 +174,7 @@ def test_bug_a_stream_both_ways_the_loop_does_not_serve_ended_unknown_with_the_s
     opening = table_pb2.PlayRequest(open=table_pb2.WatchRequest(table_id="t1"))
     metadata = bearer_metadata(token_for("42"))
     with pytest.raises(grpc.RpcError) as refused:
-        list(table_pb2_grpc.TableStub(channel).Play(iter([opening]), metadata=metadata, timeout=TIMEOUT))
+        list(table_pb2_grpc.TableServiceStub(channel).Play(iter([opening]), metadata=metadata, timeout=TIMEOUT))
     assert refused.value.code() == grpc.StatusCode.UNIMPLEMENTED
 
 
@@ -235,7 +235,7 @@ def test_concurrent_calls_each_see_their_own_caller(channel: grpc.Channel) -> No
 def test_a_streaming_call_sees_its_caller_at_every_step_and_in_its_cleanup(
     channel: grpc.Channel, table: FakeTable
 ) -> None:
-    stream = table_pb2_grpc.TableStub(channel).Watch(
+    stream = table_pb2_grpc.TableServiceStub(channel).Watch(
         table_pb2.WatchRequest(table_id="t1"),
         metadata=bearer_metadata(token_for("acct-9")),
         timeout=TIMEOUT,
@@ -247,14 +247,14 @@ def test_a_streaming_call_sees_its_caller_at_every_step_and_in_its_cleanup(
 
 
 def test_a_streaming_call_without_a_token_is_unauthenticated(channel: grpc.Channel) -> None:
-    stream = table_pb2_grpc.TableStub(channel).Watch(
+    stream = table_pb2_grpc.TableServiceStub(channel).Watch(
         table_pb2.WatchRequest(table_id="t1"), timeout=TIMEOUT
     )
     assert refusal(lambda: next(stream)).code() is grpc.StatusCode.UNAUTHENTICATED
 
 
 def test_login_needs_no_token_and_ignores_a_bad_one(channel: grpc.Channel) -> None:
-    wallet = wallet_pb2_grpc.WalletStub(channel)
+    wallet = wallet_pb2_grpc.WalletServiceStub(channel)
     request = wallet_pb2.LoginRequest(username="lihua", password="secret")
     assert wallet.Login(request, timeout=TIMEOUT).account_id == ""
     assert (
@@ -270,13 +270,13 @@ def test_login_needs_no_token_and_ignores_a_bad_one(channel: grpc.Channel) -> No
 
 
 def test_other_wallet_calls_need_a_token(channel: grpc.Channel) -> None:
-    wallet = wallet_pb2_grpc.WalletStub(channel)
+    wallet = wallet_pb2_grpc.WalletServiceStub(channel)
     error = refusal(lambda: wallet.GetBalance(wallet_pb2.GetBalanceRequest(), timeout=TIMEOUT))
     assert error.code() is grpc.StatusCode.UNAUTHENTICATED
 
 
 def test_internal_services_refuse_players_and_serve_services(channel: grpc.Channel) -> None:
-    internal = wallet_pb2_grpc.WalletInternalStub(channel)
+    internal = wallet_pb2_grpc.WalletInternalServiceStub(channel)
     request = wallet_pb2.ReleaseHandRequest(hand_id="hand-1")
     for role in (Role.PLAYER, Role.OPERATOR):
         metadata = bearer_metadata(token_for("p", role))
@@ -298,7 +298,7 @@ def test_internal_services_refuse_players_and_serve_services(channel: grpc.Chann
 def test_an_unimplemented_method_answers_unimplemented_to_an_authenticated_caller(
     channel: grpc.Channel,
 ) -> None:
-    wallet = wallet_pb2_grpc.WalletStub(channel)
+    wallet = wallet_pb2_grpc.WalletServiceStub(channel)
     error = refusal(
         lambda: wallet.GetBalance(
             wallet_pb2.GetBalanceRequest(),
@@ -310,7 +310,7 @@ def test_an_unimplemented_method_answers_unimplemented_to_an_authenticated_calle
 
 
 def test_refusals_carry_the_reason_and_the_stable_words_in_trailers(channel: grpc.Channel) -> None:
-    stub = table_pb2_grpc.TableStub(channel)
+    stub = table_pb2_grpc.TableServiceStub(channel)
     metadata = bearer_metadata(token_for("a"))
 
     def act(version: int) -> grpc.RpcError:
@@ -330,7 +330,7 @@ def test_refusals_carry_the_reason_and_the_stable_words_in_trailers(channel: grp
 def test_an_authorized_channel_presents_its_token_on_every_call(address: str) -> None:
     with authorized_channel(address, lambda: token_for("acct-77")) as channel:
         assert get_view(channel)["account"] == "acct-77"
-        stream = table_pb2_grpc.TableStub(channel).Watch(
+        stream = table_pb2_grpc.TableServiceStub(channel).Watch(
             table_pb2.WatchRequest(table_id="t1"), timeout=TIMEOUT
         )
         assert json.loads(next(stream).events[0].payload_json) == "acct-77"
@@ -353,7 +353,7 @@ def test_a_service_token_source_renews_before_expiry_and_reaches_internal_servic
     with authorized_channel(
         address, lambda: TokenSigner(SECRET).issue_service_token("t", 3600)
     ) as ch:
-        internal = wallet_pb2_grpc.WalletInternalStub(ch)
+        internal = wallet_pb2_grpc.WalletInternalServiceStub(ch)
         reply = internal.ReleaseHand(wallet_pb2.ReleaseHandRequest(hand_id="abc"), timeout=TIMEOUT)
         assert reply.released == 3
 
@@ -370,12 +370,12 @@ def test_all_services_can_share_one_server() -> None:
     ]
     names = {binding.name for binding in bindings}
     assert names == {
-        "paiju.v1.Wallet",
-        "paiju.v1.WalletInternal",
-        "paiju.v1.Lobby",
-        "paiju.v1.Table",
-        "paiju.v1.TableInternal",
-        "paiju.v1.Watchdog",
+        "paiju.v1.WalletService",
+        "paiju.v1.WalletInternalService",
+        "paiju.v1.LobbyService",
+        "paiju.v1.TableService",
+        "paiju.v1.TableInternalService",
+        "paiju.v1.WatchdogService",
     }
     with (
         start_server(bindings, signer=TokenSigner(SECRET)) as running,
@@ -391,12 +391,12 @@ def test_all_services_can_share_one_server() -> None:
 
 def test_health_checking_answers_serving_without_a_token(channel: grpc.Channel) -> None:
     health = health_pb2_grpc.HealthStub(channel)
-    for service in ("", "paiju.v1.Table", "paiju.v1.Wallet", "paiju.v1.WalletInternal"):
+    for service in ("", "paiju.v1.TableService", "paiju.v1.WalletService", "paiju.v1.WalletInternalService"):
         reply = health.Check(health_pb2.HealthCheckRequest(service=service), timeout=TIMEOUT)
         assert reply.status == health_pb2.HealthCheckResponse.SERVING, service
     unknown = refusal(
         lambda: health.Check(
-            health_pb2.HealthCheckRequest(service="paiju.v1.Lobby"), timeout=TIMEOUT
+            health_pb2.HealthCheckRequest(service="paiju.v1.LobbyService"), timeout=TIMEOUT
         )
     )
     assert unknown.code() is grpc.StatusCode.NOT_FOUND
@@ -418,9 +418,9 @@ def test_reflection_answers_in_v1_as_in_v1alpha(channel: grpc.Channel) -> None:
     asked = reflection_pb2.ServerReflectionRequest(list_services="")
     listed = next(iter(v1(iter([asked]), timeout=TIMEOUT)))
     names = {service.name for service in listed.list_services_response.service}
-    assert {"paiju.v1.Table", "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection"} <= names
+    assert {"paiju.v1.TableService", "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection"} <= names
     assert names == {service.name for service in reflect(channel, asked).list_services_response.service}
-    described = next(iter(v1(iter([reflection_pb2.ServerReflectionRequest(file_containing_symbol="paiju.v1.Table")]),
+    described = next(iter(v1(iter([reflection_pb2.ServerReflectionRequest(file_containing_symbol="paiju.v1.TableService")]),
                              timeout=TIMEOUT)))
     assert described.file_descriptor_response.file_descriptor_proto
 
@@ -429,14 +429,14 @@ def test_reflection_lists_the_services_and_serves_their_files(channel: grpc.Chan
     listed = reflect(channel, reflection_pb2.ServerReflectionRequest(list_services=""))
     names = {service.name for service in listed.list_services_response.service}
     assert {
-        "paiju.v1.Table",
-        "paiju.v1.Wallet",
-        "paiju.v1.WalletInternal",
+        "paiju.v1.TableService",
+        "paiju.v1.WalletService",
+        "paiju.v1.WalletInternalService",
         "grpc.health.v1.Health",
     } <= names
-    assert "paiju.v1.Lobby" not in names
+    assert "paiju.v1.LobbyService" not in names
     files = reflect(
-        channel, reflection_pb2.ServerReflectionRequest(file_containing_symbol="paiju.v1.Table")
+        channel, reflection_pb2.ServerReflectionRequest(file_containing_symbol="paiju.v1.TableService")
     )
     from google.protobuf import descriptor_pb2
 
@@ -453,7 +453,7 @@ def test_stopping_reports_not_serving_first() -> None:
     running = start_server(
         [
             ServiceBinding(
-                "paiju.v1.Wallet", FakeWallet(), wallet_pb2_grpc.add_WalletServicer_to_server
+                "paiju.v1.WalletService", FakeWallet(), wallet_pb2_grpc.add_WalletServiceServicer_to_server
             )
         ],
         signer=TokenSigner(SECRET),
@@ -471,7 +471,7 @@ def test_a_misspelt_service_or_no_service_is_refused() -> None:
         start_server(
             [
                 ServiceBinding(
-                    "paiju.v1.Tabel", FakeTable(), table_pb2_grpc.add_TableServicer_to_server
+                    "paiju.v1.Tabel", FakeTable(), table_pb2_grpc.add_TableServiceServicer_to_server
                 )
             ],
             signer=signer,
@@ -489,9 +489,9 @@ def test_a_busy_port_is_a_clear_error() -> None:
             start_server(
                 [
                     ServiceBinding(
-                        "paiju.v1.Wallet",
+                        "paiju.v1.WalletService",
                         FakeWallet(),
-                        wallet_pb2_grpc.add_WalletServicer_to_server,
+                        wallet_pb2_grpc.add_WalletServiceServicer_to_server,
                     )
                 ],
                 signer=TokenSigner(SECRET),
@@ -500,7 +500,7 @@ def test_a_busy_port_is_a_clear_error() -> None:
 
 
 def _table_server(table: FakeTable, port: int = 0, *, share_port: bool = False) -> RunningServer:
-    binding = ServiceBinding("paiju.v1.Table", table, table_pb2_grpc.add_TableServicer_to_server)
+    binding = ServiceBinding("paiju.v1.TableService", table, table_pb2_grpc.add_TableServiceServicer_to_server)
     return start_server([binding], signer=TokenSigner(SECRET), port=port, share_port=share_port)
 
 
@@ -546,7 +546,7 @@ def test_a_server_from_settings_accepts_tokens_signed_with_the_configured_secret
         {"PAIJU_SECRET": "one secret for every replica", "PAIJU_GRPC_WORKERS": "4"}
     )
     binding = ServiceBinding(
-        "paiju.v1.Table", FakeTable(), table_pb2_grpc.add_TableServicer_to_server
+        "paiju.v1.TableService", FakeTable(), table_pb2_grpc.add_TableServiceServicer_to_server
     )
     with start_from_settings(settings, [binding], port=0) as running:
         assert running.host == "127.0.0.1"

@@ -13,7 +13,7 @@ from paiju.rpc.limits import TOO_MANY_LOGINS, Admission, FakeClock, Limits, Refu
 from paiju.rpc.shared_logins import SharedLoginBudget, shared_login_budget
 
 SECRET = b"the shared login test secret, 32 bytes"
-LOGIN = "/paiju.v1.Wallet/Login"
+LOGIN = "/paiju.v1.WalletService/Login"
 BURST = 5
 SLOW_REFILL = 0.001
 """Logins a second once the burst is spent: one more every 1,000 s, so none refills during a test."""

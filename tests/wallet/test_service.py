@@ -50,17 +50,17 @@ class Harness:
     signer: TokenSigner
 
     @property
-    def public(self) -> wallet_pb2_grpc.WalletStub:
-        return wallet_pb2_grpc.WalletStub(self.channel)
+    def public(self) -> wallet_pb2_grpc.WalletServiceStub:
+        return wallet_pb2_grpc.WalletServiceStub(self.channel)
 
     @property
-    def internal(self) -> wallet_pb2_grpc.WalletInternalStub:
-        return wallet_pb2_grpc.WalletInternalStub(self.channel)
+    def internal(self) -> wallet_pb2_grpc.WalletInternalServiceStub:
+        return wallet_pb2_grpc.WalletInternalServiceStub(self.channel)
 
     def as_service(self) -> tuple[tuple[str, str]]:
         return bearer_metadata(self.signer.issue_service_token("table", ttl=3600))
 
-    def register(self, username: str, password: str = "password-123") -> wallet_pb2.SessionResponse:
+    def register(self, username: str, password: str = "password-123") -> wallet_pb2.RegisterResponse:
         request = wallet_pb2.RegisterRequest(username=username, password=password)
         return self.public.Register(request, timeout=TIMEOUT)
 

@@ -74,11 +74,11 @@ def test_a_killed_watchdogs_claims_are_fired_by_another_replica_exactly_once(red
                      services=["wallet", "lobby", "table"])
     platform.wallet.passwords = PasswordHasher(n=2**4)
     slow = GatedTableInternal(platform.tables)
-    bindings = [b for b in platform.bindings() if b.name != "paiju.v1.TableInternal"]
+    bindings = [b for b in platform.bindings() if b.name != "paiju.v1.TableInternalService"]
     from paiju.proto.v1 import table_pb2_grpc
     from paiju.rpc.server import ServiceBinding
 
-    bindings.append(ServiceBinding("paiju.v1.TableInternal", slow, table_pb2_grpc.add_TableInternalServicer_to_server))
+    bindings.append(ServiceBinding("paiju.v1.TableInternalService", slow, table_pb2_grpc.add_TableInternalServiceServicer_to_server))
     server = start_from_settings(settings, bindings, port=0)
     platform.start_background(relay=True)  # settlements only: this process runs no watchdog
     watchdogs: list[subprocess.Popen] = []

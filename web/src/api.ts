@@ -1,9 +1,9 @@
 // The three public services over gRPC-Web at the page's own origin, with the session token.
 import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
-import { Lobby } from "./gen/paiju/v1/lobby_pb";
-import { Table } from "./gen/paiju/v1/table_pb";
-import { Wallet } from "./gen/paiju/v1/wallet_pb";
+import { LobbyService } from "./gen/paiju/v1/lobby_pb";
+import { TableService } from "./gen/paiju/v1/table_pb";
+import { WalletService } from "./gen/paiju/v1/wallet_pb";
 import { bilingual } from "./refusals";
 import { session } from "./session";
 
@@ -46,9 +46,9 @@ const transport = createGrpcWebTransport({
   interceptors: [withToken, retryOutages],
 });
 
-export const wallet = createClient(Wallet, transport);
-export const lobby = createClient(Lobby, transport);
-export const table = createClient(Table, transport);
+export const wallet = createClient(WalletService, transport);
+export const lobby = createClient(LobbyService, transport);
+export const table = createClient(TableService, transport);
 
 export { Code, ConnectError };
 

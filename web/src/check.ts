@@ -1,4 +1,4 @@
-// Asks the table whether a selection is a legal move now (Table.CheckAction), so 出牌 can be
+// Asks the table whether a selection is a legal move now (TableService.CheckAction), so 出牌 can be
 // greyed out with the rule's reason. A server without the RPC is answered from the view's own
 // list of legal actions instead.
 import { Code, codeOf, reasonOf, table } from "./api";

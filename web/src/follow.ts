@@ -9,7 +9,7 @@
 // left included), and it is what tells the page that it is back in touch.
 import { Code, codeOf, reasonOf, table } from "./api";
 import type { EventIds } from "./event_ids";
-import type { TableUpdate, TableView } from "./gen/paiju/v1/table_pb";
+import type { TableView, WatchResponse } from "./gen/paiju/v1/table_pb";
 import { sleep } from "./util";
 
 const FIRST_PAUSE_MS = 500;
@@ -17,7 +17,7 @@ const LONGEST_PAUSE_MS = 5000;
 
 export interface Follower {
   /** A message of the stream: a whole view, events, or both. */
-  update(update: TableUpdate): void;
+  update(update: WatchResponse): void;
   /** The whole view, asked for when the stream was reopened. */
   view(view: TableView): void;
   /** Whether the page is in touch with the table. */
@@ -52,10 +52,10 @@ export async function followTable(tableId: string, follower: Follower, stop: Abo
   const confirmResumed = async (current: AbortController) => {
     const asked = updates;
     try {
-      const view = await table.getView({ tableId }, { signal: current.signal });
+      const { view } = await table.getView({ tableId }, { signal: current.signal });
       if (current.signal.aborted) return;
       pause = FIRST_PAUSE_MS;
-      if (updates === asked) follower.view(view); // else the stream has brought something newer
+      if (updates === asked && view) follower.view(view); // else the stream has brought something newer
       follower.connected(true);
     } catch (error) {
       if (current.signal.aborted) return;

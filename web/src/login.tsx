@@ -2,6 +2,7 @@
 import { useState } from "preact/hooks";
 import { wallet, whenAdmitted } from "./api";
 import { expiresAtMs, submitForm } from "./form_call";
+import type { LoginResponse, RegisterResponse } from "./gen/paiju/v1/wallet_pb";
 import type { Session } from "./session";
 import { signInProblem } from "./sign_up_check";
 
@@ -16,7 +17,10 @@ export function LoginScreen({ notice, onLoggedIn }: { notice: string; onLoggedIn
     const request = { username: username.trim(), password };
     await submitForm(signInProblem(request.username, password, register), { setError, setBusy }, async () => {
       try {
-        const r = await whenAdmitted(() => (register ? wallet.register(request) : wallet.login(request)), setQueued);
+        const r = await whenAdmitted<RegisterResponse | LoginResponse>(
+          () => (register ? wallet.register(request) : wallet.login(request)),
+          setQueued,
+        );
         onLoggedIn({ token: r.token, accountId: r.accountId, username: r.username, expiresAtMs: expiresAtMs(r, Date.now() + 3600_000) });
       } finally {
         setQueued(false);

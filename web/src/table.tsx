@@ -96,7 +96,8 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
       do {
         again.current = false;
         try {
-          show(await table.getView({ tableId: seat.tableId }));
+          const { view } = await table.getView({ tableId: seat.tableId });
+          if (view) show(view);
         } catch (e) {
           if (isSeatLost(e)) onLeave(`你的座位已失去 Your seat is gone: ${reasonOf(e)}`);
         }
@@ -203,7 +204,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
           setMessage(turnGone ? YOUR_TIME_RAN_OUT : reasonOf(e));
           return false;
         }
-        const fresh = await table.getView({ tableId: seat.tableId }).catch(() => null);
+        const fresh = await table.getView({ tableId: seat.tableId }).then((answer) => answer.view ?? null, () => null);
         if (fresh) show(fresh);
         const still = fresh && (await checkAction(seat.tableId, action, fresh.legalActions, false)).legal;
         if (!fresh || attempt >= 2 || !still) {

@@ -1,6 +1,6 @@
 """``paiju admin``: an operator's commands. ``token`` signs an operator's token with the
 ``PAIJU_SECRET`` of the environment (whoever holds the secret is an operator); every other verb
-is one call of ``paiju.v1.Admin`` at a running server (``--address``), with the token of
+is one call of ``paiju.v1.AdminService`` at a running server (``--address``), with the token of
 ``--token`` or ``PAIJU_ADMIN_TOKEN``, and prints its answer as JSON."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def _call(rpc: str, request: Callable[[argparse.Namespace], Any]) -> Callable[[a
         credentials = None if args.plaintext or is_loopback(args.address) else grpc.ssl_channel_credentials()
         with open_channel(args.address, credentials=credentials) as channel:
             try:
-                answer = getattr(admin_pb2_grpc.AdminStub(channel), rpc)(
+                answer = getattr(admin_pb2_grpc.AdminServiceStub(channel), rpc)(
                     request(args), metadata=bearer_metadata(token), timeout=args.timeout)
             except grpc.RpcError as error:
                 print(f"paiju admin: {error.code().name}: {error.details()}", file=sys.stderr)
@@ -95,10 +95,11 @@ def add_admin_commands(commands: Any) -> None:
     named = find.add_mutually_exclusive_group(required=True)
     named.add_argument("--username")
     named.add_argument("--account", help="the account id")
-    for name, rpc, what in (("suspend", "SuspendAccount", "no login, no seat"),
-                            ("restore", "RestoreAccount", "lift a suspension")):
+    for name, rpc, what, account_request in (
+            ("suspend", "SuspendAccount", "no login, no seat", pb.SuspendAccountRequest),
+            ("restore", "RestoreAccount", "lift a suspension", pb.RestoreAccountRequest)):
         verb(name, f"{name} an account ({what})", rpc,
-             lambda a: pb.AccountActionRequest(account_id=a.account, reason=a.reason), reason=True
+             lambda a, make=account_request: make(account_id=a.account, reason=a.reason), reason=True
              ).add_argument("account", help="the account id")
     adjust = verb("adjust", "give (or, negative, take) coins against the house", "AdjustCoins",
                   lambda a: pb.AdjustCoinsRequest(account_id=a.account, amount=a.amount, reason=a.reason,
@@ -109,10 +110,12 @@ def add_admin_commands(commands: Any) -> None:
     outbox = verb("outbox", "the settlements waiting in the outbox, of every table", "ListOutbox",
                   lambda a: pb.ListOutboxRequest(limit=a.limit))
     outbox.add_argument("--limit", type=int, default=0)
-    for name, rpc, what in (("retry", "RetrySettlement", "apply one pending outbox entry now"),
-                            ("void", "VoidSettlement", "drop one pending entry unapplied; its hand's holds go back")):
-        entry = verb(name, what, rpc, lambda a: pb.OutboxActionRequest(table_id=a.table_id, key=a.key,
-                                                                       reason=a.reason), reason=True)
+    for name, rpc, what, entry_request in (
+            ("retry", "RetrySettlement", "apply one pending outbox entry now", pb.RetrySettlementRequest),
+            ("void", "VoidSettlement", "drop one pending entry unapplied; its hand's holds go back",
+             pb.VoidSettlementRequest)):
+        entry = verb(name, what, rpc, lambda a, make=entry_request: make(table_id=a.table_id, key=a.key,
+                                                                         reason=a.reason), reason=True)
         entry.add_argument("table_id")
         entry.add_argument("key", help="the entry's key, e.g. settle:<hand_id> (paiju admin outbox)")
     hand = verb("hand", "one kept hand's whole record", "GetHandRecord",

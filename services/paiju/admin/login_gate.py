@@ -1,4 +1,4 @@
-"""A suspended account's login refused: the ``Wallet`` servicer as served, with ``Login`` checked
+"""A suspended account's login refused: the ``WalletService`` servicer as served, with ``Login`` checked
 against the suspensions once the password is verified (a wrong password is answered as before,
 so a suspension tells nothing to whoever does not know it), and ``RefreshSession`` refused to a
 suspended account's session.
@@ -48,6 +48,6 @@ class LoginGate:
 
 
 def gate_logins(bindings: list[ServiceBinding], suspensions: Suspensions) -> list[ServiceBinding]:
-    """``bindings`` with the ``Wallet`` service's logins gated."""
+    """``bindings`` with the ``WalletService`` service's logins gated."""
     return [replace(binding, servicer=LoginGate(binding.servicer, suspensions))
-            if binding.name == "paiju.v1.Wallet" else binding for binding in bindings]
+            if binding.name == "paiju.v1.WalletService" else binding for binding in bindings]

@@ -1,5 +1,5 @@
-"""``paiju.v1.Admin``: the operator's gRPC service, a thin layer over
-:class:`~paiju.admin.operations.Operations`, served in the wallet's process beside ``Wallet``.
+"""``paiju.v1.AdminService``: the operator's gRPC service, a thin layer over
+:class:`~paiju.admin.operations.Operations`, served in the wallet's process beside ``WalletService``.
 
 Every call needs an operator's token: the auth interceptor has refused a call without a valid
 token (UNAUTHENTICATED) before it gets here, and each method refuses any other role
@@ -54,7 +54,7 @@ def operators_only(method: F) -> F:
     @wraps(method)
     def guarded(self: Any, request: Any, context: grpc.ServicerContext) -> Any:
         if current_caller().role is not Role.OPERATOR:
-            abort(context, grpc.StatusCode.PERMISSION_DENIED, "paiju.v1.Admin is for operators only",
+            abort(context, grpc.StatusCode.PERMISSION_DENIED, "paiju.v1.AdminService is for operators only",
                   error_code="operators_only")
         with _answering(context):
             return method(self, request, context)
@@ -73,27 +73,33 @@ def _answering(context: grpc.ServicerContext) -> Iterator[None]:
         abort(context, code, message, error_code=word)
 
 
-class AdminServicer(admin_pb2_grpc.AdminServicer):
-    """``paiju.v1.Admin`` (see ``admin.proto``)."""
+class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
+    """``paiju.v1.AdminService`` (see ``admin.proto``)."""
 
     def __init__(self, operations: Operations) -> None:
         self.operations = operations
 
     @operators_only
-    def FindPlayer(self, request: admin_pb2.FindPlayerRequest, context: grpc.ServicerContext) -> admin_pb2.Player:
+    def FindPlayer(self, request: admin_pb2.FindPlayerRequest,
+                   context: grpc.ServicerContext) -> admin_pb2.FindPlayerResponse:
         if bool(request.username) == bool(request.account_id):
             raise ValueError("name the player by username or by account_id: one of them")
         if request.account_id:
-            return _player(self.operations.find_player(account=_account(request.account_id)))
-        return _player(self.operations.find_player(username=request.username))
+            return admin_pb2.FindPlayerResponse(
+                player=_player(self.operations.find_player(account=_account(request.account_id))))
+        return admin_pb2.FindPlayerResponse(player=_player(self.operations.find_player(username=request.username)))
 
     @operators_only
-    def SuspendAccount(self, request: admin_pb2.AccountActionRequest, context: grpc.ServicerContext) -> admin_pb2.Player:
-        return _player(self.operations.suspend(_operator(), _account(request.account_id), request.reason))
+    def SuspendAccount(self, request: admin_pb2.SuspendAccountRequest,
+                       context: grpc.ServicerContext) -> admin_pb2.SuspendAccountResponse:
+        return admin_pb2.SuspendAccountResponse(
+            player=_player(self.operations.suspend(_operator(), _account(request.account_id), request.reason)))
 
     @operators_only
-    def RestoreAccount(self, request: admin_pb2.AccountActionRequest, context: grpc.ServicerContext) -> admin_pb2.Player:
-        return _player(self.operations.restore(_operator(), _account(request.account_id), request.reason))
+    def RestoreAccount(self, request: admin_pb2.RestoreAccountRequest,
+                       context: grpc.ServicerContext) -> admin_pb2.RestoreAccountResponse:
+        return admin_pb2.RestoreAccountResponse(
+            player=_player(self.operations.restore(_operator(), _account(request.account_id), request.reason)))
 
     @operators_only
     def AdjustCoins(self, request: admin_pb2.AdjustCoinsRequest,
@@ -112,16 +118,16 @@ class AdminServicer(admin_pb2_grpc.AdminServicer):
                                   payload_json=e.payload) for e in entries])
 
     @operators_only
-    def RetrySettlement(self, request: admin_pb2.OutboxActionRequest,
-                        context: grpc.ServicerContext) -> admin_pb2.OutboxActionResponse:
+    def RetrySettlement(self, request: admin_pb2.RetrySettlementRequest,
+                        context: grpc.ServicerContext) -> admin_pb2.RetrySettlementResponse:
         done = self.operations.retry(_operator(), request.table_id, request.key, request.reason)
-        return admin_pb2.OutboxActionResponse(outcome=done.outcome, released=done.released)
+        return admin_pb2.RetrySettlementResponse(outcome=done.outcome, released=done.released)
 
     @operators_only
-    def VoidSettlement(self, request: admin_pb2.OutboxActionRequest,
-                       context: grpc.ServicerContext) -> admin_pb2.OutboxActionResponse:
+    def VoidSettlement(self, request: admin_pb2.VoidSettlementRequest,
+                       context: grpc.ServicerContext) -> admin_pb2.VoidSettlementResponse:
         done = self.operations.void(_operator(), request.table_id, request.key, request.reason)
-        return admin_pb2.OutboxActionResponse(outcome=done.outcome, released=done.released)
+        return admin_pb2.VoidSettlementResponse(outcome=done.outcome, released=done.released)
 
     @operators_only
     def GetHandRecord(self, request: admin_pb2.GetHandRecordRequest,
@@ -149,7 +155,7 @@ class AdminServicer(admin_pb2_grpc.AdminServicer):
 
 def admin_binding(operations: Operations) -> ServiceBinding:
     """The Admin service, for the wallet's process (:meth:`paiju.platform.Platform.bindings`)."""
-    return ServiceBinding("paiju.v1.Admin", AdminServicer(operations), admin_pb2_grpc.add_AdminServicer_to_server)
+    return ServiceBinding("paiju.v1.AdminService", AdminServicer(operations), admin_pb2_grpc.add_AdminServiceServicer_to_server)
 
 
 def _operator() -> str:

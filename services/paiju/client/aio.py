@@ -23,7 +23,7 @@ from typing import Any, Self
 
 import grpc
 
-from paiju.client.answers import PaijuError, TableUpdate, refusal_of, updates_of
+from paiju.client.answers import PaijuError, WatchResponse, refusal_of, updates_of
 from paiju.client.sdk import (
     DEFAULT_TIMEOUT_SECONDS,
     LOGIN_BUSY_CODES,
@@ -55,9 +55,9 @@ class AsyncPaijuClient:
         options = connection_options(own_connection=False)
         self._channel = (grpc.aio.secure_channel(target, grpc.ssl_channel_credentials(root_certificates), options=options)
                          if use_tls else grpc.aio.insecure_channel(target, options=options))
-        self.wallet = wallet_pb2_grpc.WalletStub(self._channel)
-        self.lobby = lobby_pb2_grpc.LobbyStub(self._channel)
-        self.table = table_pb2_grpc.TableStub(self._channel)
+        self.wallet = wallet_pb2_grpc.WalletServiceStub(self._channel)
+        self.lobby = lobby_pb2_grpc.LobbyServiceStub(self._channel)
+        self.table = table_pb2_grpc.TableServiceStub(self._channel)
         self.token = self.account_id = self.username = ""
 
     @classmethod
@@ -112,7 +112,7 @@ class AsyncPaijuClient:
         request = wallet_pb2.ChangePasswordRequest(old_password=old_password, new_password=new_password)
         self.token = (await self._call(self.wallet.ChangePassword, request)).token
 
-    async def refresh(self) -> wallet_pb2.SessionResponse:
+    async def refresh(self) -> wallet_pb2.RefreshSessionResponse:
         """Extend this session: a fresh token, expiring a whole session lifetime from now."""
         session = await self._call(self.wallet.RefreshSession, wallet_pb2.RefreshSessionRequest())
         self.token = session.token
@@ -120,7 +120,7 @@ class AsyncPaijuClient:
 
     # --- wallet -------------------------------------------------------------------------
 
-    async def balance(self) -> wallet_pb2.Balance:
+    async def balance(self) -> wallet_pb2.GetBalanceResponse:
         return await self._call(self.wallet.GetBalance, wallet_pb2.GetBalanceRequest())
 
     async def hands(self, limit: int = 20, page_token: str = "") -> wallet_pb2.HandsResponse:
@@ -163,15 +163,15 @@ class AsyncPaijuClient:
     async def ready(self, room_id: str) -> bool:
         return (await self._call(self.lobby.Ready, lobby_pb2.ReadyRequest(room_id=room_id))).hand_started
 
-    def watch_rooms(self, game: str, tier: str = "") -> AsyncIterator[lobby_pb2.RoomListUpdate]:
+    def watch_rooms(self, game: str, tier: str = "") -> AsyncIterator[lobby_pb2.WatchRoomsResponse]:
         return self._messages(self.lobby.WatchRooms(lobby_pb2.WatchRoomsRequest(game=game, tier=tier),
                                                      metadata=self._metadata()))
 
     # --- table --------------------------------------------------------------------------
 
     async def view(self, table_id: str) -> dict[str, Any]:
-        message = await self._call(self.table.GetView, table_pb2.GetViewRequest(table_id=table_id))
-        return json.loads(message.view_json)
+        answer = await self._call(self.table.GetView, table_pb2.GetViewRequest(table_id=table_id))
+        return json.loads(answer.view.view_json)
 
     async def act(self, table_id: str, action: str, expected_version: int) -> dict[str, Any]:
         request = table_pb2.ActRequest(table_id=table_id, expected_version=expected_version, action=action)
@@ -181,7 +181,7 @@ class AsyncPaijuClient:
         message = await self._call(self.table.CheckAction, table_pb2.CheckActionRequest(table_id=table_id, action=action))
         return message.legal, message.reason
 
-    async def watch(self, table_id: str, after_event_id: str = "", follow_view: bool = False) -> AsyncIterator[TableUpdate]:
+    async def watch(self, table_id: str, after_event_id: str = "", follow_view: bool = False) -> AsyncIterator[WatchResponse]:
         """My live stream of the table: its events and (with ``follow_view``) fresh views."""
         request = table_pb2.WatchRequest(table_id=table_id, after_event_id=after_event_id, follow_view=follow_view)
         async for update in self._messages(self.table.Watch(request, metadata=self._metadata())):

@@ -57,7 +57,7 @@ def refusal(status: grpc.StatusCode, reason: str, error_code: str | None, curren
 
 
 @dataclass(frozen=True, slots=True)
-class TableUpdate:
+class WatchResponse:
     """One item of a table's live stream: a fresh view, or an event the seat may see."""
 
     view: dict[str, Any] | None = None
@@ -66,10 +66,10 @@ class TableUpdate:
     event: dict[str, Any] | None = None
 
 
-def updates_of(update: table_pb2.TableUpdate) -> Iterator[TableUpdate]:
+def updates_of(update: table_pb2.WatchResponse) -> Iterator[WatchResponse]:
     """A stream message's items: its events, then its view (as of after them)."""
     for event in update.events:
-        yield TableUpdate(event_id=event.id, event_type=event.type, event=json.loads(event.payload_json))
+        yield WatchResponse(event_id=event.id, event_type=event.type, event=json.loads(event.payload_json))
     if update.HasField("snapshot"):
-        yield TableUpdate(view=json.loads(update.snapshot.view_json))
+        yield WatchResponse(view=json.loads(update.snapshot.view_json))
 

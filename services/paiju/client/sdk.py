@@ -21,7 +21,7 @@ from paiju.client.answers import (
     IllegalMove,
     PaijuError,
     StaleView,
-    TableUpdate,
+    WatchResponse,
     refusal_of,
     updates_of,
 )
@@ -38,7 +38,7 @@ from paiju.proto.v1 import (
 )
 from paiju.rpc.channels import authorized_channel, is_loopback, open_channel
 
-__all__ = ["DEFAULT_TIMEOUT_SECONDS", "IllegalMove", "PaijuClient", "PaijuError", "StaleView", "TableUpdate"]
+__all__ = ["DEFAULT_TIMEOUT_SECONDS", "IllegalMove", "PaijuClient", "PaijuError", "StaleView", "WatchResponse"]
 
 DEFAULT_TIMEOUT_SECONDS = 10.0
 """The deadline of a call (not of a stream) unless the client is given another."""
@@ -72,7 +72,7 @@ class PaijuClient:
         self._credentials = grpc.ssl_channel_credentials(root_certificates) if use_tls else None
         self._open_channel = open_channel(self.routes["wallet"], own_connection=own_connection,
                                           credentials=self._credentials)
-        self._wallet_open = wallet_pb2_grpc.WalletStub(self._open_channel)
+        self._wallet_open = wallet_pb2_grpc.WalletServiceStub(self._open_channel)
         self.token = ""
         self.account_id = ""
         self.username = ""
@@ -100,7 +100,7 @@ class PaijuClient:
         """A client for a session already held (a token kept from an earlier login, or one the
         platform issued to its own players): no password is sent."""
         client = cls(target, routes, own_connection=own_connection, **transport)
-        client._session(wallet_pb2.SessionResponse(token=token, account_id=account_id, username=username))
+        client._session(wallet_pb2.LoginResponse(token=token, account_id=account_id, username=username))
         return client
 
     def _call(self, method: Any, request: Any) -> Any:
@@ -109,7 +109,7 @@ class PaijuClient:
         except grpc.RpcError as error:
             raise refusal_of(error) from None
 
-    def _session(self, response: wallet_pb2.SessionResponse) -> None:
+    def _session(self, response: wallet_pb2.RegisterResponse | wallet_pb2.LoginResponse) -> None:
         self.token, self.account_id, self.username = response.token, response.account_id, response.username
         for channel in self._channels:
             channel.close()
@@ -119,9 +119,9 @@ class PaijuClient:
             for address in set(self.routes.values())
         }
         self._channels = list(channels.values())
-        self.wallet = wallet_pb2_grpc.WalletStub(channels[self.routes["wallet"]])
-        self.lobby = lobby_pb2_grpc.LobbyStub(channels[self.routes["lobby"]])
-        self.table = table_pb2_grpc.TableStub(channels[self.routes["table"]])
+        self.wallet = wallet_pb2_grpc.WalletServiceStub(channels[self.routes["wallet"]])
+        self.lobby = lobby_pb2_grpc.LobbyServiceStub(channels[self.routes["lobby"]])
+        self.table = table_pb2_grpc.TableServiceStub(channels[self.routes["table"]])
 
     def _call_when_admitted(self, method: Any, request: Any) -> Any:
         """A Login or Register, tried again a little later while the server has too many at once
@@ -151,7 +151,7 @@ class PaijuClient:
         request = wallet_pb2.ChangePasswordRequest(old_password=old_password, new_password=new_password)
         self.token = self._call(self.wallet.ChangePassword, request).token
 
-    def refresh(self) -> wallet_pb2.SessionResponse:
+    def refresh(self) -> wallet_pb2.RefreshSessionResponse:
         """Extend this session: a fresh token, expiring a whole session lifetime from now."""
         session = self._call(self.wallet.RefreshSession, wallet_pb2.RefreshSessionRequest())
         self.token = session.token
@@ -159,7 +159,7 @@ class PaijuClient:
 
     # --- wallet -------------------------------------------------------------------------
 
-    def balance(self) -> wallet_pb2.Balance:
+    def balance(self) -> wallet_pb2.GetBalanceResponse:
         return self._call(self.wallet.GetBalance, wallet_pb2.GetBalanceRequest())
 
     def leaderboard(self, game: str, limit: int = 10) -> wallet_pb2.LeaderboardResponse:
@@ -191,7 +191,7 @@ class PaijuClient:
     def rooms(self, game: str, tier: str) -> list[common_pb2.Room]:
         return list(self._call(self.lobby.ListRooms, lobby_pb2.ListRoomsRequest(game=game, tier=tier)).rooms)
 
-    def watch_rooms(self, game: str, tier: str = "") -> Iterator[lobby_pb2.RoomListUpdate]:
+    def watch_rooms(self, game: str, tier: str = "") -> Iterator[lobby_pb2.WatchRoomsResponse]:
         """The live room list of ``game`` (one ``tier``, or all): a snapshot, then each change,
         until the caller stops iterating."""
         return self._messages(self.lobby.WatchRooms(lobby_pb2.WatchRoomsRequest(game=game, tier=tier)))
@@ -234,8 +234,8 @@ class PaijuClient:
 
     def view(self, table_id: str) -> dict[str, Any]:
         """My view of the table: the table, my seat, and the hand as my seat may see it."""
-        message = self._call(self.table.GetView, table_pb2.GetViewRequest(table_id=table_id))
-        return json.loads(message.view_json)
+        answer = self._call(self.table.GetView, table_pb2.GetViewRequest(table_id=table_id))
+        return json.loads(answer.view.view_json)
 
     def act(self, table_id: str, action: str, expected_version: int) -> dict[str, Any]:
         """Play ``action`` if the table is still at ``expected_version``; my new view."""
@@ -249,7 +249,7 @@ class PaijuClient:
         return message.legal, message.reason
 
     def watch(self, table_id: str, after_event_id: str = "", follow_view: bool = False, *,
-              resume: bool = False, resume_for: float = 60.0) -> Iterator[TableUpdate]:
+              resume: bool = False, resume_for: float = 60.0) -> Iterator[WatchResponse]:
         """My live stream of the table, until the caller stops iterating or the server ends;
         with ``follow_view``, a fresh view comes too whenever what I may do changed.
 
@@ -279,13 +279,13 @@ class PaijuClient:
                 time.sleep(pause)
                 pause = min(pause * 2, 2.0)
 
-    def _watch_once(self, table_id: str, after_event_id: str, follow_view: bool) -> Iterator[TableUpdate]:
+    def _watch_once(self, table_id: str, after_event_id: str, follow_view: bool) -> Iterator[WatchResponse]:
         request = table_pb2.WatchRequest(table_id=table_id, after_event_id=after_event_id, follow_view=follow_view)
         for update in self._messages(self.table.Watch(request)):
             yield from updates_of(update)
 
     def play_stream(self, table_id: str, follow_view: bool = True) -> PlaySession:
-        """My updates and my moves on one ``Table.Play`` stream (:mod:`paiju.client.session`):
+        """My updates and my moves on one ``TableService.Play`` stream (:mod:`paiju.client.session`):
         each move costs the server less than an ``act`` call and is answered on the stream."""
         session = PlaySession(self.table.Play, table_id, follow_view, on_end=self._forget)
         self._streams.append(session)

@@ -1,4 +1,4 @@
-"""A player's ``Table.Play`` stream from Python: the table's updates and the player's moves on one
+"""A player's ``TableService.Play`` stream from Python: the table's updates and the player's moves on one
 stream, each move answered on it (``PaijuClient.play_stream``).
 
 >>> # with client.play_stream(room) as stream:
@@ -19,14 +19,14 @@ from typing import Any, Self
 
 import grpc
 
-from paiju.client.answers import PaijuError, TableUpdate, refusal, updates_of
+from paiju.client.answers import PaijuError, WatchResponse, refusal, updates_of
 from paiju.proto.v1 import table_pb2
 
 _ENDED = object()
 
 
 class PlaySession:
-    """One ``Table.Play`` stream, opened on creation (a thread reads it); close it when done."""
+    """One ``TableService.Play`` stream, opened on creation (a thread reads it); close it when done."""
 
     def __init__(self, play: Callable[[Iterator[table_pb2.PlayRequest]], Any], table_id: str,
                  follow_view: bool = True, on_end: Callable[[PlaySession], object] = lambda _: None) -> None:
@@ -78,7 +78,7 @@ class PlaySession:
         with self._lock:
             return self._ended
 
-    def updates(self) -> Iterator[TableUpdate]:
+    def updates(self) -> Iterator[WatchResponse]:
         """The stream's updates as ``PaijuClient.watch`` yields them (my own moves left out),
         until the stream ends: raises its refusal if it ended with one."""
         while (update := self._updates.get()) is not _ENDED:

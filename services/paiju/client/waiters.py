@@ -1,5 +1,5 @@
-"""Waking a bot when what it may do changed: :class:`TableWaiter` on a ``Table.Watch`` stream
-that follows views, :class:`PlayWaiter` on the player's ``Table.Play`` stream, which carries the
+"""Waking a bot when what it may do changed: :class:`TableWaiter` on a ``TableService.Watch`` stream
+that follows views, :class:`PlayWaiter` on the player's ``TableService.Play`` stream, which carries the
 bot's moves too.
 
 >>> # waiter = PlayWaiter(client, room)
@@ -15,7 +15,7 @@ from typing import Any
 
 import grpc
 
-from paiju.client.answers import PaijuError, TableUpdate
+from paiju.client.answers import PaijuError, WatchResponse
 from paiju.client.sdk import PaijuClient
 from paiju.client.session import PlaySession
 
@@ -40,7 +40,7 @@ class TableWaiter:
         self._thread = threading.Thread(target=self._run, args=(client, table_id), daemon=True)
         self._thread.start()
 
-    def _updates(self, client: PaijuClient, table_id: str) -> Iterator[TableUpdate]:
+    def _updates(self, client: PaijuClient, table_id: str) -> Iterator[WatchResponse]:
         """One stream's updates, until it ends."""
         return client.watch(table_id, follow_view=True)
 
@@ -87,7 +87,7 @@ class TableWaiter:
 
 
 class PlayWaiter(TableWaiter):
-    """A :class:`TableWaiter` on the player's ``Table.Play`` stream, which also
+    """A :class:`TableWaiter` on the player's ``TableService.Play`` stream, which also
     carries the player's moves and presses of start: each is a message on the open stream, which
     costs the server about a third of an ``act`` call.
 
@@ -154,7 +154,7 @@ class PlayWaiter(TableWaiter):
         if session is not None:
             session.cancel()  # a Watch's waiter ends its stream at the next update; this has its moves
 
-    def _updates(self, client: PaijuClient, table_id: str) -> Iterator[TableUpdate]:
+    def _updates(self, client: PaijuClient, table_id: str) -> Iterator[WatchResponse]:
         if not self._calls_only:
             session = self._session
             if session is None or session.ended is not None:

@@ -37,7 +37,7 @@ variable                       default                      meaning
 ``PAIJU_SHUTDOWN_GRACE_SECONDS`` ``10``                   on SIGTERM, time for calls in flight to finish
 ``PAIJU_STARTING_GRANT``       ``20000``                    coins credited to a new account
 ``PAIJU_MAX_REQUEST_BYTES``    ``4096``                     largest request of any other method (larger ones: INVALID_ARGUMENT, unparsed)
-``PAIJU_MAX_ACTION_BYTES``     ``512``                      largest ``Table.Act`` request: an action is short
+``PAIJU_MAX_ACTION_BYTES``     ``512``                      largest ``TableService.Act`` request: an action is short
 ``PAIJU_STREAMS_PER_ACCOUNT``  ``16``                       streams (Watch, WatchRooms) one player may have open
 ``PAIJU_CALLS_PER_SECOND``     ``50``                       calls a player may make per second, on average ...
 ``PAIJU_CALL_BURST``           ``200``                      ... and at once after a quiet spell (token bucket)

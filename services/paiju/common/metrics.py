@@ -200,10 +200,10 @@ METRICS = PaijuMetrics()
 
 
 def split_method(full_method: str) -> tuple[str, str]:
-    """``("paiju.v1.Table", "Act")`` from ``"/paiju.v1.Table/Act"``.
+    """``("paiju.v1.TableService", "Act")`` from ``"/paiju.v1.TableService/Act"``.
 
-    >>> split_method("/paiju.v1.Table/Act")
-    ('paiju.v1.Table', 'Act')
+    >>> split_method("/paiju.v1.TableService/Act")
+    ('paiju.v1.TableService', 'Act')
     >>> split_method("nonsense")
     ('nonsense', 'unknown')
     """

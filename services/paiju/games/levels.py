@@ -1,4 +1,4 @@
-"""The levels a game reads from a balance, in the shape the wallet serves them (``Wallet.Level``).
+"""The levels a game reads from a balance, in the shape the wallet serves them (``WalletService.Level``).
 
 The wallet knows no particular game: each game's ladder (炸金花's 27 coin levels, 炒地皮's 100
 fortune medals) is a :class:`Levels` built from the game's own rules in its registry entry

@@ -37,7 +37,7 @@ from paiju.gateway.frames import (
     trailer_frame,
 )
 
-ROUTED_SERVICES: frozenset[str] = frozenset({"paiju.v1.Wallet", "paiju.v1.Lobby", "paiju.v1.Table"})
+ROUTED_SERVICES: frozenset[str] = frozenset({"paiju.v1.WalletService", "paiju.v1.LobbyService", "paiju.v1.TableService"})
 """The services a frontend may call through a front door (this one, or Envoy in Kubernetes)."""
 
 BINARY_TYPE = "application/grpc-web+proto"

@@ -59,7 +59,7 @@ def room_message(version: int, record: TableRecord) -> common_pb2.Room:
     )
 
 
-class LobbyService(lobby_pb2_grpc.LobbyServicer):
+class LobbyService(lobby_pb2_grpc.LobbyServiceServicer):
     NON_BLOCKING = frozenset({"ListTiers", "ListRooms", "WatchRooms"})
     """Methods that read Redis only (Sit, Stand, Ready and QuickMatch may ask the ledger), so an
     event loop may run them itself: a room list then waits on the loop, holding no thread."""
@@ -101,7 +101,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         rooms = self._rooms(request.game, request.tier, context)
         return lobby_pb2.ListRoomsResponse(rooms=[room_message(e.version, e.record) for e in rooms])
 
-    def WatchRooms(self, request, context) -> Iterator[lobby_pb2.RoomListUpdate]:  # type: ignore[no-untyped-def]
+    def WatchRooms(self, request, context) -> Iterator[lobby_pb2.WatchRoomsResponse]:  # type: ignore[no-untyped-def]
         """The rooms of a tier, then each room again whenever it changed, until the client goes.
 
         The stream holds no thread while it waits: the stream hub reads each room once after its
@@ -121,7 +121,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         try:
             rooms = self.lobby.rooms(request.game, request.tier)
             seen = {entry.record.table_id: entry.version for entry in rooms}
-            yield lobby_pb2.RoomListUpdate(
+            yield lobby_pb2.WatchRoomsResponse(
                 snapshot=lobby_pb2.RoomSnapshot(rooms=[room_message(e.version, e.record) for e in rooms])
             )
             while context.is_active():
@@ -133,7 +133,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
                 for entry in changed:
                     if seen.get(entry.record.table_id, -1) < entry.version:
                         seen[entry.record.table_id] = entry.version
-                        yield lobby_pb2.RoomListUpdate(changed=room_message(entry.version, entry.record))
+                        yield lobby_pb2.WatchRoomsResponse(changed=room_message(entry.version, entry.record))
                 if changed:
                     continue
                 if on_loop:
@@ -207,7 +207,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
             context, lambda: self.lobby.quick_match(request.game, request.tier, caller.account_id, caller.username)
         )
         room = self._room(room_id, context)
-        return lobby_pb2.SitResponse(room=room, seat=_seat_of(room, caller.account_id))
+        return lobby_pb2.QuickMatchResponse(room=room, seat=_seat_of(room, caller.account_id))
 
 
 def _seat_of(room: common_pb2.Room, account: str) -> int:

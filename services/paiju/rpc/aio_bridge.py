@@ -14,10 +14,10 @@ thread of a ``grpc.aio`` server:
 * a method a binding lists as ``loop_first`` (it usually needs Redis only, now and then more)
   runs on the loop; when it finds there that it must wait, it raises :class:`OffTheLoop`
   before changing anything, and runs again, in the thread pool;
-* a stream whose servicer can wait without blocking (``Table.Watch``) lives on the loop: when it
+* a stream whose servicer can wait without blocking (``TableService.Watch``) lives on the loop: when it
   has nothing to send it yields :data:`WAITING`, and the loop resumes it once its
   :meth:`BridgedContext.wake` is called (from any thread);
-* a stream both ways (``Table.Play``) lives on the loop the same way; its servicer gets the
+* a stream both ways (``TableService.Play``) lives on the loop the same way; its servicer gets the
   request that opened it and, at each step, the requests that came since
   (:class:`StreamRequests`), each of which wakes it; a step that must wait is handed to the
   thread pool (:meth:`BridgedContext.off_the_loop`) and wakes the stream when done;

@@ -1,15 +1,15 @@
 """The gRPC server interceptor that checks session tokens, and who the current caller is.
 
 Every RPC must carry the metadata ``authorization: Bearer <token>`` unless its method is public
-(``Wallet.Register``, ``Wallet.Login``) or its service is (health checking, reflection). A call
+(``WalletService.Register``, ``WalletService.Login``) or its service is (health checking, reflection). A call
 without a valid token ends with UNAUTHENTICATED before any servicer code runs; a call to an
-internal service (``WalletInternal``, ``TableInternal``, ``Watchdog``) with a
+internal service (``WalletInternalService``, ``TableInternalService``, ``WatchdogService``) with a
 token that is not of the ``service`` role ends with PERMISSION_DENIED.
 
 While a servicer method runs (every step of a streaming one included), ``current_caller()``
 returns the verified ``Caller``::
 
-    class TableServicer(table_pb2_grpc.TableServicer):
+    class TableServicer(table_pb2_grpc.TableServiceServicer):
         def GetView(self, request, context):
             caller = current_caller()   # caller.account_id, caller.role ...
 """
@@ -28,7 +28,7 @@ from paiju.common.wire import AUTHORIZATION_KEY
 from paiju.rpc.errors import abort
 from paiju.rpc.sessions import PASSWORD_CHANGED, PASSWORD_CHANGED_REASON, SessionStamps
 
-PUBLIC_METHODS: frozenset[str] = frozenset({"/paiju.v1.Wallet/Register", "/paiju.v1.Wallet/Login"})
+PUBLIC_METHODS: frozenset[str] = frozenset({"/paiju.v1.WalletService/Register", "/paiju.v1.WalletService/Login"})
 """Full method names callable without a token."""
 PUBLIC_SERVICES: frozenset[str] = frozenset(
     {
@@ -40,9 +40,9 @@ PUBLIC_SERVICES: frozenset[str] = frozenset(
 """Services whose every method is callable without a token."""
 INTERNAL_SERVICES: frozenset[str] = frozenset(
     {
-        "paiju.v1.WalletInternal",
-        "paiju.v1.TableInternal",
-        "paiju.v1.Watchdog",
+        "paiju.v1.WalletInternalService",
+        "paiju.v1.TableInternalService",
+        "paiju.v1.WatchdogService",
     }
 )
 """Services only other Paiju services (tokens of the ``service`` role) may call."""
@@ -91,8 +91,8 @@ def bearer_metadata(token: str) -> tuple[tuple[str, str]]:
 def service_of(method: str) -> str:
     """The service part of a full method name.
 
-    >>> service_of("/paiju.v1.Table/Act")
-    'paiju.v1.Table'
+    >>> service_of("/paiju.v1.TableService/Act")
+    'paiju.v1.TableService'
     """
     return method.lstrip("/").partition("/")[0]
 

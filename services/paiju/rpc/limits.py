@@ -6,7 +6,7 @@ flood never queues; by grpc's thread-pool server (``PAIJU_GRPC_SERVER=threads``)
 call's thread (:mod:`paiju.rpc.threads_admission`), with the same refusals:
 
 * a request larger than its method allows is refused before it is parsed further (an action is
-  short: ``Table.Act``, and each request of a ``Table.Play`` stream, take at most ``max_action_bytes``;
+  short: ``TableService.Act``, and each request of a ``TableService.Play`` stream, take at most ``max_action_bytes``;
   every other method ``max_request_bytes``,
   which is also grpc's own limit, so anything larger never reaches Python at all);
 * a player's calls draw on a token bucket (``calls_per_second``, bursts up to ``call_burst``);
@@ -67,10 +67,10 @@ class CallContext(Protocol):
     def peer(self) -> str: ...
 
 
-ACT_METHOD = "/paiju.v1.Table/Act"
-PLAY_METHOD = "/paiju.v1.Table/Play"
+ACT_METHOD = "/paiju.v1.TableService/Act"
+PLAY_METHOD = "/paiju.v1.TableService/Play"
 """Its requests are moves (after the one that opens the stream): as short as ``Act``'s."""
-CHANGE_PASSWORD_METHOD = "/paiju.v1.Wallet/ChangePassword"
+CHANGE_PASSWORD_METHOD = "/paiju.v1.WalletService/ChangePassword"
 PASSWORD_METHODS = PUBLIC_METHODS | {CHANGE_PASSWORD_METHOD}
 """Login, Register and ChangePassword: the calls that hash a password."""
 MOST_PAUSED_REFUSALS = 1_000

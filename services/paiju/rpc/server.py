@@ -5,7 +5,7 @@ checking (``grpc.health.v1``, SERVING for ``""`` and for every registered servic
 reflection, and listens on loopback unless told otherwise::
 
     running = start_server(
-        [ServiceBinding("paiju.v1.Table", TableServicer(...), table_pb2_grpc.add_TableServicer_to_server)],
+        [ServiceBinding("paiju.v1.TableService", TableServicer(...), table_pb2_grpc.add_TableServiceServicer_to_server)],
         signer=TokenSigner(settings.secret, previous=settings.previous_secrets),
         port=settings.table_port,
     )
@@ -51,7 +51,7 @@ class ServerStartError(RuntimeError):
 class ServiceBinding:
     """One service to serve: its full proto name, the servicer and the stub's ``add_*`` function.
 
-    ``name`` is the service's full name, e.g. ``"paiju.v1.Table"``; it must be a service of an
+    ``name`` is the service's full name, e.g. ``"paiju.v1.TableService"``; it must be a service of an
     imported stub module (a typo is refused when the server starts).
     """
 

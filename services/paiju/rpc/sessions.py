@@ -9,7 +9,7 @@ The key expires once every token issued before it has expired anyway (the sessio
 Where it is checked, and why there: in the auth interceptor, for every authenticated call of a
 player (service tokens are never stamped), inside the call's own handler rather than where the
 handler is chosen, so that a Redis read never blocks grpc's dispatch. A Redis GET per call would
-double the Redis traffic of the hot path (``Table.Act``), so each process remembers an account's
+double the Redis traffic of the hot path (``TableService.Act``), so each process remembers an account's
 stamp for :data:`REMEMBERED_SECONDS`: an account costs at most one GET per process that often,
 and a changed password reaches the other processes within that time (at once in the process that
 changed it). An open stream was admitted when it opened and is not cut.

@@ -1,7 +1,7 @@
-"""``Table.Play``: a player's updates and moves on one stream, both ways.
+"""``TableService.Play``: a player's updates and moves on one stream, both ways.
 
 The stream is a ``Watch`` whose requests after the first are moves and presses of start. Each
-move is served by ``Table.Act`` itself, and each press by ``Lobby.Ready``, through a context
+move is served by ``TableService.Act`` itself, and each press by ``LobbyService.Ready``, through a context
 that turns what would end the call into the request's refusal, so a move is judged, applied and
 refused exactly as ``Act`` would, and the stream goes on. A press that must wait for the ledger
 (it starts the hand, whose holds the ledger places) is served in the thread pool, and the
@@ -38,7 +38,7 @@ from paiju.rpc.failures import answer_for
 
 log = logging.getLogger(__name__)
 
-SERVICE = "paiju.v1.Table"
+SERVICE = "paiju.v1.TableService"
 MOVE_METHOD = "Play.move"
 """How a move is timed in ``paiju_rpc_duration_seconds`` (kind ``unary``), beside ``Act``."""
 READY_METHOD = "Play.ready"
@@ -49,7 +49,7 @@ Watching = Callable[[table_pb2.WatchRequest, Any, Callable[[], bool]], Iterator[
 what it holds back now (moves are waiting behind it)."""
 Acting = Callable[[table_pb2.ActRequest, Any], table_pb2.ActResponse]
 Readying = Callable[[lobby_pb2.ReadyRequest, Any], lobby_pb2.ReadyResponse]
-"""``Lobby.Ready``'s servicer method: it raises :class:`~paiju.rpc.aio_bridge.OffTheLoop`,
+"""``LobbyService.Ready``'s servicer method: it raises :class:`~paiju.rpc.aio_bridge.OffTheLoop`,
 having changed nothing, when its context ``runs_on_loop`` and only the ledger can answer."""
 
 
@@ -111,7 +111,7 @@ def play(requests: Any, context: Any, watch: Watching, act: Acting, ready: Ready
     try:
         for update in updates:
             if update is not WAITING:
-                yield table_pb2.PlayUpdate(update=update)
+                yield table_pb2.PlayResponse(update=update)
                 continue
             answering.came(requests.take())
             answered = False
@@ -134,7 +134,7 @@ class Answering:
         self._act = act
         self._ready = ready
         self._queue: deque[tuple[Any, Any]] = deque()
-        self._in_thread: futures.Future[table_pb2.PlayUpdate] | None = None
+        self._in_thread: futures.Future[table_pb2.PlayResponse] | None = None
 
     def came(self, requests: list[tuple[Any, Any]]) -> None:
         """Requests taken from the stream, each with the server's limits' refusal (or ``None``)."""
@@ -147,7 +147,7 @@ class Answering:
         return any(not _is_press(request) for request in came) or \
             any(not _is_press(request) for request, _ in self._queue)
 
-    def answers(self) -> Iterator[table_pb2.PlayUpdate]:
+    def answers(self) -> Iterator[table_pb2.PlayResponse]:
         """The answers that can go now, in order; ends at a press that went to a thread (its
         answer comes when a later step finds it done: it wakes the stream)."""
         if self._in_thread is not None:
@@ -163,7 +163,7 @@ class Answering:
                 return
             yield answer
 
-    def _answer(self, request: Any, refusal: Any) -> table_pb2.PlayUpdate | futures.Future[table_pb2.PlayUpdate]:
+    def _answer(self, request: Any, refusal: Any) -> table_pb2.PlayResponse | futures.Future[table_pb2.PlayResponse]:
         if not isinstance(request, table_pb2.PlayRequest):
             # Too large to be read (the server's limits): there is no move to answer.
             abort(self._context, refusal.code, refusal.reason, error_code=refusal.error_code)
@@ -189,7 +189,7 @@ class Answering:
         except OffTheLoop:
             return self._context.off_the_loop(lambda: self._press(ready, move_id, on_loop=False))
 
-    def _press(self, ready: Readying, move_id: int, on_loop: bool) -> table_pb2.PlayUpdate:
+    def _press(self, ready: Readying, move_id: int, on_loop: bool) -> table_pb2.PlayResponse:
         pressed = lobby_pb2.ReadyRequest(room_id=self._table_id)
         return _served(move_id, READY_METHOD,
                        lambda: _started(move_id, ready(pressed, MoveContext(self._context, on_loop))))
@@ -199,7 +199,7 @@ def _is_press(request: Any) -> bool:
     return isinstance(request, table_pb2.PlayRequest) and request.HasField("ready")
 
 
-def _served(move_id: int, method: str, serve: Callable[[], table_pb2.PlayUpdate]) -> table_pb2.PlayUpdate:
+def _served(move_id: int, method: str, serve: Callable[[], table_pb2.PlayResponse]) -> table_pb2.PlayResponse:
     """``serve``'s answer, or the refusal it ended with; timed as ``method``."""
     started = time.perf_counter()
     code: grpc.StatusCode | None = grpc.StatusCode.OK
@@ -221,16 +221,16 @@ def _served(move_id: int, method: str, serve: Callable[[], table_pb2.PlayUpdate]
             METRICS.rpc_duration.labels(SERVICE, method, "unary", code.name).observe(time.perf_counter() - started)
 
 
-def _accepted(move_id: int, reply: table_pb2.ActResponse) -> table_pb2.PlayUpdate:
-    return table_pb2.PlayUpdate(answer=table_pb2.MoveAnswer(move_id=move_id, accepted=reply))
+def _accepted(move_id: int, reply: table_pb2.ActResponse) -> table_pb2.PlayResponse:
+    return table_pb2.PlayResponse(answer=table_pb2.MoveAnswer(move_id=move_id, accepted=reply))
 
 
-def _started(move_id: int, reply: lobby_pb2.ReadyResponse) -> table_pb2.PlayUpdate:
-    return table_pb2.PlayUpdate(answer=table_pb2.MoveAnswer(move_id=move_id, ready=reply))
+def _started(move_id: int, reply: lobby_pb2.ReadyResponse) -> table_pb2.PlayResponse:
+    return table_pb2.PlayResponse(answer=table_pb2.MoveAnswer(move_id=move_id, ready=reply))
 
 
-def _refused(move_id: int, code: grpc.StatusCode, message: str, trailers: dict[str, str]) -> table_pb2.PlayUpdate:
+def _refused(move_id: int, code: grpc.StatusCode, message: str, trailers: dict[str, str]) -> table_pb2.PlayResponse:
     current = trailers.get(CURRENT_VERSION_KEY)
     refusal = table_pb2.MoveRefusal(code=code.value[0], message=message, error_code=trailers.get(ERROR_CODE_KEY, ""),
                                     current_version=int(current) if current else 0)
-    return table_pb2.PlayUpdate(answer=table_pb2.MoveAnswer(move_id=move_id, refused=refusal))
+    return table_pb2.PlayResponse(answer=table_pb2.MoveAnswer(move_id=move_id, refused=refusal))

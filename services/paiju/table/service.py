@@ -51,10 +51,10 @@ player before sending them: what else comes meanwhile (five players pressing sta
 starting on the last press) goes in the same message. A view the player acts on is never held.
 Each stream message costs the server more than the rest of a move, and nobody sees 10 ms."""
 
-class TableService(table_pb2_grpc.TableServicer):
+class TableService(table_pb2_grpc.TableServiceServicer):
     NON_BLOCKING = frozenset({"GetView", "Act", "CheckAction", "Watch", "Play"})
     """Methods that touch Redis only, never the ledger or another service (a hand's start and
-    its holds come from Lobby.Ready and the deadlines), so an event loop may run them itself.
+    its holds come from LobbyService.Ready and the deadlines), so an event loop may run them itself.
     CheckAction's rule check is bounded (``bench/check_action.py``: well under 2 ms, no
     listing of plays) and its text short (:data:`MOST_ACTION_CHARS`), so it stays on the loop:
     a frontend asks at every click, and a hop to the pool would cost more than the check."""
@@ -64,7 +64,7 @@ class TableService(table_pb2_grpc.TableServicer):
         hub: StreamHub | None = None, ready: Readying | None = None,
     ) -> None:
         """``presence``: where streams opening and closing are told (the hub's beats keep long
-        ones alive: give it a hub made with them). ``ready``: how a ``Play`` stream's press of start is served (``Lobby.Ready``'s
+        ones alive: give it a hub made with them). ``ready``: how a ``Play`` stream's press of start is served (``LobbyService.Ready``'s
         servicer method; without it such presses are refused UNIMPLEMENTED)."""
         self.tables = tables
         self.views = TableViews(tables)
@@ -74,7 +74,7 @@ class TableService(table_pb2_grpc.TableServicer):
         self.hub = hub or StreamHub(tables.store, None, tables.clock_ms)
         hand_commits_to(tables, self.hub)
 
-    def GetView(self, request: table_pb2.GetViewRequest, context: grpc.ServicerContext) -> table_pb2.TableView:
+    def GetView(self, request: table_pb2.GetViewRequest, context: grpc.ServicerContext) -> table_pb2.GetViewResponse:
         required(context, request.table_id, "table_id", check_table_id)
         caller = current_caller()
         try:
@@ -82,7 +82,8 @@ class TableService(table_pb2_grpc.TableServicer):
                                                   operator=caller.role is Role.OPERATOR)
         except TABLE_ERRORS as error:
             refuse(context, error)
-        return table_view_message(request.table_id, self.views.now(request.table_id, account, snapshot, record))
+        view = self.views.now(request.table_id, account, snapshot, record)
+        return table_pb2.GetViewResponse(view=table_view_message(request.table_id, view))
 
     def Act(self, request: table_pb2.ActRequest, context: grpc.ServicerContext) -> table_pb2.ActResponse:
         required(context, request.table_id, "table_id", check_table_id)
@@ -116,19 +117,19 @@ class TableService(table_pb2_grpc.TableServicer):
             refuse(context, error)
         return table_pb2.CheckActionResponse(legal=True)
 
-    def Watch(self, request: table_pb2.WatchRequest, context: grpc.ServicerContext) -> Iterator[table_pb2.TableUpdate]:
+    def Watch(self, request: table_pb2.WatchRequest, context: grpc.ServicerContext) -> Iterator[table_pb2.WatchResponse]:
         """An open stream is a connected player: it beats while open, and opening it brings a
         disconnected player back within the reconnect window. The player stays connected while
         any of their streams lives, on this process or another."""
         return self._watch(request, context)
 
-    def Play(self, requests: Any, context: grpc.ServicerContext) -> Iterator[table_pb2.PlayUpdate]:
+    def Play(self, requests: Any, context: grpc.ServicerContext) -> Iterator[table_pb2.PlayResponse]:
         """Watch and Act on one stream (:mod:`paiju.table.play`)."""
         return play(requests, context, watch=self._watch, act=self.Act, ready=self.ready)
 
     def _watch(
         self, request: table_pb2.WatchRequest, context: grpc.ServicerContext, send_now: Callable[[], bool] = lambda: False,
-    ) -> Iterator[table_pb2.TableUpdate]:
+    ) -> Iterator[table_pb2.WatchResponse]:
         """The Watch stream; ``send_now`` says when to send at once what it holds back for a
         moment (a Play stream's moves wait behind it)."""
         required(context, request.table_id, "table_id", check_table_id)
@@ -149,7 +150,7 @@ class TableService(table_pb2_grpc.TableServicer):
     def _updates(
         self, session: WatchSession, after_event_id: str, context: grpc.ServicerContext,
         send_now: Callable[[], bool] = lambda: False,
-    ) -> Iterator[table_pb2.TableUpdate]:
+    ) -> Iterator[table_pb2.WatchResponse]:
         """The session's items as messages: events without a view held a moment on an event
         loop (:data:`EVENTS_HOLD_SECONDS`), at most :data:`MAX_EVENTS_PER_UPDATE` a message."""
         table_id = session.table_id
@@ -161,7 +162,7 @@ class TableService(table_pb2_grpc.TableServicer):
         if after_event_id and not pending:
             # A resumed stream with nothing to catch up on says at once that it is open: a
             # proxy (the web door) sends a stream's headers only with its first message.
-            yield table_pb2.TableUpdate()
+            yield table_pb2.WatchResponse()
         # Events not sent yet: held a moment (EVENTS_HOLD_SECONDS) when no view goes with them.
         events: list[table_pb2.Event] = []
         held_until: float | None = None
@@ -179,7 +180,7 @@ class TableService(table_pb2_grpc.TableServicer):
                         if left <= 0 or send_now():
                             held_until = None
                             if events:
-                                yield table_pb2.TableUpdate(events=events)
+                                yield table_pb2.WatchResponse(events=events)
                                 events = []
                             continue
                         # Also when woken early: by another wake, or by a timer that the
@@ -196,31 +197,31 @@ class TableService(table_pb2_grpc.TableServicer):
                     for event, hand_id in item.events:
                         events.append(event_message(event, hand_id))
                         if len(events) >= MAX_EVENTS_PER_UPDATE:  # a long backlog goes in parts
-                            yield table_pb2.TableUpdate(events=events)
+                            yield table_pb2.WatchResponse(events=events)
                             events = []
                 elif isinstance(item, FollowedView):
-                    yield table_pb2.TableUpdate(events=events, snapshot=table_view_message(table_id, item.view))
+                    yield table_pb2.WatchResponse(events=events, snapshot=table_view_message(table_id, item.view))
                     events, held_until = [], None
                 elif isinstance(item, StartOver):
                     if events:
-                        yield table_pb2.TableUpdate(events=events)
+                        yield table_pb2.WatchResponse(events=events)
                         events = []
-                    yield table_pb2.TableUpdate(snapshot=table_view_message(table_id, item.view))
+                    yield table_pb2.WatchResponse(snapshot=table_view_message(table_id, item.view))
             pending = []
             if not events:
                 continue
             if not on_loop or EVENTS_HOLD_SECONDS <= 0:
-                yield table_pb2.TableUpdate(events=events)
+                yield table_pb2.WatchResponse(events=events)
                 events = []
             elif held_until is None:
                 held_until = time.monotonic() + EVENTS_HOLD_SECONDS  # the wait below sets its wake
             elif time.monotonic() >= held_until:
                 held_until = None
-                yield table_pb2.TableUpdate(events=events)
+                yield table_pb2.WatchResponse(events=events)
                 events = []
 
 
-class TableInternalService(table_pb2_grpc.TableInternalServicer):
+class TableInternalService(table_pb2_grpc.TableInternalServiceServicer):
     """What the watchdog calls: expired deadlines and players gone quiet."""
 
     NON_BLOCKING = frozenset({"MarkDisconnected"})

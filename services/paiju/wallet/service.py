@@ -1,8 +1,8 @@
 """The wallet's gRPC servicers: thin layers over :class:`paiju.wallet.Wallet`.
 
-``Wallet`` serves players (register, log in, change the password, refresh a session, balance,
+``WalletService`` serves players (register, log in, change the password, refresh a session, balance,
 history, leaderboards, levels);
-``WalletInternal`` serves the table engine (holds before a hand, releasing an abandoned hand).
+``WalletInternalService`` serves the table engine (holds before a hand, releasing an abandoned hand).
 Every refusal of the domain becomes the status code that ``wallet.proto`` documents, with a
 sentence for people and a stable word in the ``paiju-error-code`` trailer::
 
@@ -21,7 +21,7 @@ import math
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import NoReturn
+from typing import NoReturn, TypeVar
 
 import grpc
 import sqlalchemy as sa
@@ -53,6 +53,10 @@ from paiju.wallet.leaderboard import Leaderboard
 from paiju.wallet.model import Coins, Entry, Reason
 from paiju.wallet.passwords import PasswordHasher
 from paiju.wallet.store import Wallet
+
+SessionReply = TypeVar("SessionReply", wallet_pb2.RegisterResponse, wallet_pb2.LoginResponse,
+                       wallet_pb2.ChangePasswordResponse, wallet_pb2.RefreshSessionResponse)
+"""The four answers that open a session: each RPC has its own message, all with the same fields."""
 
 SCORE_BOARD_SUFFIX = ":score"
 """``Leaderboard(game="chaodipi:score")``: the board of score-channel points instead of coins.
@@ -89,7 +93,7 @@ def wallet_bindings(
     signer = TokenSigner(settings.secret, previous=settings.previous_secrets)
     return [
         ServiceBinding(
-            "paiju.v1.Wallet",
+            "paiju.v1.WalletService",
             WalletServicer(
                 wallet,
                 leaderboard,
@@ -99,12 +103,12 @@ def wallet_bindings(
                 page_secret=settings.secret,
                 sessions=settings_session_stamps(settings),
             ),
-            wallet_pb2_grpc.add_WalletServicer_to_server,
+            wallet_pb2_grpc.add_WalletServiceServicer_to_server,
         ),
         ServiceBinding(
-            "paiju.v1.WalletInternal",
+            "paiju.v1.WalletInternalService",
             WalletInternalServicer(wallet),
-            wallet_pb2_grpc.add_WalletInternalServicer_to_server,
+            wallet_pb2_grpc.add_WalletInternalServiceServicer_to_server,
         ),
     ]
 
@@ -226,8 +230,8 @@ class PageTokens:
 # -- the servicers ----------------------------------------------------------------------------
 
 
-class WalletServicer(wallet_pb2_grpc.WalletServicer):
-    """``paiju.v1.Wallet``: accounts, sessions and what a player may read about coins."""
+class WalletServicer(wallet_pb2_grpc.WalletServiceServicer):
+    """``paiju.v1.WalletService``: accounts, sessions and what a player may read about coins."""
 
     def __init__(
         self,
@@ -255,14 +259,14 @@ class WalletServicer(wallet_pb2_grpc.WalletServicer):
 
     def Register(
         self, request: wallet_pb2.RegisterRequest, context: grpc.ServicerContext
-    ) -> wallet_pb2.SessionResponse:
+    ) -> wallet_pb2.RegisterResponse:
         with _answering(context):
             account = self.wallet.register(request.username, request.password)
-            return self._session(account)
+            return self._session(wallet_pb2.RegisterResponse, account)
 
     def Login(
         self, request: wallet_pb2.LoginRequest, context: grpc.ServicerContext
-    ) -> wallet_pb2.SessionResponse:
+    ) -> wallet_pb2.LoginResponse:
         if not request.username or not request.password:
             abort(
                 context,
@@ -279,11 +283,11 @@ class WalletServicer(wallet_pb2_grpc.WalletServicer):
                     "wrong username or password",
                     error_code="bad_credentials",
                 )
-            return self._session(account)
+            return self._session(wallet_pb2.LoginResponse, account)
 
     def ChangePassword(
         self, request: wallet_pb2.ChangePasswordRequest, context: grpc.ServicerContext
-    ) -> wallet_pb2.SessionResponse:
+    ) -> wallet_pb2.ChangePasswordResponse:
         account = _account_of(current_caller(), context)
         if not request.old_password or not request.new_password:
             abort(context, grpc.StatusCode.INVALID_ARGUMENT, "a password change needs the old and the new password",
@@ -293,14 +297,14 @@ class WalletServicer(wallet_pb2_grpc.WalletServicer):
         with _answering(context):
             self.wallet.change_password(account, request.old_password, request.new_password,
                                         before_storing=lambda: self._end_sessions(account, valid_after_ms))
-            return self._session(account, issued_at_ms=valid_after_ms)
+            return self._session(wallet_pb2.ChangePasswordResponse, account, issued_at_ms=valid_after_ms)
 
     def RefreshSession(
         self, request: wallet_pb2.RefreshSessionRequest, context: grpc.ServicerContext
-    ) -> wallet_pb2.SessionResponse:
+    ) -> wallet_pb2.RefreshSessionResponse:
         caller = current_caller()  # the interceptor refused an expired or ended session already
         token = self.signer.issue(caller.account_id, caller.username, ttl=self.session_ttl, role=caller.role)
-        return self._session_reply(token)
+        return self._session_reply(wallet_pb2.RefreshSessionResponse, token)
 
     def _end_sessions(self, account: int, valid_after_ms: int) -> None:
         if self.sessions is None:
@@ -314,11 +318,13 @@ class WalletServicer(wallet_pb2_grpc.WalletServicer):
 
     def GetBalance(
         self, request: wallet_pb2.GetBalanceRequest, context: grpc.ServicerContext
-    ) -> wallet_pb2.Balance:
+    ) -> wallet_pb2.GetBalanceResponse:
         account = _account_of(current_caller(), context)
         with _answering(context):
             try:
-                return _balance(self.wallet, account)
+                balance = _balance(self.wallet, account)
+                return wallet_pb2.GetBalanceResponse(account_id=balance.account_id, available=balance.available,
+                                                     held=balance.held, total=balance.total)
             except UnknownAccount:
                 abort(
                     context,
@@ -459,14 +465,14 @@ class WalletServicer(wallet_pb2_grpc.WalletServicer):
             max_level=levels.top,
         )
 
-    def _session(self, account: int, issued_at_ms: int | None = None) -> wallet_pb2.SessionResponse:
+    def _session(self, reply: type[SessionReply], account: int, issued_at_ms: int | None = None) -> SessionReply:
         token = self.signer.issue(str(account), self._username(account), ttl=self.session_ttl,
                                   issued_at_ms=issued_at_ms)
-        return self._session_reply(token)
+        return self._session_reply(reply, token)
 
-    def _session_reply(self, token: str) -> wallet_pb2.SessionResponse:
+    def _session_reply(self, reply: type[SessionReply], token: str) -> SessionReply:
         session = self.signer.verify(token)
-        return wallet_pb2.SessionResponse(
+        return reply(
             token=token,
             account_id=session.account_id,
             username=session.username,
@@ -489,8 +495,8 @@ class WalletServicer(wallet_pb2_grpc.WalletServicer):
         )
 
 
-class WalletInternalServicer(wallet_pb2_grpc.WalletInternalServicer):
-    """``paiju.v1.WalletInternal``: holds for the table engine (service tokens only)."""
+class WalletInternalServicer(wallet_pb2_grpc.WalletInternalServiceServicer):
+    """``paiju.v1.WalletInternalService``: holds for the table engine (service tokens only)."""
 
     def __init__(self, wallet: Wallet) -> None:
         self.wallet = wallet

@@ -45,11 +45,11 @@ class DirectWallet:
 
 
 class RemoteWallet:
-    """:class:`~paiju.table.ports.WalletPort` over the wallet service (``WalletInternal``), for
+    """:class:`~paiju.table.ports.WalletPort` over the wallet service (``WalletInternalService``), for
     table and lobby services deployed apart from it. Calls carry a ``service`` token."""
 
     def __init__(self, channel: grpc.Channel, game: str = "zhajinhua", timeout: float = 5.0) -> None:
-        self._stub = wallet_pb2_grpc.WalletInternalStub(channel)
+        self._stub = wallet_pb2_grpc.WalletInternalServiceStub(channel)
         self._game = game
         self._timeout = timeout
 

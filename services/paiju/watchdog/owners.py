@@ -22,10 +22,10 @@ class LocalTables:
 
 
 class RemoteTables:
-    """The table service, through ``TableInternal`` with a ``service`` token."""
+    """The table service, through ``TableInternalService`` with a ``service`` token."""
 
     def __init__(self, channel: grpc.Channel, timeout: float = 5.0) -> None:
-        self._stub = table_pb2_grpc.TableInternalStub(channel)
+        self._stub = table_pb2_grpc.TableInternalServiceStub(channel)
         self._timeout = timeout
 
     def expire(self, table_id: str, name: str, stamp: int) -> bool:

@@ -35,7 +35,7 @@ def deadline_message(table_id: str, name: str, due_ms: int, stamp: int) -> commo
     return message
 
 
-class WatchdogService(watchdog_pb2_grpc.WatchdogServicer):
+class WatchdogService(watchdog_pb2_grpc.WatchdogServiceServicer):
     def __init__(self, tables: Tables, board: PresenceBoard) -> None:
         self.tables = tables
         self.board = board

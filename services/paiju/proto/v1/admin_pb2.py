@@ -26,7 +26,7 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14paiju/v1/admin.proto\x12\x08paiju.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"9\n\x11\x46indPlayerRequest\x12\x10\n\x08username\x18\x01 \x01(\t\x12\x12\n\naccount_id\x18\x02 \x01(\t\"\x8d\x01\n\x06Player\x12\x12\n\naccount_id\x18\x01 \x01(\t\x12\x10\n\x08username\x18\x02 \x01(\t\x12\x0f\n\x07\x62\x61lance\x18\x03 \x01(\x03\x12\x0c\n\x04held\x18\x04 \x01(\x03\x12\x11\n\tsuspended\x18\x05 \x01(\x08\x12\x19\n\x11suspension_reason\x18\x06 \x01(\t\x12\x10\n\x08table_id\x18\x07 \x01(\t\":\n\x14\x41\x63\x63ountActionRequest\x12\x12\n\naccount_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"\\\n\x12\x41\x64justCoinsRequest\x12\x12\n\naccount_id\x18\x01 \x01(\t\x12\x0e\n\x06\x61mount\x18\x02 \x01(\x03\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\x12\n\nrequest_id\x18\x04 \x01(\t\"[\n\x13\x41\x64justCoinsResponse\x12\x10\n\x08\x65ntry_id\x18\x01 \x01(\t\x12\x15\n\rbalance_after\x18\x02 \x01(\x03\x12\x1b\n\x13house_balance_after\x18\x03 \x01(\x03\"\"\n\x11ListOutboxRequest\x12\r\n\x05limit\x18\x01 \x01(\x05\"a\n\x0bOutboxEntry\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0b\n\x03key\x18\x02 \x01(\t\x12\x0c\n\x04kind\x18\x03 \x01(\t\x12\x0f\n\x07hand_id\x18\x04 \x01(\t\x12\x14\n\x0cpayload_json\x18\x05 \x01(\t\"<\n\x12ListOutboxResponse\x12&\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x15.paiju.v1.OutboxEntry\"D\n\x13OutboxActionRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0b\n\x03key\x18\x02 \x01(\t\x12\x0e\n\x06reason\x18\x03 \x01(\t\"9\n\x14OutboxActionResponse\x12\x0f\n\x07outcome\x18\x01 \x01(\t\x12\x10\n\x08released\x18\x02 \x01(\x03\"\'\n\x14GetHandRecordRequest\x12\x0f\n\x07hand_id\x18\x01 \x01(\t\",\n\x15GetHandRecordResponse\x12\x13\n\x0brecord_json\x18\x01 \x01(\t\"7\n\x13ListAuditLogRequest\x12\r\n\x05limit\x18\x01 \x01(\x05\x12\x11\n\tbefore_id\x18\x02 \x01(\x03\"\x92\x01\n\nAuditEntry\x12\n\n\x02id\x18\x01 \x01(\x03\x12&\n\x02\x61t\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08operator\x18\x03 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x04 \x01(\t\x12\x0e\n\x06target\x18\x05 \x01(\t\x12\x0e\n\x06reason\x18\x06 \x01(\t\x12\x0e\n\x06result\x18\x07 \x01(\t\"=\n\x14ListAuditLogResponse\x12%\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x14.paiju.v1.AuditEntry2\xa5\x05\n\x05\x41\x64min\x12;\n\nFindPlayer\x12\x1b.paiju.v1.FindPlayerRequest\x1a\x10.paiju.v1.Player\x12\x42\n\x0eSuspendAccount\x12\x1e.paiju.v1.AccountActionRequest\x1a\x10.paiju.v1.Player\x12\x42\n\x0eRestoreAccount\x12\x1e.paiju.v1.AccountActionRequest\x1a\x10.paiju.v1.Player\x12J\n\x0b\x41\x64justCoins\x12\x1c.paiju.v1.AdjustCoinsRequest\x1a\x1d.paiju.v1.AdjustCoinsResponse\x12G\n\nListOutbox\x12\x1b.paiju.v1.ListOutboxRequest\x1a\x1c.paiju.v1.ListOutboxResponse\x12P\n\x0fRetrySettlement\x12\x1d.paiju.v1.OutboxActionRequest\x1a\x1e.paiju.v1.OutboxActionResponse\x12O\n\x0eVoidSettlement\x12\x1d.paiju.v1.OutboxActionRequest\x1a\x1e.paiju.v1.OutboxActionResponse\x12P\n\rGetHandRecord\x12\x1e.paiju.v1.GetHandRecordRequest\x1a\x1f.paiju.v1.GetHandRecordResponse\x12M\n\x0cListAuditLog\x12\x1d.paiju.v1.ListAuditLogRequest\x1a\x1e.paiju.v1.ListAuditLogResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14paiju/v1/admin.proto\x12\x08paiju.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"9\n\x11\x46indPlayerRequest\x12\x10\n\x08username\x18\x01 \x01(\t\x12\x12\n\naccount_id\x18\x02 \x01(\t\"6\n\x12\x46indPlayerResponse\x12 \n\x06player\x18\x01 \x01(\x0b\x32\x10.paiju.v1.Player\"\x8d\x01\n\x06Player\x12\x12\n\naccount_id\x18\x01 \x01(\t\x12\x10\n\x08username\x18\x02 \x01(\t\x12\x0f\n\x07\x62\x61lance\x18\x03 \x01(\x03\x12\x0c\n\x04held\x18\x04 \x01(\x03\x12\x11\n\tsuspended\x18\x05 \x01(\x08\x12\x19\n\x11suspension_reason\x18\x06 \x01(\t\x12\x10\n\x08table_id\x18\x07 \x01(\t\";\n\x15SuspendAccountRequest\x12\x12\n\naccount_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\":\n\x16SuspendAccountResponse\x12 \n\x06player\x18\x01 \x01(\x0b\x32\x10.paiju.v1.Player\";\n\x15RestoreAccountRequest\x12\x12\n\naccount_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\":\n\x16RestoreAccountResponse\x12 \n\x06player\x18\x01 \x01(\x0b\x32\x10.paiju.v1.Player\"\\\n\x12\x41\x64justCoinsRequest\x12\x12\n\naccount_id\x18\x01 \x01(\t\x12\x0e\n\x06\x61mount\x18\x02 \x01(\x03\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\x12\n\nrequest_id\x18\x04 \x01(\t\"[\n\x13\x41\x64justCoinsResponse\x12\x10\n\x08\x65ntry_id\x18\x01 \x01(\t\x12\x15\n\rbalance_after\x18\x02 \x01(\x03\x12\x1b\n\x13house_balance_after\x18\x03 \x01(\x03\"\"\n\x11ListOutboxRequest\x12\r\n\x05limit\x18\x01 \x01(\x05\"a\n\x0bOutboxEntry\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0b\n\x03key\x18\x02 \x01(\t\x12\x0c\n\x04kind\x18\x03 \x01(\t\x12\x0f\n\x07hand_id\x18\x04 \x01(\t\x12\x14\n\x0cpayload_json\x18\x05 \x01(\t\"<\n\x12ListOutboxResponse\x12&\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x15.paiju.v1.OutboxEntry\"G\n\x16RetrySettlementRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0b\n\x03key\x18\x02 \x01(\t\x12\x0e\n\x06reason\x18\x03 \x01(\t\"<\n\x17RetrySettlementResponse\x12\x0f\n\x07outcome\x18\x01 \x01(\t\x12\x10\n\x08released\x18\x02 \x01(\x03\"F\n\x15VoidSettlementRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0b\n\x03key\x18\x02 \x01(\t\x12\x0e\n\x06reason\x18\x03 \x01(\t\";\n\x16VoidSettlementResponse\x12\x0f\n\x07outcome\x18\x01 \x01(\t\x12\x10\n\x08released\x18\x02 \x01(\x03\"\'\n\x14GetHandRecordRequest\x12\x0f\n\x07hand_id\x18\x01 \x01(\t\",\n\x15GetHandRecordResponse\x12\x13\n\x0brecord_json\x18\x01 \x01(\t\"7\n\x13ListAuditLogRequest\x12\r\n\x05limit\x18\x01 \x01(\x05\x12\x11\n\tbefore_id\x18\x02 \x01(\x03\"\x92\x01\n\nAuditEntry\x12\n\n\x02id\x18\x01 \x01(\x03\x12&\n\x02\x61t\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08operator\x18\x03 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x04 \x01(\t\x12\x0e\n\x06target\x18\x05 \x01(\t\x12\x0e\n\x06reason\x18\x06 \x01(\t\x12\x0e\n\x06result\x18\x07 \x01(\t\"=\n\x14ListAuditLogResponse\x12%\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x14.paiju.v1.AuditEntry2\xe4\x05\n\x0c\x41\x64minService\x12G\n\nFindPlayer\x12\x1b.paiju.v1.FindPlayerRequest\x1a\x1c.paiju.v1.FindPlayerResponse\x12S\n\x0eSuspendAccount\x12\x1f.paiju.v1.SuspendAccountRequest\x1a .paiju.v1.SuspendAccountResponse\x12S\n\x0eRestoreAccount\x12\x1f.paiju.v1.RestoreAccountRequest\x1a .paiju.v1.RestoreAccountResponse\x12J\n\x0b\x41\x64justCoins\x12\x1c.paiju.v1.AdjustCoinsRequest\x1a\x1d.paiju.v1.AdjustCoinsResponse\x12G\n\nListOutbox\x12\x1b.paiju.v1.ListOutboxRequest\x1a\x1c.paiju.v1.ListOutboxResponse\x12V\n\x0fRetrySettlement\x12 .paiju.v1.RetrySettlementRequest\x1a!.paiju.v1.RetrySettlementResponse\x12S\n\x0eVoidSettlement\x12\x1f.paiju.v1.VoidSettlementRequest\x1a .paiju.v1.VoidSettlementResponse\x12P\n\rGetHandRecord\x12\x1e.paiju.v1.GetHandRecordRequest\x1a\x1f.paiju.v1.GetHandRecordResponse\x12M\n\x0cListAuditLog\x12\x1d.paiju.v1.ListAuditLogRequest\x1a\x1e.paiju.v1.ListAuditLogResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,34 +35,46 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_FINDPLAYERREQUEST']._serialized_start=67
   _globals['_FINDPLAYERREQUEST']._serialized_end=124
-  _globals['_PLAYER']._serialized_start=127
-  _globals['_PLAYER']._serialized_end=268
-  _globals['_ACCOUNTACTIONREQUEST']._serialized_start=270
-  _globals['_ACCOUNTACTIONREQUEST']._serialized_end=328
-  _globals['_ADJUSTCOINSREQUEST']._serialized_start=330
-  _globals['_ADJUSTCOINSREQUEST']._serialized_end=422
-  _globals['_ADJUSTCOINSRESPONSE']._serialized_start=424
-  _globals['_ADJUSTCOINSRESPONSE']._serialized_end=515
-  _globals['_LISTOUTBOXREQUEST']._serialized_start=517
-  _globals['_LISTOUTBOXREQUEST']._serialized_end=551
-  _globals['_OUTBOXENTRY']._serialized_start=553
-  _globals['_OUTBOXENTRY']._serialized_end=650
-  _globals['_LISTOUTBOXRESPONSE']._serialized_start=652
-  _globals['_LISTOUTBOXRESPONSE']._serialized_end=712
-  _globals['_OUTBOXACTIONREQUEST']._serialized_start=714
-  _globals['_OUTBOXACTIONREQUEST']._serialized_end=782
-  _globals['_OUTBOXACTIONRESPONSE']._serialized_start=784
-  _globals['_OUTBOXACTIONRESPONSE']._serialized_end=841
-  _globals['_GETHANDRECORDREQUEST']._serialized_start=843
-  _globals['_GETHANDRECORDREQUEST']._serialized_end=882
-  _globals['_GETHANDRECORDRESPONSE']._serialized_start=884
-  _globals['_GETHANDRECORDRESPONSE']._serialized_end=928
-  _globals['_LISTAUDITLOGREQUEST']._serialized_start=930
-  _globals['_LISTAUDITLOGREQUEST']._serialized_end=985
-  _globals['_AUDITENTRY']._serialized_start=988
-  _globals['_AUDITENTRY']._serialized_end=1134
-  _globals['_LISTAUDITLOGRESPONSE']._serialized_start=1136
-  _globals['_LISTAUDITLOGRESPONSE']._serialized_end=1197
-  _globals['_ADMIN']._serialized_start=1200
-  _globals['_ADMIN']._serialized_end=1877
+  _globals['_FINDPLAYERRESPONSE']._serialized_start=126
+  _globals['_FINDPLAYERRESPONSE']._serialized_end=180
+  _globals['_PLAYER']._serialized_start=183
+  _globals['_PLAYER']._serialized_end=324
+  _globals['_SUSPENDACCOUNTREQUEST']._serialized_start=326
+  _globals['_SUSPENDACCOUNTREQUEST']._serialized_end=385
+  _globals['_SUSPENDACCOUNTRESPONSE']._serialized_start=387
+  _globals['_SUSPENDACCOUNTRESPONSE']._serialized_end=445
+  _globals['_RESTOREACCOUNTREQUEST']._serialized_start=447
+  _globals['_RESTOREACCOUNTREQUEST']._serialized_end=506
+  _globals['_RESTOREACCOUNTRESPONSE']._serialized_start=508
+  _globals['_RESTOREACCOUNTRESPONSE']._serialized_end=566
+  _globals['_ADJUSTCOINSREQUEST']._serialized_start=568
+  _globals['_ADJUSTCOINSREQUEST']._serialized_end=660
+  _globals['_ADJUSTCOINSRESPONSE']._serialized_start=662
+  _globals['_ADJUSTCOINSRESPONSE']._serialized_end=753
+  _globals['_LISTOUTBOXREQUEST']._serialized_start=755
+  _globals['_LISTOUTBOXREQUEST']._serialized_end=789
+  _globals['_OUTBOXENTRY']._serialized_start=791
+  _globals['_OUTBOXENTRY']._serialized_end=888
+  _globals['_LISTOUTBOXRESPONSE']._serialized_start=890
+  _globals['_LISTOUTBOXRESPONSE']._serialized_end=950
+  _globals['_RETRYSETTLEMENTREQUEST']._serialized_start=952
+  _globals['_RETRYSETTLEMENTREQUEST']._serialized_end=1023
+  _globals['_RETRYSETTLEMENTRESPONSE']._serialized_start=1025
+  _globals['_RETRYSETTLEMENTRESPONSE']._serialized_end=1085
+  _globals['_VOIDSETTLEMENTREQUEST']._serialized_start=1087
+  _globals['_VOIDSETTLEMENTREQUEST']._serialized_end=1157
+  _globals['_VOIDSETTLEMENTRESPONSE']._serialized_start=1159
+  _globals['_VOIDSETTLEMENTRESPONSE']._serialized_end=1218
+  _globals['_GETHANDRECORDREQUEST']._serialized_start=1220
+  _globals['_GETHANDRECORDREQUEST']._serialized_end=1259
+  _globals['_GETHANDRECORDRESPONSE']._serialized_start=1261
+  _globals['_GETHANDRECORDRESPONSE']._serialized_end=1305
+  _globals['_LISTAUDITLOGREQUEST']._serialized_start=1307
+  _globals['_LISTAUDITLOGREQUEST']._serialized_end=1362
+  _globals['_AUDITENTRY']._serialized_start=1365
+  _globals['_AUDITENTRY']._serialized_end=1511
+  _globals['_LISTAUDITLOGRESPONSE']._serialized_start=1513
+  _globals['_LISTAUDITLOGRESPONSE']._serialized_end=1574
+  _globals['_ADMINSERVICE']._serialized_start=1577
+  _globals['_ADMINSERVICE']._serialized_end=2317
 # @@protoc_insertion_point(module_scope)

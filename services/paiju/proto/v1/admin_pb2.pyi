@@ -18,6 +18,12 @@ class FindPlayerRequest(_message.Message):
     account_id: str
     def __init__(self, username: _Optional[str] = ..., account_id: _Optional[str] = ...) -> None: ...
 
+class FindPlayerResponse(_message.Message):
+    __slots__ = ("player",)
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    player: Player
+    def __init__(self, player: _Optional[_Union[Player, _Mapping]] = ...) -> None: ...
+
 class Player(_message.Message):
     __slots__ = ("account_id", "username", "balance", "held", "suspended", "suspension_reason", "table_id")
     ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -36,13 +42,33 @@ class Player(_message.Message):
     table_id: str
     def __init__(self, account_id: _Optional[str] = ..., username: _Optional[str] = ..., balance: _Optional[int] = ..., held: _Optional[int] = ..., suspended: _Optional[bool] = ..., suspension_reason: _Optional[str] = ..., table_id: _Optional[str] = ...) -> None: ...
 
-class AccountActionRequest(_message.Message):
+class SuspendAccountRequest(_message.Message):
     __slots__ = ("account_id", "reason")
     ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     account_id: str
     reason: str
     def __init__(self, account_id: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class SuspendAccountResponse(_message.Message):
+    __slots__ = ("player",)
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    player: Player
+    def __init__(self, player: _Optional[_Union[Player, _Mapping]] = ...) -> None: ...
+
+class RestoreAccountRequest(_message.Message):
+    __slots__ = ("account_id", "reason")
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    account_id: str
+    reason: str
+    def __init__(self, account_id: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class RestoreAccountResponse(_message.Message):
+    __slots__ = ("player",)
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    player: Player
+    def __init__(self, player: _Optional[_Union[Player, _Mapping]] = ...) -> None: ...
 
 class AdjustCoinsRequest(_message.Message):
     __slots__ = ("account_id", "amount", "reason", "request_id")
@@ -92,7 +118,7 @@ class ListOutboxResponse(_message.Message):
     entries: _containers.RepeatedCompositeFieldContainer[OutboxEntry]
     def __init__(self, entries: _Optional[_Iterable[_Union[OutboxEntry, _Mapping]]] = ...) -> None: ...
 
-class OutboxActionRequest(_message.Message):
+class RetrySettlementRequest(_message.Message):
     __slots__ = ("table_id", "key", "reason")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     KEY_FIELD_NUMBER: _ClassVar[int]
@@ -102,7 +128,25 @@ class OutboxActionRequest(_message.Message):
     reason: str
     def __init__(self, table_id: _Optional[str] = ..., key: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
 
-class OutboxActionResponse(_message.Message):
+class RetrySettlementResponse(_message.Message):
+    __slots__ = ("outcome", "released")
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    RELEASED_FIELD_NUMBER: _ClassVar[int]
+    outcome: str
+    released: int
+    def __init__(self, outcome: _Optional[str] = ..., released: _Optional[int] = ...) -> None: ...
+
+class VoidSettlementRequest(_message.Message):
+    __slots__ = ("table_id", "key", "reason")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    key: str
+    reason: str
+    def __init__(self, table_id: _Optional[str] = ..., key: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class VoidSettlementResponse(_message.Message):
     __slots__ = ("outcome", "released")
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     RELEASED_FIELD_NUMBER: _ClassVar[int]

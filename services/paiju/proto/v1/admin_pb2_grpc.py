@@ -26,7 +26,7 @@ if _version_not_supported:
     )
 
 
-class AdminStub:
+class AdminServiceStub:
     """Operators only. Every RPC needs a token of the `operator` role (`paiju admin token`):
     UNAUTHENTICATED without a valid token, PERMISSION_DENIED with a player's or a service's token.
     Refusals carry a stable word in the `paiju-error-code` trailer.
@@ -39,53 +39,53 @@ class AdminStub:
             channel: A grpc.Channel.
         """
         self.FindPlayer = channel.unary_unary(
-                '/paiju.v1.Admin/FindPlayer',
+                '/paiju.v1.AdminService/FindPlayer',
                 request_serializer=paiju_dot_v1_dot_admin__pb2.FindPlayerRequest.SerializeToString,
-                response_deserializer=paiju_dot_v1_dot_admin__pb2.Player.FromString,
+                response_deserializer=paiju_dot_v1_dot_admin__pb2.FindPlayerResponse.FromString,
                 _registered_method=True)
         self.SuspendAccount = channel.unary_unary(
-                '/paiju.v1.Admin/SuspendAccount',
-                request_serializer=paiju_dot_v1_dot_admin__pb2.AccountActionRequest.SerializeToString,
-                response_deserializer=paiju_dot_v1_dot_admin__pb2.Player.FromString,
+                '/paiju.v1.AdminService/SuspendAccount',
+                request_serializer=paiju_dot_v1_dot_admin__pb2.SuspendAccountRequest.SerializeToString,
+                response_deserializer=paiju_dot_v1_dot_admin__pb2.SuspendAccountResponse.FromString,
                 _registered_method=True)
         self.RestoreAccount = channel.unary_unary(
-                '/paiju.v1.Admin/RestoreAccount',
-                request_serializer=paiju_dot_v1_dot_admin__pb2.AccountActionRequest.SerializeToString,
-                response_deserializer=paiju_dot_v1_dot_admin__pb2.Player.FromString,
+                '/paiju.v1.AdminService/RestoreAccount',
+                request_serializer=paiju_dot_v1_dot_admin__pb2.RestoreAccountRequest.SerializeToString,
+                response_deserializer=paiju_dot_v1_dot_admin__pb2.RestoreAccountResponse.FromString,
                 _registered_method=True)
         self.AdjustCoins = channel.unary_unary(
-                '/paiju.v1.Admin/AdjustCoins',
+                '/paiju.v1.AdminService/AdjustCoins',
                 request_serializer=paiju_dot_v1_dot_admin__pb2.AdjustCoinsRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_admin__pb2.AdjustCoinsResponse.FromString,
                 _registered_method=True)
         self.ListOutbox = channel.unary_unary(
-                '/paiju.v1.Admin/ListOutbox',
+                '/paiju.v1.AdminService/ListOutbox',
                 request_serializer=paiju_dot_v1_dot_admin__pb2.ListOutboxRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_admin__pb2.ListOutboxResponse.FromString,
                 _registered_method=True)
         self.RetrySettlement = channel.unary_unary(
-                '/paiju.v1.Admin/RetrySettlement',
-                request_serializer=paiju_dot_v1_dot_admin__pb2.OutboxActionRequest.SerializeToString,
-                response_deserializer=paiju_dot_v1_dot_admin__pb2.OutboxActionResponse.FromString,
+                '/paiju.v1.AdminService/RetrySettlement',
+                request_serializer=paiju_dot_v1_dot_admin__pb2.RetrySettlementRequest.SerializeToString,
+                response_deserializer=paiju_dot_v1_dot_admin__pb2.RetrySettlementResponse.FromString,
                 _registered_method=True)
         self.VoidSettlement = channel.unary_unary(
-                '/paiju.v1.Admin/VoidSettlement',
-                request_serializer=paiju_dot_v1_dot_admin__pb2.OutboxActionRequest.SerializeToString,
-                response_deserializer=paiju_dot_v1_dot_admin__pb2.OutboxActionResponse.FromString,
+                '/paiju.v1.AdminService/VoidSettlement',
+                request_serializer=paiju_dot_v1_dot_admin__pb2.VoidSettlementRequest.SerializeToString,
+                response_deserializer=paiju_dot_v1_dot_admin__pb2.VoidSettlementResponse.FromString,
                 _registered_method=True)
         self.GetHandRecord = channel.unary_unary(
-                '/paiju.v1.Admin/GetHandRecord',
+                '/paiju.v1.AdminService/GetHandRecord',
                 request_serializer=paiju_dot_v1_dot_admin__pb2.GetHandRecordRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_admin__pb2.GetHandRecordResponse.FromString,
                 _registered_method=True)
         self.ListAuditLog = channel.unary_unary(
-                '/paiju.v1.Admin/ListAuditLog',
+                '/paiju.v1.AdminService/ListAuditLog',
                 request_serializer=paiju_dot_v1_dot_admin__pb2.ListAuditLogRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_admin__pb2.ListAuditLogResponse.FromString,
                 _registered_method=True)
 
 
-class AdminServicer:
+class AdminServiceServicer:
     """Operators only. Every RPC needs a token of the `operator` role (`paiju admin token`):
     UNAUTHENTICATED without a valid token, PERMISSION_DENIED with a player's or a service's token.
     Refusals carry a stable word in the `paiju-error-code` trailer.
@@ -176,22 +176,22 @@ class AdminServicer:
         raise NotImplementedError('Method not implemented!')
 
 
-def add_AdminServicer_to_server(servicer, server):
+def add_AdminServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
             'FindPlayer': grpc.unary_unary_rpc_method_handler(
                     servicer.FindPlayer,
                     request_deserializer=paiju_dot_v1_dot_admin__pb2.FindPlayerRequest.FromString,
-                    response_serializer=paiju_dot_v1_dot_admin__pb2.Player.SerializeToString,
+                    response_serializer=paiju_dot_v1_dot_admin__pb2.FindPlayerResponse.SerializeToString,
             ),
             'SuspendAccount': grpc.unary_unary_rpc_method_handler(
                     servicer.SuspendAccount,
-                    request_deserializer=paiju_dot_v1_dot_admin__pb2.AccountActionRequest.FromString,
-                    response_serializer=paiju_dot_v1_dot_admin__pb2.Player.SerializeToString,
+                    request_deserializer=paiju_dot_v1_dot_admin__pb2.SuspendAccountRequest.FromString,
+                    response_serializer=paiju_dot_v1_dot_admin__pb2.SuspendAccountResponse.SerializeToString,
             ),
             'RestoreAccount': grpc.unary_unary_rpc_method_handler(
                     servicer.RestoreAccount,
-                    request_deserializer=paiju_dot_v1_dot_admin__pb2.AccountActionRequest.FromString,
-                    response_serializer=paiju_dot_v1_dot_admin__pb2.Player.SerializeToString,
+                    request_deserializer=paiju_dot_v1_dot_admin__pb2.RestoreAccountRequest.FromString,
+                    response_serializer=paiju_dot_v1_dot_admin__pb2.RestoreAccountResponse.SerializeToString,
             ),
             'AdjustCoins': grpc.unary_unary_rpc_method_handler(
                     servicer.AdjustCoins,
@@ -205,13 +205,13 @@ def add_AdminServicer_to_server(servicer, server):
             ),
             'RetrySettlement': grpc.unary_unary_rpc_method_handler(
                     servicer.RetrySettlement,
-                    request_deserializer=paiju_dot_v1_dot_admin__pb2.OutboxActionRequest.FromString,
-                    response_serializer=paiju_dot_v1_dot_admin__pb2.OutboxActionResponse.SerializeToString,
+                    request_deserializer=paiju_dot_v1_dot_admin__pb2.RetrySettlementRequest.FromString,
+                    response_serializer=paiju_dot_v1_dot_admin__pb2.RetrySettlementResponse.SerializeToString,
             ),
             'VoidSettlement': grpc.unary_unary_rpc_method_handler(
                     servicer.VoidSettlement,
-                    request_deserializer=paiju_dot_v1_dot_admin__pb2.OutboxActionRequest.FromString,
-                    response_serializer=paiju_dot_v1_dot_admin__pb2.OutboxActionResponse.SerializeToString,
+                    request_deserializer=paiju_dot_v1_dot_admin__pb2.VoidSettlementRequest.FromString,
+                    response_serializer=paiju_dot_v1_dot_admin__pb2.VoidSettlementResponse.SerializeToString,
             ),
             'GetHandRecord': grpc.unary_unary_rpc_method_handler(
                     servicer.GetHandRecord,
@@ -225,13 +225,13 @@ def add_AdminServicer_to_server(servicer, server):
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
-            'paiju.v1.Admin', rpc_method_handlers)
+            'paiju.v1.AdminService', rpc_method_handlers)
     server.add_generic_rpc_handlers((generic_handler,))
-    server.add_registered_method_handlers('paiju.v1.Admin', rpc_method_handlers)
+    server.add_registered_method_handlers('paiju.v1.AdminService', rpc_method_handlers)
 
 
  # This class is part of an EXPERIMENTAL API.
-class Admin:
+class AdminService:
     """Operators only. Every RPC needs a token of the `operator` role (`paiju admin token`):
     UNAUTHENTICATED without a valid token, PERMISSION_DENIED with a player's or a service's token.
     Refusals carry a stable word in the `paiju-error-code` trailer.
@@ -251,9 +251,9 @@ class Admin:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Admin/FindPlayer',
+            '/paiju.v1.AdminService/FindPlayer',
             paiju_dot_v1_dot_admin__pb2.FindPlayerRequest.SerializeToString,
-            paiju_dot_v1_dot_admin__pb2.Player.FromString,
+            paiju_dot_v1_dot_admin__pb2.FindPlayerResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -278,9 +278,9 @@ class Admin:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Admin/SuspendAccount',
-            paiju_dot_v1_dot_admin__pb2.AccountActionRequest.SerializeToString,
-            paiju_dot_v1_dot_admin__pb2.Player.FromString,
+            '/paiju.v1.AdminService/SuspendAccount',
+            paiju_dot_v1_dot_admin__pb2.SuspendAccountRequest.SerializeToString,
+            paiju_dot_v1_dot_admin__pb2.SuspendAccountResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -305,9 +305,9 @@ class Admin:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Admin/RestoreAccount',
-            paiju_dot_v1_dot_admin__pb2.AccountActionRequest.SerializeToString,
-            paiju_dot_v1_dot_admin__pb2.Player.FromString,
+            '/paiju.v1.AdminService/RestoreAccount',
+            paiju_dot_v1_dot_admin__pb2.RestoreAccountRequest.SerializeToString,
+            paiju_dot_v1_dot_admin__pb2.RestoreAccountResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -332,7 +332,7 @@ class Admin:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Admin/AdjustCoins',
+            '/paiju.v1.AdminService/AdjustCoins',
             paiju_dot_v1_dot_admin__pb2.AdjustCoinsRequest.SerializeToString,
             paiju_dot_v1_dot_admin__pb2.AdjustCoinsResponse.FromString,
             options,
@@ -359,7 +359,7 @@ class Admin:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Admin/ListOutbox',
+            '/paiju.v1.AdminService/ListOutbox',
             paiju_dot_v1_dot_admin__pb2.ListOutboxRequest.SerializeToString,
             paiju_dot_v1_dot_admin__pb2.ListOutboxResponse.FromString,
             options,
@@ -386,9 +386,9 @@ class Admin:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Admin/RetrySettlement',
-            paiju_dot_v1_dot_admin__pb2.OutboxActionRequest.SerializeToString,
-            paiju_dot_v1_dot_admin__pb2.OutboxActionResponse.FromString,
+            '/paiju.v1.AdminService/RetrySettlement',
+            paiju_dot_v1_dot_admin__pb2.RetrySettlementRequest.SerializeToString,
+            paiju_dot_v1_dot_admin__pb2.RetrySettlementResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -413,9 +413,9 @@ class Admin:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Admin/VoidSettlement',
-            paiju_dot_v1_dot_admin__pb2.OutboxActionRequest.SerializeToString,
-            paiju_dot_v1_dot_admin__pb2.OutboxActionResponse.FromString,
+            '/paiju.v1.AdminService/VoidSettlement',
+            paiju_dot_v1_dot_admin__pb2.VoidSettlementRequest.SerializeToString,
+            paiju_dot_v1_dot_admin__pb2.VoidSettlementResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -440,7 +440,7 @@ class Admin:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Admin/GetHandRecord',
+            '/paiju.v1.AdminService/GetHandRecord',
             paiju_dot_v1_dot_admin__pb2.GetHandRecordRequest.SerializeToString,
             paiju_dot_v1_dot_admin__pb2.GetHandRecordResponse.FromString,
             options,
@@ -467,7 +467,7 @@ class Admin:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Admin/ListAuditLog',
+            '/paiju.v1.AdminService/ListAuditLog',
             paiju_dot_v1_dot_admin__pb2.ListAuditLogRequest.SerializeToString,
             paiju_dot_v1_dot_admin__pb2.ListAuditLogResponse.FromString,
             options,

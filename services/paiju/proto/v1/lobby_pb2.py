@@ -26,7 +26,7 @@ _sym_db = _symbol_database.Default()
 from paiju.proto.v1 import common_pb2 as paiju_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14paiju/v1/lobby.proto\x12\x08paiju.v1\x1a\x15paiju/v1/common.proto\" \n\x10ListTiersRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\"2\n\x11ListTiersResponse\x12\x1d\n\x05tiers\x18\x01 \x03(\x0b\x32\x0e.paiju.v1.Tier\".\n\x10ListRoomsRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04tier\x18\x02 \x01(\t\"2\n\x11ListRoomsResponse\x12\x1d\n\x05rooms\x18\x01 \x03(\x0b\x32\x0e.paiju.v1.Room\"/\n\x11WatchRoomsRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04tier\x18\x02 \x01(\t\"-\n\x0cRoomSnapshot\x12\x1d\n\x05rooms\x18\x01 \x03(\x0b\x32\x0e.paiju.v1.Room\"i\n\x0eRoomListUpdate\x12*\n\x08snapshot\x18\x01 \x01(\x0b\x32\x16.paiju.v1.RoomSnapshotH\x00\x12!\n\x07\x63hanged\x18\x02 \x01(\x0b\x32\x0e.paiju.v1.RoomH\x00\x42\x08\n\x06update\"9\n\nSitRequest\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"9\n\x0bSitResponse\x12\x1c\n\x04room\x18\x01 \x01(\x0b\x32\x0e.paiju.v1.Room\x12\x0c\n\x04seat\x18\x02 \x01(\x05\"6\n\x0cStandRequest\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x15\n\raccept_escape\x18\x02 \x01(\x08\">\n\rStandResponse\x12\x1c\n\x04room\x18\x01 \x01(\x0b\x32\x0e.paiju.v1.Room\x12\x0f\n\x07\x65scaped\x18\x02 \x01(\x08\"\x1f\n\x0cReadyRequest\x12\x0f\n\x07room_id\x18\x01 \x01(\t\"T\n\rReadyResponse\x12\x1c\n\x04room\x18\x01 \x01(\x0b\x32\x0e.paiju.v1.Room\x12\x14\n\x0chand_started\x18\x02 \x01(\x08\x12\x0f\n\x07hand_id\x18\x03 \x01(\t\"/\n\x11QuickMatchRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04tier\x18\x02 \x01(\t2\xc4\x03\n\x05Lobby\x12\x44\n\tListTiers\x12\x1a.paiju.v1.ListTiersRequest\x1a\x1b.paiju.v1.ListTiersResponse\x12\x44\n\tListRooms\x12\x1a.paiju.v1.ListRoomsRequest\x1a\x1b.paiju.v1.ListRoomsResponse\x12\x45\n\nWatchRooms\x12\x1b.paiju.v1.WatchRoomsRequest\x1a\x18.paiju.v1.RoomListUpdate0\x01\x12\x32\n\x03Sit\x12\x14.paiju.v1.SitRequest\x1a\x15.paiju.v1.SitResponse\x12\x38\n\x05Stand\x12\x16.paiju.v1.StandRequest\x1a\x17.paiju.v1.StandResponse\x12\x38\n\x05Ready\x12\x16.paiju.v1.ReadyRequest\x1a\x17.paiju.v1.ReadyResponse\x12@\n\nQuickMatch\x12\x1b.paiju.v1.QuickMatchRequest\x1a\x15.paiju.v1.SitResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14paiju/v1/lobby.proto\x12\x08paiju.v1\x1a\x15paiju/v1/common.proto\" \n\x10ListTiersRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\"2\n\x11ListTiersResponse\x12\x1d\n\x05tiers\x18\x01 \x03(\x0b\x32\x0e.paiju.v1.Tier\".\n\x10ListRoomsRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04tier\x18\x02 \x01(\t\"2\n\x11ListRoomsResponse\x12\x1d\n\x05rooms\x18\x01 \x03(\x0b\x32\x0e.paiju.v1.Room\"/\n\x11WatchRoomsRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04tier\x18\x02 \x01(\t\"-\n\x0cRoomSnapshot\x12\x1d\n\x05rooms\x18\x01 \x03(\x0b\x32\x0e.paiju.v1.Room\"m\n\x12WatchRoomsResponse\x12*\n\x08snapshot\x18\x01 \x01(\x0b\x32\x16.paiju.v1.RoomSnapshotH\x00\x12!\n\x07\x63hanged\x18\x02 \x01(\x0b\x32\x0e.paiju.v1.RoomH\x00\x42\x08\n\x06update\"9\n\nSitRequest\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"9\n\x0bSitResponse\x12\x1c\n\x04room\x18\x01 \x01(\x0b\x32\x0e.paiju.v1.Room\x12\x0c\n\x04seat\x18\x02 \x01(\x05\"6\n\x0cStandRequest\x12\x0f\n\x07room_id\x18\x01 \x01(\t\x12\x15\n\raccept_escape\x18\x02 \x01(\x08\">\n\rStandResponse\x12\x1c\n\x04room\x18\x01 \x01(\x0b\x32\x0e.paiju.v1.Room\x12\x0f\n\x07\x65scaped\x18\x02 \x01(\x08\"\x1f\n\x0cReadyRequest\x12\x0f\n\x07room_id\x18\x01 \x01(\t\"T\n\rReadyResponse\x12\x1c\n\x04room\x18\x01 \x01(\x0b\x32\x0e.paiju.v1.Room\x12\x14\n\x0chand_started\x18\x02 \x01(\x08\x12\x0f\n\x07hand_id\x18\x03 \x01(\t\"/\n\x11QuickMatchRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04tier\x18\x02 \x01(\t\"@\n\x12QuickMatchResponse\x12\x1c\n\x04room\x18\x01 \x01(\x0b\x32\x0e.paiju.v1.Room\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x32\xd6\x03\n\x0cLobbyService\x12\x44\n\tListTiers\x12\x1a.paiju.v1.ListTiersRequest\x1a\x1b.paiju.v1.ListTiersResponse\x12\x44\n\tListRooms\x12\x1a.paiju.v1.ListRoomsRequest\x1a\x1b.paiju.v1.ListRoomsResponse\x12I\n\nWatchRooms\x12\x1b.paiju.v1.WatchRoomsRequest\x1a\x1c.paiju.v1.WatchRoomsResponse0\x01\x12\x32\n\x03Sit\x12\x14.paiju.v1.SitRequest\x1a\x15.paiju.v1.SitResponse\x12\x38\n\x05Stand\x12\x16.paiju.v1.StandRequest\x1a\x17.paiju.v1.StandResponse\x12\x38\n\x05Ready\x12\x16.paiju.v1.ReadyRequest\x1a\x17.paiju.v1.ReadyResponse\x12G\n\nQuickMatch\x12\x1b.paiju.v1.QuickMatchRequest\x1a\x1c.paiju.v1.QuickMatchResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -45,22 +45,24 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_WATCHROOMSREQUEST']._serialized_end=290
   _globals['_ROOMSNAPSHOT']._serialized_start=292
   _globals['_ROOMSNAPSHOT']._serialized_end=337
-  _globals['_ROOMLISTUPDATE']._serialized_start=339
-  _globals['_ROOMLISTUPDATE']._serialized_end=444
-  _globals['_SITREQUEST']._serialized_start=446
-  _globals['_SITREQUEST']._serialized_end=503
-  _globals['_SITRESPONSE']._serialized_start=505
-  _globals['_SITRESPONSE']._serialized_end=562
-  _globals['_STANDREQUEST']._serialized_start=564
-  _globals['_STANDREQUEST']._serialized_end=618
-  _globals['_STANDRESPONSE']._serialized_start=620
-  _globals['_STANDRESPONSE']._serialized_end=682
-  _globals['_READYREQUEST']._serialized_start=684
-  _globals['_READYREQUEST']._serialized_end=715
-  _globals['_READYRESPONSE']._serialized_start=717
-  _globals['_READYRESPONSE']._serialized_end=801
-  _globals['_QUICKMATCHREQUEST']._serialized_start=803
-  _globals['_QUICKMATCHREQUEST']._serialized_end=850
-  _globals['_LOBBY']._serialized_start=853
-  _globals['_LOBBY']._serialized_end=1305
+  _globals['_WATCHROOMSRESPONSE']._serialized_start=339
+  _globals['_WATCHROOMSRESPONSE']._serialized_end=448
+  _globals['_SITREQUEST']._serialized_start=450
+  _globals['_SITREQUEST']._serialized_end=507
+  _globals['_SITRESPONSE']._serialized_start=509
+  _globals['_SITRESPONSE']._serialized_end=566
+  _globals['_STANDREQUEST']._serialized_start=568
+  _globals['_STANDREQUEST']._serialized_end=622
+  _globals['_STANDRESPONSE']._serialized_start=624
+  _globals['_STANDRESPONSE']._serialized_end=686
+  _globals['_READYREQUEST']._serialized_start=688
+  _globals['_READYREQUEST']._serialized_end=719
+  _globals['_READYRESPONSE']._serialized_start=721
+  _globals['_READYRESPONSE']._serialized_end=805
+  _globals['_QUICKMATCHREQUEST']._serialized_start=807
+  _globals['_QUICKMATCHREQUEST']._serialized_end=854
+  _globals['_QUICKMATCHRESPONSE']._serialized_start=856
+  _globals['_QUICKMATCHRESPONSE']._serialized_end=920
+  _globals['_LOBBYSERVICE']._serialized_start=923
+  _globals['_LOBBYSERVICE']._serialized_end=1393
 # @@protoc_insertion_point(module_scope)

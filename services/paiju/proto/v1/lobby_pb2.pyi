@@ -48,7 +48,7 @@ class RoomSnapshot(_message.Message):
     rooms: _containers.RepeatedCompositeFieldContainer[_common_pb2.Room]
     def __init__(self, rooms: _Optional[_Iterable[_Union[_common_pb2.Room, _Mapping]]] = ...) -> None: ...
 
-class RoomListUpdate(_message.Message):
+class WatchRoomsResponse(_message.Message):
     __slots__ = ("snapshot", "changed")
     SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
     CHANGED_FIELD_NUMBER: _ClassVar[int]
@@ -111,3 +111,11 @@ class QuickMatchRequest(_message.Message):
     game: str
     tier: str
     def __init__(self, game: _Optional[str] = ..., tier: _Optional[str] = ...) -> None: ...
+
+class QuickMatchResponse(_message.Message):
+    __slots__ = ("room", "seat")
+    ROOM_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    room: _common_pb2.Room
+    seat: int
+    def __init__(self, room: _Optional[_Union[_common_pb2.Room, _Mapping]] = ..., seat: _Optional[int] = ...) -> None: ...

@@ -26,7 +26,7 @@ if _version_not_supported:
     )
 
 
-class LobbyStub:
+class LobbyServiceStub:
     """What players do before a hand. Every RPC needs a session token (UNAUTHENTICATED otherwise) and
     acts for the caller's account.
     Any RPC may also end UNAVAILABLE (a backend is out of reach: retry) or INTERNAL (a server
@@ -41,43 +41,43 @@ class LobbyStub:
             channel: A grpc.Channel.
         """
         self.ListTiers = channel.unary_unary(
-                '/paiju.v1.Lobby/ListTiers',
+                '/paiju.v1.LobbyService/ListTiers',
                 request_serializer=paiju_dot_v1_dot_lobby__pb2.ListTiersRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_lobby__pb2.ListTiersResponse.FromString,
                 _registered_method=True)
         self.ListRooms = channel.unary_unary(
-                '/paiju.v1.Lobby/ListRooms',
+                '/paiju.v1.LobbyService/ListRooms',
                 request_serializer=paiju_dot_v1_dot_lobby__pb2.ListRoomsRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_lobby__pb2.ListRoomsResponse.FromString,
                 _registered_method=True)
         self.WatchRooms = channel.unary_stream(
-                '/paiju.v1.Lobby/WatchRooms',
+                '/paiju.v1.LobbyService/WatchRooms',
                 request_serializer=paiju_dot_v1_dot_lobby__pb2.WatchRoomsRequest.SerializeToString,
-                response_deserializer=paiju_dot_v1_dot_lobby__pb2.RoomListUpdate.FromString,
+                response_deserializer=paiju_dot_v1_dot_lobby__pb2.WatchRoomsResponse.FromString,
                 _registered_method=True)
         self.Sit = channel.unary_unary(
-                '/paiju.v1.Lobby/Sit',
+                '/paiju.v1.LobbyService/Sit',
                 request_serializer=paiju_dot_v1_dot_lobby__pb2.SitRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_lobby__pb2.SitResponse.FromString,
                 _registered_method=True)
         self.Stand = channel.unary_unary(
-                '/paiju.v1.Lobby/Stand',
+                '/paiju.v1.LobbyService/Stand',
                 request_serializer=paiju_dot_v1_dot_lobby__pb2.StandRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_lobby__pb2.StandResponse.FromString,
                 _registered_method=True)
         self.Ready = channel.unary_unary(
-                '/paiju.v1.Lobby/Ready',
+                '/paiju.v1.LobbyService/Ready',
                 request_serializer=paiju_dot_v1_dot_lobby__pb2.ReadyRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_lobby__pb2.ReadyResponse.FromString,
                 _registered_method=True)
         self.QuickMatch = channel.unary_unary(
-                '/paiju.v1.Lobby/QuickMatch',
+                '/paiju.v1.LobbyService/QuickMatch',
                 request_serializer=paiju_dot_v1_dot_lobby__pb2.QuickMatchRequest.SerializeToString,
-                response_deserializer=paiju_dot_v1_dot_lobby__pb2.SitResponse.FromString,
+                response_deserializer=paiju_dot_v1_dot_lobby__pb2.QuickMatchResponse.FromString,
                 _registered_method=True)
 
 
-class LobbyServicer:
+class LobbyServiceServicer:
     """What players do before a hand. Every RPC needs a session token (UNAUTHENTICATED otherwise) and
     acts for the caller's account.
     Any RPC may also end UNAVAILABLE (a backend is out of reach: retry) or INTERNAL (a server
@@ -159,7 +159,7 @@ class LobbyServicer:
         raise NotImplementedError('Method not implemented!')
 
 
-def add_LobbyServicer_to_server(servicer, server):
+def add_LobbyServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
             'ListTiers': grpc.unary_unary_rpc_method_handler(
                     servicer.ListTiers,
@@ -174,7 +174,7 @@ def add_LobbyServicer_to_server(servicer, server):
             'WatchRooms': grpc.unary_stream_rpc_method_handler(
                     servicer.WatchRooms,
                     request_deserializer=paiju_dot_v1_dot_lobby__pb2.WatchRoomsRequest.FromString,
-                    response_serializer=paiju_dot_v1_dot_lobby__pb2.RoomListUpdate.SerializeToString,
+                    response_serializer=paiju_dot_v1_dot_lobby__pb2.WatchRoomsResponse.SerializeToString,
             ),
             'Sit': grpc.unary_unary_rpc_method_handler(
                     servicer.Sit,
@@ -194,17 +194,17 @@ def add_LobbyServicer_to_server(servicer, server):
             'QuickMatch': grpc.unary_unary_rpc_method_handler(
                     servicer.QuickMatch,
                     request_deserializer=paiju_dot_v1_dot_lobby__pb2.QuickMatchRequest.FromString,
-                    response_serializer=paiju_dot_v1_dot_lobby__pb2.SitResponse.SerializeToString,
+                    response_serializer=paiju_dot_v1_dot_lobby__pb2.QuickMatchResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
-            'paiju.v1.Lobby', rpc_method_handlers)
+            'paiju.v1.LobbyService', rpc_method_handlers)
     server.add_generic_rpc_handlers((generic_handler,))
-    server.add_registered_method_handlers('paiju.v1.Lobby', rpc_method_handlers)
+    server.add_registered_method_handlers('paiju.v1.LobbyService', rpc_method_handlers)
 
 
  # This class is part of an EXPERIMENTAL API.
-class Lobby:
+class LobbyService:
     """What players do before a hand. Every RPC needs a session token (UNAUTHENTICATED otherwise) and
     acts for the caller's account.
     Any RPC may also end UNAVAILABLE (a backend is out of reach: retry) or INTERNAL (a server
@@ -226,7 +226,7 @@ class Lobby:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Lobby/ListTiers',
+            '/paiju.v1.LobbyService/ListTiers',
             paiju_dot_v1_dot_lobby__pb2.ListTiersRequest.SerializeToString,
             paiju_dot_v1_dot_lobby__pb2.ListTiersResponse.FromString,
             options,
@@ -253,7 +253,7 @@ class Lobby:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Lobby/ListRooms',
+            '/paiju.v1.LobbyService/ListRooms',
             paiju_dot_v1_dot_lobby__pb2.ListRoomsRequest.SerializeToString,
             paiju_dot_v1_dot_lobby__pb2.ListRoomsResponse.FromString,
             options,
@@ -280,9 +280,9 @@ class Lobby:
         return grpc.experimental.unary_stream(
             request,
             target,
-            '/paiju.v1.Lobby/WatchRooms',
+            '/paiju.v1.LobbyService/WatchRooms',
             paiju_dot_v1_dot_lobby__pb2.WatchRoomsRequest.SerializeToString,
-            paiju_dot_v1_dot_lobby__pb2.RoomListUpdate.FromString,
+            paiju_dot_v1_dot_lobby__pb2.WatchRoomsResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -307,7 +307,7 @@ class Lobby:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Lobby/Sit',
+            '/paiju.v1.LobbyService/Sit',
             paiju_dot_v1_dot_lobby__pb2.SitRequest.SerializeToString,
             paiju_dot_v1_dot_lobby__pb2.SitResponse.FromString,
             options,
@@ -334,7 +334,7 @@ class Lobby:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Lobby/Stand',
+            '/paiju.v1.LobbyService/Stand',
             paiju_dot_v1_dot_lobby__pb2.StandRequest.SerializeToString,
             paiju_dot_v1_dot_lobby__pb2.StandResponse.FromString,
             options,
@@ -361,7 +361,7 @@ class Lobby:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Lobby/Ready',
+            '/paiju.v1.LobbyService/Ready',
             paiju_dot_v1_dot_lobby__pb2.ReadyRequest.SerializeToString,
             paiju_dot_v1_dot_lobby__pb2.ReadyResponse.FromString,
             options,
@@ -388,9 +388,9 @@ class Lobby:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Lobby/QuickMatch',
+            '/paiju.v1.LobbyService/QuickMatch',
             paiju_dot_v1_dot_lobby__pb2.QuickMatchRequest.SerializeToString,
-            paiju_dot_v1_dot_lobby__pb2.SitResponse.FromString,
+            paiju_dot_v1_dot_lobby__pb2.QuickMatchResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -18,6 +18,12 @@ class GetViewRequest(_message.Message):
     table_id: str
     def __init__(self, table_id: _Optional[str] = ...) -> None: ...
 
+class GetViewResponse(_message.Message):
+    __slots__ = ("view",)
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    view: TableView
+    def __init__(self, view: _Optional[_Union[TableView, _Mapping]] = ...) -> None: ...
+
 class TurnClock(_message.Message):
     __slots__ = ("seat", "due_at", "suspended")
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -114,7 +120,7 @@ class WatchRequest(_message.Message):
     leave_out_own_acts: bool
     def __init__(self, table_id: _Optional[str] = ..., after_event_id: _Optional[str] = ..., follow_view: _Optional[bool] = ..., leave_out_own_acts: _Optional[bool] = ...) -> None: ...
 
-class TableUpdate(_message.Message):
+class WatchResponse(_message.Message):
     __slots__ = ("snapshot", "events")
     SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
@@ -148,13 +154,13 @@ class PlayMove(_message.Message):
     action: str
     def __init__(self, move_id: _Optional[int] = ..., expected_version: _Optional[int] = ..., action: _Optional[str] = ...) -> None: ...
 
-class PlayUpdate(_message.Message):
+class PlayResponse(_message.Message):
     __slots__ = ("update", "answer")
     UPDATE_FIELD_NUMBER: _ClassVar[int]
     ANSWER_FIELD_NUMBER: _ClassVar[int]
-    update: TableUpdate
+    update: WatchResponse
     answer: MoveAnswer
-    def __init__(self, update: _Optional[_Union[TableUpdate, _Mapping]] = ..., answer: _Optional[_Union[MoveAnswer, _Mapping]] = ...) -> None: ...
+    def __init__(self, update: _Optional[_Union[WatchResponse, _Mapping]] = ..., answer: _Optional[_Union[MoveAnswer, _Mapping]] = ...) -> None: ...
 
 class MoveAnswer(_message.Message):
     __slots__ = ("move_id", "accepted", "refused", "ready")

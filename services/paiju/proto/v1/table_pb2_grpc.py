@@ -27,7 +27,7 @@ if _version_not_supported:
     )
 
 
-class TableStub:
+class TableServiceStub:
     """What players do during a hand. Every RPC needs a session token (UNAUTHENTICATED otherwise). A
     seated caller sees and plays only their own seat; an operator sees public information only; any
     other caller is answered with PERMISSION_DENIED.
@@ -43,33 +43,33 @@ class TableStub:
             channel: A grpc.Channel.
         """
         self.GetView = channel.unary_unary(
-                '/paiju.v1.Table/GetView',
+                '/paiju.v1.TableService/GetView',
                 request_serializer=paiju_dot_v1_dot_table__pb2.GetViewRequest.SerializeToString,
-                response_deserializer=paiju_dot_v1_dot_table__pb2.TableView.FromString,
+                response_deserializer=paiju_dot_v1_dot_table__pb2.GetViewResponse.FromString,
                 _registered_method=True)
         self.Act = channel.unary_unary(
-                '/paiju.v1.Table/Act',
+                '/paiju.v1.TableService/Act',
                 request_serializer=paiju_dot_v1_dot_table__pb2.ActRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_table__pb2.ActResponse.FromString,
                 _registered_method=True)
         self.CheckAction = channel.unary_unary(
-                '/paiju.v1.Table/CheckAction',
+                '/paiju.v1.TableService/CheckAction',
                 request_serializer=paiju_dot_v1_dot_table__pb2.CheckActionRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_table__pb2.CheckActionResponse.FromString,
                 _registered_method=True)
         self.Watch = channel.unary_stream(
-                '/paiju.v1.Table/Watch',
+                '/paiju.v1.TableService/Watch',
                 request_serializer=paiju_dot_v1_dot_table__pb2.WatchRequest.SerializeToString,
-                response_deserializer=paiju_dot_v1_dot_table__pb2.TableUpdate.FromString,
+                response_deserializer=paiju_dot_v1_dot_table__pb2.WatchResponse.FromString,
                 _registered_method=True)
         self.Play = channel.stream_stream(
-                '/paiju.v1.Table/Play',
+                '/paiju.v1.TableService/Play',
                 request_serializer=paiju_dot_v1_dot_table__pb2.PlayRequest.SerializeToString,
-                response_deserializer=paiju_dot_v1_dot_table__pb2.PlayUpdate.FromString,
+                response_deserializer=paiju_dot_v1_dot_table__pb2.PlayResponse.FromString,
                 _registered_method=True)
 
 
-class TableServicer:
+class TableServiceServicer:
     """What players do during a hand. Every RPC needs a session token (UNAUTHENTICATED otherwise). A
     seated caller sees and plays only their own seat; an operator sees public information only; any
     other caller is answered with PERMISSION_DENIED.
@@ -139,8 +139,8 @@ class TableServicer:
         judges and applies it, and a refused move is answered with what `Act` would have ended with:
         the stream goes on. The caller's own moves are left out of the stream's updates (their
         answers carry their events and the view after them), whatever `open.leave_out_own_acts` says.
-        A `ready` presses start at the stream's table, exactly as `Lobby.Ready` would, and is
-        answered in the same order, refused as `Lobby.Ready` would end (e.g. `not_enough_coins`);
+        A `ready` presses start at the stream's table, exactly as `LobbyService.Ready` would, and is
+        answered in the same order, refused as `LobbyService.Ready` would end (e.g. `not_enough_coins`);
         the events of a press (and of the hand it starts) come on the stream as anyone's.
         Closing the sending side stops the moves, not the updates. A move over the caller's rate of
         calls is answered refused (`rate_limited`). Browsers, behind gRPC-Web, which has no client
@@ -155,12 +155,12 @@ class TableServicer:
         raise NotImplementedError('Method not implemented!')
 
 
-def add_TableServicer_to_server(servicer, server):
+def add_TableServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
             'GetView': grpc.unary_unary_rpc_method_handler(
                     servicer.GetView,
                     request_deserializer=paiju_dot_v1_dot_table__pb2.GetViewRequest.FromString,
-                    response_serializer=paiju_dot_v1_dot_table__pb2.TableView.SerializeToString,
+                    response_serializer=paiju_dot_v1_dot_table__pb2.GetViewResponse.SerializeToString,
             ),
             'Act': grpc.unary_unary_rpc_method_handler(
                     servicer.Act,
@@ -175,22 +175,22 @@ def add_TableServicer_to_server(servicer, server):
             'Watch': grpc.unary_stream_rpc_method_handler(
                     servicer.Watch,
                     request_deserializer=paiju_dot_v1_dot_table__pb2.WatchRequest.FromString,
-                    response_serializer=paiju_dot_v1_dot_table__pb2.TableUpdate.SerializeToString,
+                    response_serializer=paiju_dot_v1_dot_table__pb2.WatchResponse.SerializeToString,
             ),
             'Play': grpc.stream_stream_rpc_method_handler(
                     servicer.Play,
                     request_deserializer=paiju_dot_v1_dot_table__pb2.PlayRequest.FromString,
-                    response_serializer=paiju_dot_v1_dot_table__pb2.PlayUpdate.SerializeToString,
+                    response_serializer=paiju_dot_v1_dot_table__pb2.PlayResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
-            'paiju.v1.Table', rpc_method_handlers)
+            'paiju.v1.TableService', rpc_method_handlers)
     server.add_generic_rpc_handlers((generic_handler,))
-    server.add_registered_method_handlers('paiju.v1.Table', rpc_method_handlers)
+    server.add_registered_method_handlers('paiju.v1.TableService', rpc_method_handlers)
 
 
  # This class is part of an EXPERIMENTAL API.
-class Table:
+class TableService:
     """What players do during a hand. Every RPC needs a session token (UNAUTHENTICATED otherwise). A
     seated caller sees and plays only their own seat; an operator sees public information only; any
     other caller is answered with PERMISSION_DENIED.
@@ -213,9 +213,9 @@ class Table:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Table/GetView',
+            '/paiju.v1.TableService/GetView',
             paiju_dot_v1_dot_table__pb2.GetViewRequest.SerializeToString,
-            paiju_dot_v1_dot_table__pb2.TableView.FromString,
+            paiju_dot_v1_dot_table__pb2.GetViewResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -240,7 +240,7 @@ class Table:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Table/Act',
+            '/paiju.v1.TableService/Act',
             paiju_dot_v1_dot_table__pb2.ActRequest.SerializeToString,
             paiju_dot_v1_dot_table__pb2.ActResponse.FromString,
             options,
@@ -267,7 +267,7 @@ class Table:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Table/CheckAction',
+            '/paiju.v1.TableService/CheckAction',
             paiju_dot_v1_dot_table__pb2.CheckActionRequest.SerializeToString,
             paiju_dot_v1_dot_table__pb2.CheckActionResponse.FromString,
             options,
@@ -294,9 +294,9 @@ class Table:
         return grpc.experimental.unary_stream(
             request,
             target,
-            '/paiju.v1.Table/Watch',
+            '/paiju.v1.TableService/Watch',
             paiju_dot_v1_dot_table__pb2.WatchRequest.SerializeToString,
-            paiju_dot_v1_dot_table__pb2.TableUpdate.FromString,
+            paiju_dot_v1_dot_table__pb2.WatchResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -321,9 +321,9 @@ class Table:
         return grpc.experimental.stream_stream(
             request_iterator,
             target,
-            '/paiju.v1.Table/Play',
+            '/paiju.v1.TableService/Play',
             paiju_dot_v1_dot_table__pb2.PlayRequest.SerializeToString,
-            paiju_dot_v1_dot_table__pb2.PlayUpdate.FromString,
+            paiju_dot_v1_dot_table__pb2.PlayResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -335,7 +335,7 @@ class Table:
             _registered_method=True)
 
 
-class TableInternalStub:
+class TableInternalServiceStub:
     """Calls from the other services. Every RPC needs a token of the `service` role: UNAUTHENTICATED
     without a valid token, PERMISSION_DENIED with a player's token.
     """
@@ -347,18 +347,18 @@ class TableInternalStub:
             channel: A grpc.Channel.
         """
         self.ExpireDeadline = channel.unary_unary(
-                '/paiju.v1.TableInternal/ExpireDeadline',
+                '/paiju.v1.TableInternalService/ExpireDeadline',
                 request_serializer=paiju_dot_v1_dot_common__pb2.ExpireDeadlineRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_common__pb2.ExpireDeadlineResponse.FromString,
                 _registered_method=True)
         self.MarkDisconnected = channel.unary_unary(
-                '/paiju.v1.TableInternal/MarkDisconnected',
+                '/paiju.v1.TableInternalService/MarkDisconnected',
                 request_serializer=paiju_dot_v1_dot_table__pb2.MarkDisconnectedRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_table__pb2.MarkDisconnectedResponse.FromString,
                 _registered_method=True)
 
 
-class TableInternalServicer:
+class TableInternalServiceServicer:
     """Calls from the other services. Every RPC needs a token of the `service` role: UNAUTHENTICATED
     without a valid token, PERMISSION_DENIED with a player's token.
     """
@@ -367,7 +367,7 @@ class TableInternalServicer:
         """Applies an expired table deadline; called by the watchdog. The deadline's `deadline_id` is
         its name at the table ("turn", "ready_kick", "start", "reconnect:<seat>") and its `version`
         the stamp of the state it was set for. A stale deadline (that state has moved on) is a no-op
-        with applied = false. (A hand starts in the same compare-and-set as the last Lobby.Ready, so
+        with applied = false. (A hand starts in the same compare-and-set as the last LobbyService.Ready, so
         there is no separate start call.)
         Errors: INVALID_ARGUMENT (the deadline's owner is not the table, or an empty name),
         NOT_FOUND (unknown table).
@@ -387,7 +387,7 @@ class TableInternalServicer:
         raise NotImplementedError('Method not implemented!')
 
 
-def add_TableInternalServicer_to_server(servicer, server):
+def add_TableInternalServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
             'ExpireDeadline': grpc.unary_unary_rpc_method_handler(
                     servicer.ExpireDeadline,
@@ -401,13 +401,13 @@ def add_TableInternalServicer_to_server(servicer, server):
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
-            'paiju.v1.TableInternal', rpc_method_handlers)
+            'paiju.v1.TableInternalService', rpc_method_handlers)
     server.add_generic_rpc_handlers((generic_handler,))
-    server.add_registered_method_handlers('paiju.v1.TableInternal', rpc_method_handlers)
+    server.add_registered_method_handlers('paiju.v1.TableInternalService', rpc_method_handlers)
 
 
  # This class is part of an EXPERIMENTAL API.
-class TableInternal:
+class TableInternalService:
     """Calls from the other services. Every RPC needs a token of the `service` role: UNAUTHENTICATED
     without a valid token, PERMISSION_DENIED with a player's token.
     """
@@ -426,7 +426,7 @@ class TableInternal:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.TableInternal/ExpireDeadline',
+            '/paiju.v1.TableInternalService/ExpireDeadline',
             paiju_dot_v1_dot_common__pb2.ExpireDeadlineRequest.SerializeToString,
             paiju_dot_v1_dot_common__pb2.ExpireDeadlineResponse.FromString,
             options,
@@ -453,7 +453,7 @@ class TableInternal:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.TableInternal/MarkDisconnected',
+            '/paiju.v1.TableInternalService/MarkDisconnected',
             paiju_dot_v1_dot_table__pb2.MarkDisconnectedRequest.SerializeToString,
             paiju_dot_v1_dot_table__pb2.MarkDisconnectedResponse.FromString,
             options,

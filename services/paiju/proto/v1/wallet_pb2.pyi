@@ -56,7 +56,43 @@ class RefreshSessionRequest(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
-class SessionResponse(_message.Message):
+class RegisterResponse(_message.Message):
+    __slots__ = ("token", "account_id", "username", "expires_at")
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    USERNAME_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_AT_FIELD_NUMBER: _ClassVar[int]
+    token: str
+    account_id: str
+    username: str
+    expires_at: _timestamp_pb2.Timestamp
+    def __init__(self, token: _Optional[str] = ..., account_id: _Optional[str] = ..., username: _Optional[str] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class LoginResponse(_message.Message):
+    __slots__ = ("token", "account_id", "username", "expires_at")
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    USERNAME_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_AT_FIELD_NUMBER: _ClassVar[int]
+    token: str
+    account_id: str
+    username: str
+    expires_at: _timestamp_pb2.Timestamp
+    def __init__(self, token: _Optional[str] = ..., account_id: _Optional[str] = ..., username: _Optional[str] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class ChangePasswordResponse(_message.Message):
+    __slots__ = ("token", "account_id", "username", "expires_at")
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    USERNAME_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_AT_FIELD_NUMBER: _ClassVar[int]
+    token: str
+    account_id: str
+    username: str
+    expires_at: _timestamp_pb2.Timestamp
+    def __init__(self, token: _Optional[str] = ..., account_id: _Optional[str] = ..., username: _Optional[str] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class RefreshSessionResponse(_message.Message):
     __slots__ = ("token", "account_id", "username", "expires_at")
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -71,6 +107,18 @@ class SessionResponse(_message.Message):
 class GetBalanceRequest(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
+
+class GetBalanceResponse(_message.Message):
+    __slots__ = ("account_id", "available", "held", "total")
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    AVAILABLE_FIELD_NUMBER: _ClassVar[int]
+    HELD_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_FIELD_NUMBER: _ClassVar[int]
+    account_id: str
+    available: int
+    held: int
+    total: int
+    def __init__(self, account_id: _Optional[str] = ..., available: _Optional[int] = ..., held: _Optional[int] = ..., total: _Optional[int] = ...) -> None: ...
 
 class Balance(_message.Message):
     __slots__ = ("account_id", "available", "held", "total")

@@ -26,7 +26,7 @@ if _version_not_supported:
     )
 
 
-class WalletStub:
+class WalletServiceStub:
     """Accounts, sessions and what a player may read about coins. Register and Login need no token;
     every other RPC acts for the account of the caller's session token.
     Any RPC may also end UNAVAILABLE (a backend is out of reach: retry) or INTERNAL (a server
@@ -41,58 +41,58 @@ class WalletStub:
             channel: A grpc.Channel.
         """
         self.Register = channel.unary_unary(
-                '/paiju.v1.Wallet/Register',
+                '/paiju.v1.WalletService/Register',
                 request_serializer=paiju_dot_v1_dot_wallet__pb2.RegisterRequest.SerializeToString,
-                response_deserializer=paiju_dot_v1_dot_wallet__pb2.SessionResponse.FromString,
+                response_deserializer=paiju_dot_v1_dot_wallet__pb2.RegisterResponse.FromString,
                 _registered_method=True)
         self.Login = channel.unary_unary(
-                '/paiju.v1.Wallet/Login',
+                '/paiju.v1.WalletService/Login',
                 request_serializer=paiju_dot_v1_dot_wallet__pb2.LoginRequest.SerializeToString,
-                response_deserializer=paiju_dot_v1_dot_wallet__pb2.SessionResponse.FromString,
+                response_deserializer=paiju_dot_v1_dot_wallet__pb2.LoginResponse.FromString,
                 _registered_method=True)
         self.GetBalance = channel.unary_unary(
-                '/paiju.v1.Wallet/GetBalance',
+                '/paiju.v1.WalletService/GetBalance',
                 request_serializer=paiju_dot_v1_dot_wallet__pb2.GetBalanceRequest.SerializeToString,
-                response_deserializer=paiju_dot_v1_dot_wallet__pb2.Balance.FromString,
+                response_deserializer=paiju_dot_v1_dot_wallet__pb2.GetBalanceResponse.FromString,
                 _registered_method=True)
         self.History = channel.unary_unary(
-                '/paiju.v1.Wallet/History',
+                '/paiju.v1.WalletService/History',
                 request_serializer=paiju_dot_v1_dot_wallet__pb2.HistoryRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_wallet__pb2.HistoryResponse.FromString,
                 _registered_method=True)
         self.Leaderboard = channel.unary_unary(
-                '/paiju.v1.Wallet/Leaderboard',
+                '/paiju.v1.WalletService/Leaderboard',
                 request_serializer=paiju_dot_v1_dot_wallet__pb2.LeaderboardRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_wallet__pb2.LeaderboardResponse.FromString,
                 _registered_method=True)
         self.Level = channel.unary_unary(
-                '/paiju.v1.Wallet/Level',
+                '/paiju.v1.WalletService/Level',
                 request_serializer=paiju_dot_v1_dot_wallet__pb2.LevelRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_wallet__pb2.LevelResponse.FromString,
                 _registered_method=True)
         self.Hands = channel.unary_unary(
-                '/paiju.v1.Wallet/Hands',
+                '/paiju.v1.WalletService/Hands',
                 request_serializer=paiju_dot_v1_dot_wallet__pb2.HandsRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_wallet__pb2.HandsResponse.FromString,
                 _registered_method=True)
         self.ReplayHand = channel.unary_unary(
-                '/paiju.v1.Wallet/ReplayHand',
+                '/paiju.v1.WalletService/ReplayHand',
                 request_serializer=paiju_dot_v1_dot_wallet__pb2.ReplayHandRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_wallet__pb2.ReplayHandResponse.FromString,
                 _registered_method=True)
         self.ChangePassword = channel.unary_unary(
-                '/paiju.v1.Wallet/ChangePassword',
+                '/paiju.v1.WalletService/ChangePassword',
                 request_serializer=paiju_dot_v1_dot_wallet__pb2.ChangePasswordRequest.SerializeToString,
-                response_deserializer=paiju_dot_v1_dot_wallet__pb2.SessionResponse.FromString,
+                response_deserializer=paiju_dot_v1_dot_wallet__pb2.ChangePasswordResponse.FromString,
                 _registered_method=True)
         self.RefreshSession = channel.unary_unary(
-                '/paiju.v1.Wallet/RefreshSession',
+                '/paiju.v1.WalletService/RefreshSession',
                 request_serializer=paiju_dot_v1_dot_wallet__pb2.RefreshSessionRequest.SerializeToString,
-                response_deserializer=paiju_dot_v1_dot_wallet__pb2.SessionResponse.FromString,
+                response_deserializer=paiju_dot_v1_dot_wallet__pb2.RefreshSessionResponse.FromString,
                 _registered_method=True)
 
 
-class WalletServicer:
+class WalletServiceServicer:
     """Accounts, sessions and what a player may read about coins. Register and Login need no token;
     every other RPC acts for the account of the caller's session token.
     Any RPC may also end UNAVAILABLE (a backend is out of reach: retry) or INTERNAL (a server
@@ -196,22 +196,22 @@ class WalletServicer:
         raise NotImplementedError('Method not implemented!')
 
 
-def add_WalletServicer_to_server(servicer, server):
+def add_WalletServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
             'Register': grpc.unary_unary_rpc_method_handler(
                     servicer.Register,
                     request_deserializer=paiju_dot_v1_dot_wallet__pb2.RegisterRequest.FromString,
-                    response_serializer=paiju_dot_v1_dot_wallet__pb2.SessionResponse.SerializeToString,
+                    response_serializer=paiju_dot_v1_dot_wallet__pb2.RegisterResponse.SerializeToString,
             ),
             'Login': grpc.unary_unary_rpc_method_handler(
                     servicer.Login,
                     request_deserializer=paiju_dot_v1_dot_wallet__pb2.LoginRequest.FromString,
-                    response_serializer=paiju_dot_v1_dot_wallet__pb2.SessionResponse.SerializeToString,
+                    response_serializer=paiju_dot_v1_dot_wallet__pb2.LoginResponse.SerializeToString,
             ),
             'GetBalance': grpc.unary_unary_rpc_method_handler(
                     servicer.GetBalance,
                     request_deserializer=paiju_dot_v1_dot_wallet__pb2.GetBalanceRequest.FromString,
-                    response_serializer=paiju_dot_v1_dot_wallet__pb2.Balance.SerializeToString,
+                    response_serializer=paiju_dot_v1_dot_wallet__pb2.GetBalanceResponse.SerializeToString,
             ),
             'History': grpc.unary_unary_rpc_method_handler(
                     servicer.History,
@@ -241,22 +241,22 @@ def add_WalletServicer_to_server(servicer, server):
             'ChangePassword': grpc.unary_unary_rpc_method_handler(
                     servicer.ChangePassword,
                     request_deserializer=paiju_dot_v1_dot_wallet__pb2.ChangePasswordRequest.FromString,
-                    response_serializer=paiju_dot_v1_dot_wallet__pb2.SessionResponse.SerializeToString,
+                    response_serializer=paiju_dot_v1_dot_wallet__pb2.ChangePasswordResponse.SerializeToString,
             ),
             'RefreshSession': grpc.unary_unary_rpc_method_handler(
                     servicer.RefreshSession,
                     request_deserializer=paiju_dot_v1_dot_wallet__pb2.RefreshSessionRequest.FromString,
-                    response_serializer=paiju_dot_v1_dot_wallet__pb2.SessionResponse.SerializeToString,
+                    response_serializer=paiju_dot_v1_dot_wallet__pb2.RefreshSessionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
-            'paiju.v1.Wallet', rpc_method_handlers)
+            'paiju.v1.WalletService', rpc_method_handlers)
     server.add_generic_rpc_handlers((generic_handler,))
-    server.add_registered_method_handlers('paiju.v1.Wallet', rpc_method_handlers)
+    server.add_registered_method_handlers('paiju.v1.WalletService', rpc_method_handlers)
 
 
  # This class is part of an EXPERIMENTAL API.
-class Wallet:
+class WalletService:
     """Accounts, sessions and what a player may read about coins. Register and Login need no token;
     every other RPC acts for the account of the caller's session token.
     Any RPC may also end UNAVAILABLE (a backend is out of reach: retry) or INTERNAL (a server
@@ -278,9 +278,9 @@ class Wallet:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Wallet/Register',
+            '/paiju.v1.WalletService/Register',
             paiju_dot_v1_dot_wallet__pb2.RegisterRequest.SerializeToString,
-            paiju_dot_v1_dot_wallet__pb2.SessionResponse.FromString,
+            paiju_dot_v1_dot_wallet__pb2.RegisterResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -305,9 +305,9 @@ class Wallet:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Wallet/Login',
+            '/paiju.v1.WalletService/Login',
             paiju_dot_v1_dot_wallet__pb2.LoginRequest.SerializeToString,
-            paiju_dot_v1_dot_wallet__pb2.SessionResponse.FromString,
+            paiju_dot_v1_dot_wallet__pb2.LoginResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -332,9 +332,9 @@ class Wallet:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Wallet/GetBalance',
+            '/paiju.v1.WalletService/GetBalance',
             paiju_dot_v1_dot_wallet__pb2.GetBalanceRequest.SerializeToString,
-            paiju_dot_v1_dot_wallet__pb2.Balance.FromString,
+            paiju_dot_v1_dot_wallet__pb2.GetBalanceResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -359,7 +359,7 @@ class Wallet:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Wallet/History',
+            '/paiju.v1.WalletService/History',
             paiju_dot_v1_dot_wallet__pb2.HistoryRequest.SerializeToString,
             paiju_dot_v1_dot_wallet__pb2.HistoryResponse.FromString,
             options,
@@ -386,7 +386,7 @@ class Wallet:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Wallet/Leaderboard',
+            '/paiju.v1.WalletService/Leaderboard',
             paiju_dot_v1_dot_wallet__pb2.LeaderboardRequest.SerializeToString,
             paiju_dot_v1_dot_wallet__pb2.LeaderboardResponse.FromString,
             options,
@@ -413,7 +413,7 @@ class Wallet:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Wallet/Level',
+            '/paiju.v1.WalletService/Level',
             paiju_dot_v1_dot_wallet__pb2.LevelRequest.SerializeToString,
             paiju_dot_v1_dot_wallet__pb2.LevelResponse.FromString,
             options,
@@ -440,7 +440,7 @@ class Wallet:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Wallet/Hands',
+            '/paiju.v1.WalletService/Hands',
             paiju_dot_v1_dot_wallet__pb2.HandsRequest.SerializeToString,
             paiju_dot_v1_dot_wallet__pb2.HandsResponse.FromString,
             options,
@@ -467,7 +467,7 @@ class Wallet:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Wallet/ReplayHand',
+            '/paiju.v1.WalletService/ReplayHand',
             paiju_dot_v1_dot_wallet__pb2.ReplayHandRequest.SerializeToString,
             paiju_dot_v1_dot_wallet__pb2.ReplayHandResponse.FromString,
             options,
@@ -494,9 +494,9 @@ class Wallet:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Wallet/ChangePassword',
+            '/paiju.v1.WalletService/ChangePassword',
             paiju_dot_v1_dot_wallet__pb2.ChangePasswordRequest.SerializeToString,
-            paiju_dot_v1_dot_wallet__pb2.SessionResponse.FromString,
+            paiju_dot_v1_dot_wallet__pb2.ChangePasswordResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -521,9 +521,9 @@ class Wallet:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Wallet/RefreshSession',
+            '/paiju.v1.WalletService/RefreshSession',
             paiju_dot_v1_dot_wallet__pb2.RefreshSessionRequest.SerializeToString,
-            paiju_dot_v1_dot_wallet__pb2.SessionResponse.FromString,
+            paiju_dot_v1_dot_wallet__pb2.RefreshSessionResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -535,7 +535,7 @@ class Wallet:
             _registered_method=True)
 
 
-class WalletInternalStub:
+class WalletInternalServiceStub:
     """Service-to-service calls of the table engine. Every RPC needs a token of the `service` role:
     UNAUTHENTICATED without a valid token, PERMISSION_DENIED with a player's token.
     """
@@ -547,23 +547,23 @@ class WalletInternalStub:
             channel: A grpc.Channel.
         """
         self.HoldForHand = channel.unary_unary(
-                '/paiju.v1.WalletInternal/HoldForHand',
+                '/paiju.v1.WalletInternalService/HoldForHand',
                 request_serializer=paiju_dot_v1_dot_wallet__pb2.HoldForHandRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_wallet__pb2.HoldForHandResponse.FromString,
                 _registered_method=True)
         self.ReleaseHand = channel.unary_unary(
-                '/paiju.v1.WalletInternal/ReleaseHand',
+                '/paiju.v1.WalletInternalService/ReleaseHand',
                 request_serializer=paiju_dot_v1_dot_wallet__pb2.ReleaseHandRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_wallet__pb2.ReleaseHandResponse.FromString,
                 _registered_method=True)
         self.GetBalances = channel.unary_unary(
-                '/paiju.v1.WalletInternal/GetBalances',
+                '/paiju.v1.WalletInternalService/GetBalances',
                 request_serializer=paiju_dot_v1_dot_wallet__pb2.GetBalancesRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_wallet__pb2.GetBalancesResponse.FromString,
                 _registered_method=True)
 
 
-class WalletInternalServicer:
+class WalletInternalServiceServicer:
     """Service-to-service calls of the table engine. Every RPC needs a token of the `service` role:
     UNAUTHENTICATED without a valid token, PERMISSION_DENIED with a player's token.
     """
@@ -599,7 +599,7 @@ class WalletInternalServicer:
         raise NotImplementedError('Method not implemented!')
 
 
-def add_WalletInternalServicer_to_server(servicer, server):
+def add_WalletInternalServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
             'HoldForHand': grpc.unary_unary_rpc_method_handler(
                     servicer.HoldForHand,
@@ -618,13 +618,13 @@ def add_WalletInternalServicer_to_server(servicer, server):
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
-            'paiju.v1.WalletInternal', rpc_method_handlers)
+            'paiju.v1.WalletInternalService', rpc_method_handlers)
     server.add_generic_rpc_handlers((generic_handler,))
-    server.add_registered_method_handlers('paiju.v1.WalletInternal', rpc_method_handlers)
+    server.add_registered_method_handlers('paiju.v1.WalletInternalService', rpc_method_handlers)
 
 
  # This class is part of an EXPERIMENTAL API.
-class WalletInternal:
+class WalletInternalService:
     """Service-to-service calls of the table engine. Every RPC needs a token of the `service` role:
     UNAUTHENTICATED without a valid token, PERMISSION_DENIED with a player's token.
     """
@@ -643,7 +643,7 @@ class WalletInternal:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.WalletInternal/HoldForHand',
+            '/paiju.v1.WalletInternalService/HoldForHand',
             paiju_dot_v1_dot_wallet__pb2.HoldForHandRequest.SerializeToString,
             paiju_dot_v1_dot_wallet__pb2.HoldForHandResponse.FromString,
             options,
@@ -670,7 +670,7 @@ class WalletInternal:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.WalletInternal/ReleaseHand',
+            '/paiju.v1.WalletInternalService/ReleaseHand',
             paiju_dot_v1_dot_wallet__pb2.ReleaseHandRequest.SerializeToString,
             paiju_dot_v1_dot_wallet__pb2.ReleaseHandResponse.FromString,
             options,
@@ -697,7 +697,7 @@ class WalletInternal:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.WalletInternal/GetBalances',
+            '/paiju.v1.WalletInternalService/GetBalances',
             paiju_dot_v1_dot_wallet__pb2.GetBalancesRequest.SerializeToString,
             paiju_dot_v1_dot_wallet__pb2.GetBalancesResponse.FromString,
             options,

@@ -26,7 +26,7 @@ if _version_not_supported:
     )
 
 
-class WatchdogStub:
+class WatchdogServiceStub:
     """Internal only. Every RPC needs a token of the `service` role: UNAUTHENTICATED without a valid
     token, PERMISSION_DENIED with a player's token.
     """
@@ -38,23 +38,23 @@ class WatchdogStub:
             channel: A grpc.Channel.
         """
         self.ListDeadlines = channel.unary_unary(
-                '/paiju.v1.Watchdog/ListDeadlines',
+                '/paiju.v1.WatchdogService/ListDeadlines',
                 request_serializer=paiju_dot_v1_dot_watchdog__pb2.ListDeadlinesRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_watchdog__pb2.ListDeadlinesResponse.FromString,
                 _registered_method=True)
         self.ReportPresence = channel.unary_unary(
-                '/paiju.v1.Watchdog/ReportPresence',
+                '/paiju.v1.WatchdogService/ReportPresence',
                 request_serializer=paiju_dot_v1_dot_watchdog__pb2.ReportPresenceRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_watchdog__pb2.ReportPresenceResponse.FromString,
                 _registered_method=True)
         self.GetPresence = channel.unary_unary(
-                '/paiju.v1.Watchdog/GetPresence',
+                '/paiju.v1.WatchdogService/GetPresence',
                 request_serializer=paiju_dot_v1_dot_watchdog__pb2.GetPresenceRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_watchdog__pb2.GetPresenceResponse.FromString,
                 _registered_method=True)
 
 
-class WatchdogServicer:
+class WatchdogServiceServicer:
     """Internal only. Every RPC needs a token of the `service` role: UNAUTHENTICATED without a valid
     token, PERMISSION_DENIED with a player's token.
     """
@@ -88,7 +88,7 @@ class WatchdogServicer:
         raise NotImplementedError('Method not implemented!')
 
 
-def add_WatchdogServicer_to_server(servicer, server):
+def add_WatchdogServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
             'ListDeadlines': grpc.unary_unary_rpc_method_handler(
                     servicer.ListDeadlines,
@@ -107,13 +107,13 @@ def add_WatchdogServicer_to_server(servicer, server):
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
-            'paiju.v1.Watchdog', rpc_method_handlers)
+            'paiju.v1.WatchdogService', rpc_method_handlers)
     server.add_generic_rpc_handlers((generic_handler,))
-    server.add_registered_method_handlers('paiju.v1.Watchdog', rpc_method_handlers)
+    server.add_registered_method_handlers('paiju.v1.WatchdogService', rpc_method_handlers)
 
 
  # This class is part of an EXPERIMENTAL API.
-class Watchdog:
+class WatchdogService:
     """Internal only. Every RPC needs a token of the `service` role: UNAUTHENTICATED without a valid
     token, PERMISSION_DENIED with a player's token.
     """
@@ -132,7 +132,7 @@ class Watchdog:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Watchdog/ListDeadlines',
+            '/paiju.v1.WatchdogService/ListDeadlines',
             paiju_dot_v1_dot_watchdog__pb2.ListDeadlinesRequest.SerializeToString,
             paiju_dot_v1_dot_watchdog__pb2.ListDeadlinesResponse.FromString,
             options,
@@ -159,7 +159,7 @@ class Watchdog:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Watchdog/ReportPresence',
+            '/paiju.v1.WatchdogService/ReportPresence',
             paiju_dot_v1_dot_watchdog__pb2.ReportPresenceRequest.SerializeToString,
             paiju_dot_v1_dot_watchdog__pb2.ReportPresenceResponse.FromString,
             options,
@@ -186,7 +186,7 @@ class Watchdog:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/paiju.v1.Watchdog/GetPresence',
+            '/paiju.v1.WatchdogService/GetPresence',
             paiju_dot_v1_dot_watchdog__pb2.GetPresenceRequest.SerializeToString,
             paiju_dot_v1_dot_watchdog__pb2.GetPresenceResponse.FromString,
             options,

@@ -1,6 +1,6 @@
 // The operator's service: what an operator needs on a bad night.
 //
-// Served by the wallet's process beside `Wallet`, never through a door (the door routes only the
+// Served by the wallet's process beside `WalletService`, never through a door (the door routes only the
 // public services). Reads (finding a player, the outbox, a hand, the audit log) change nothing;
 // every action (suspending, restoring, adjusting coins, retrying or voiding a settlement) is
 // written to the audit log, done or refused, with who asked, on what, why and when. The audit log
@@ -20,7 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file paiju/v1/admin.proto.
  */
 export const file_paiju_v1_admin: GenFile = /*@__PURE__*/
-  fileDesc("ChRwYWlqdS92MS9hZG1pbi5wcm90bxIIcGFpanUudjEiOQoRRmluZFBsYXllclJlcXVlc3QSEAoIdXNlcm5hbWUYASABKAkSEgoKYWNjb3VudF9pZBgCIAEoCSKNAQoGUGxheWVyEhIKCmFjY291bnRfaWQYASABKAkSEAoIdXNlcm5hbWUYAiABKAkSDwoHYmFsYW5jZRgDIAEoAxIMCgRoZWxkGAQgASgDEhEKCXN1c3BlbmRlZBgFIAEoCBIZChFzdXNwZW5zaW9uX3JlYXNvbhgGIAEoCRIQCgh0YWJsZV9pZBgHIAEoCSI6ChRBY2NvdW50QWN0aW9uUmVxdWVzdBISCgphY2NvdW50X2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJcChJBZGp1c3RDb2luc1JlcXVlc3QSEgoKYWNjb3VudF9pZBgBIAEoCRIOCgZhbW91bnQYAiABKAMSDgoGcmVhc29uGAMgASgJEhIKCnJlcXVlc3RfaWQYBCABKAkiWwoTQWRqdXN0Q29pbnNSZXNwb25zZRIQCghlbnRyeV9pZBgBIAEoCRIVCg1iYWxhbmNlX2FmdGVyGAIgASgDEhsKE2hvdXNlX2JhbGFuY2VfYWZ0ZXIYAyABKAMiIgoRTGlzdE91dGJveFJlcXVlc3QSDQoFbGltaXQYASABKAUiYQoLT3V0Ym94RW50cnkSEAoIdGFibGVfaWQYASABKAkSCwoDa2V5GAIgASgJEgwKBGtpbmQYAyABKAkSDwoHaGFuZF9pZBgEIAEoCRIUCgxwYXlsb2FkX2pzb24YBSABKAkiPAoSTGlzdE91dGJveFJlc3BvbnNlEiYKB2VudHJpZXMYASADKAsyFS5wYWlqdS52MS5PdXRib3hFbnRyeSJEChNPdXRib3hBY3Rpb25SZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEgsKA2tleRgCIAEoCRIOCgZyZWFzb24YAyABKAkiOQoUT3V0Ym94QWN0aW9uUmVzcG9uc2USDwoHb3V0Y29tZRgBIAEoCRIQCghyZWxlYXNlZBgCIAEoAyInChRHZXRIYW5kUmVjb3JkUmVxdWVzdBIPCgdoYW5kX2lkGAEgASgJIiwKFUdldEhhbmRSZWNvcmRSZXNwb25zZRITCgtyZWNvcmRfanNvbhgBIAEoCSI3ChNMaXN0QXVkaXRMb2dSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFEhEKCWJlZm9yZV9pZBgCIAEoAyKSAQoKQXVkaXRFbnRyeRIKCgJpZBgBIAEoAxImCgJhdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIb3BlcmF0b3IYAyABKAkSDgoGYWN0aW9uGAQgASgJEg4KBnRhcmdldBgFIAEoCRIOCgZyZWFzb24YBiABKAkSDgoGcmVzdWx0GAcgASgJIj0KFExpc3RBdWRpdExvZ1Jlc3BvbnNlEiUKB2VudHJpZXMYASADKAsyFC5wYWlqdS52MS5BdWRpdEVudHJ5MqUFCgVBZG1pbhI7CgpGaW5kUGxheWVyEhsucGFpanUudjEuRmluZFBsYXllclJlcXVlc3QaEC5wYWlqdS52MS5QbGF5ZXISQgoOU3VzcGVuZEFjY291bnQSHi5wYWlqdS52MS5BY2NvdW50QWN0aW9uUmVxdWVzdBoQLnBhaWp1LnYxLlBsYXllchJCCg5SZXN0b3JlQWNjb3VudBIeLnBhaWp1LnYxLkFjY291bnRBY3Rpb25SZXF1ZXN0GhAucGFpanUudjEuUGxheWVyEkoKC0FkanVzdENvaW5zEhwucGFpanUudjEuQWRqdXN0Q29pbnNSZXF1ZXN0Gh0ucGFpanUudjEuQWRqdXN0Q29pbnNSZXNwb25zZRJHCgpMaXN0T3V0Ym94EhsucGFpanUudjEuTGlzdE91dGJveFJlcXVlc3QaHC5wYWlqdS52MS5MaXN0T3V0Ym94UmVzcG9uc2USUAoPUmV0cnlTZXR0bGVtZW50Eh0ucGFpanUudjEuT3V0Ym94QWN0aW9uUmVxdWVzdBoeLnBhaWp1LnYxLk91dGJveEFjdGlvblJlc3BvbnNlEk8KDlZvaWRTZXR0bGVtZW50Eh0ucGFpanUudjEuT3V0Ym94QWN0aW9uUmVxdWVzdBoeLnBhaWp1LnYxLk91dGJveEFjdGlvblJlc3BvbnNlElAKDUdldEhhbmRSZWNvcmQSHi5wYWlqdS52MS5HZXRIYW5kUmVjb3JkUmVxdWVzdBofLnBhaWp1LnYxLkdldEhhbmRSZWNvcmRSZXNwb25zZRJNCgxMaXN0QXVkaXRMb2cSHS5wYWlqdS52MS5MaXN0QXVkaXRMb2dSZXF1ZXN0Gh4ucGFpanUudjEuTGlzdEF1ZGl0TG9nUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("ChRwYWlqdS92MS9hZG1pbi5wcm90bxIIcGFpanUudjEiOQoRRmluZFBsYXllclJlcXVlc3QSEAoIdXNlcm5hbWUYASABKAkSEgoKYWNjb3VudF9pZBgCIAEoCSI2ChJGaW5kUGxheWVyUmVzcG9uc2USIAoGcGxheWVyGAEgASgLMhAucGFpanUudjEuUGxheWVyIo0BCgZQbGF5ZXISEgoKYWNjb3VudF9pZBgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRIPCgdiYWxhbmNlGAMgASgDEgwKBGhlbGQYBCABKAMSEQoJc3VzcGVuZGVkGAUgASgIEhkKEXN1c3BlbnNpb25fcmVhc29uGAYgASgJEhAKCHRhYmxlX2lkGAcgASgJIjsKFVN1c3BlbmRBY2NvdW50UmVxdWVzdBISCgphY2NvdW50X2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSI6ChZTdXNwZW5kQWNjb3VudFJlc3BvbnNlEiAKBnBsYXllchgBIAEoCzIQLnBhaWp1LnYxLlBsYXllciI7ChVSZXN0b3JlQWNjb3VudFJlcXVlc3QSEgoKYWNjb3VudF9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiOgoWUmVzdG9yZUFjY291bnRSZXNwb25zZRIgCgZwbGF5ZXIYASABKAsyEC5wYWlqdS52MS5QbGF5ZXIiXAoSQWRqdXN0Q29pbnNSZXF1ZXN0EhIKCmFjY291bnRfaWQYASABKAkSDgoGYW1vdW50GAIgASgDEg4KBnJlYXNvbhgDIAEoCRISCgpyZXF1ZXN0X2lkGAQgASgJIlsKE0FkanVzdENvaW5zUmVzcG9uc2USEAoIZW50cnlfaWQYASABKAkSFQoNYmFsYW5jZV9hZnRlchgCIAEoAxIbChNob3VzZV9iYWxhbmNlX2FmdGVyGAMgASgDIiIKEUxpc3RPdXRib3hSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFImEKC091dGJveEVudHJ5EhAKCHRhYmxlX2lkGAEgASgJEgsKA2tleRgCIAEoCRIMCgRraW5kGAMgASgJEg8KB2hhbmRfaWQYBCABKAkSFAoMcGF5bG9hZF9qc29uGAUgASgJIjwKEkxpc3RPdXRib3hSZXNwb25zZRImCgdlbnRyaWVzGAEgAygLMhUucGFpanUudjEuT3V0Ym94RW50cnkiRwoWUmV0cnlTZXR0bGVtZW50UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRILCgNrZXkYAiABKAkSDgoGcmVhc29uGAMgASgJIjwKF1JldHJ5U2V0dGxlbWVudFJlc3BvbnNlEg8KB291dGNvbWUYASABKAkSEAoIcmVsZWFzZWQYAiABKAMiRgoVVm9pZFNldHRsZW1lbnRSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEgsKA2tleRgCIAEoCRIOCgZyZWFzb24YAyABKAkiOwoWVm9pZFNldHRsZW1lbnRSZXNwb25zZRIPCgdvdXRjb21lGAEgASgJEhAKCHJlbGVhc2VkGAIgASgDIicKFEdldEhhbmRSZWNvcmRSZXF1ZXN0Eg8KB2hhbmRfaWQYASABKAkiLAoVR2V0SGFuZFJlY29yZFJlc3BvbnNlEhMKC3JlY29yZF9qc29uGAEgASgJIjcKE0xpc3RBdWRpdExvZ1JlcXVlc3QSDQoFbGltaXQYASABKAUSEQoJYmVmb3JlX2lkGAIgASgDIpIBCgpBdWRpdEVudHJ5EgoKAmlkGAEgASgDEiYKAmF0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIQCghvcGVyYXRvchgDIAEoCRIOCgZhY3Rpb24YBCABKAkSDgoGdGFyZ2V0GAUgASgJEg4KBnJlYXNvbhgGIAEoCRIOCgZyZXN1bHQYByABKAkiPQoUTGlzdEF1ZGl0TG9nUmVzcG9uc2USJQoHZW50cmllcxgBIAMoCzIULnBhaWp1LnYxLkF1ZGl0RW50cnky5AUKDEFkbWluU2VydmljZRJHCgpGaW5kUGxheWVyEhsucGFpanUudjEuRmluZFBsYXllclJlcXVlc3QaHC5wYWlqdS52MS5GaW5kUGxheWVyUmVzcG9uc2USUwoOU3VzcGVuZEFjY291bnQSHy5wYWlqdS52MS5TdXNwZW5kQWNjb3VudFJlcXVlc3QaIC5wYWlqdS52MS5TdXNwZW5kQWNjb3VudFJlc3BvbnNlElMKDlJlc3RvcmVBY2NvdW50Eh8ucGFpanUudjEuUmVzdG9yZUFjY291bnRSZXF1ZXN0GiAucGFpanUudjEuUmVzdG9yZUFjY291bnRSZXNwb25zZRJKCgtBZGp1c3RDb2lucxIcLnBhaWp1LnYxLkFkanVzdENvaW5zUmVxdWVzdBodLnBhaWp1LnYxLkFkanVzdENvaW5zUmVzcG9uc2USRwoKTGlzdE91dGJveBIbLnBhaWp1LnYxLkxpc3RPdXRib3hSZXF1ZXN0GhwucGFpanUudjEuTGlzdE91dGJveFJlc3BvbnNlElYKD1JldHJ5U2V0dGxlbWVudBIgLnBhaWp1LnYxLlJldHJ5U2V0dGxlbWVudFJlcXVlc3QaIS5wYWlqdS52MS5SZXRyeVNldHRsZW1lbnRSZXNwb25zZRJTCg5Wb2lkU2V0dGxlbWVudBIfLnBhaWp1LnYxLlZvaWRTZXR0bGVtZW50UmVxdWVzdBogLnBhaWp1LnYxLlZvaWRTZXR0bGVtZW50UmVzcG9uc2USUAoNR2V0SGFuZFJlY29yZBIeLnBhaWp1LnYxLkdldEhhbmRSZWNvcmRSZXF1ZXN0Gh8ucGFpanUudjEuR2V0SGFuZFJlY29yZFJlc3BvbnNlEk0KDExpc3RBdWRpdExvZxIdLnBhaWp1LnYxLkxpc3RBdWRpdExvZ1JlcXVlc3QaHi5wYWlqdS52MS5MaXN0QXVkaXRMb2dSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * Names one player: by username or by account id, exactly one of them.
@@ -49,6 +49,27 @@ export type FindPlayerRequest = Message<"paiju.v1.FindPlayerRequest"> & {
  */
 export const FindPlayerRequestSchema: GenMessage<FindPlayerRequest> = /*@__PURE__*/
   messageDesc(file_paiju_v1_admin, 0);
+
+/**
+ * The player found.
+ *
+ * @generated from message paiju.v1.FindPlayerResponse
+ */
+export type FindPlayerResponse = Message<"paiju.v1.FindPlayerResponse"> & {
+  /**
+   * The player's account.
+   *
+   * @generated from field: paiju.v1.Player player = 1;
+   */
+  player?: Player | undefined;
+};
+
+/**
+ * Describes the message paiju.v1.FindPlayerResponse.
+ * Use `create(FindPlayerResponseSchema)` to create a new message.
+ */
+export const FindPlayerResponseSchema: GenMessage<FindPlayerResponse> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_admin, 1);
 
 /**
  * A player's account as an operator sees it.
@@ -111,14 +132,14 @@ export type Player = Message<"paiju.v1.Player"> & {
  * Use `create(PlayerSchema)` to create a new message.
  */
 export const PlayerSchema: GenMessage<Player> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_admin, 1);
+  messageDesc(file_paiju_v1_admin, 2);
 
 /**
- * An action on one account.
+ * Suspends one account.
  *
- * @generated from message paiju.v1.AccountActionRequest
+ * @generated from message paiju.v1.SuspendAccountRequest
  */
-export type AccountActionRequest = Message<"paiju.v1.AccountActionRequest"> & {
+export type SuspendAccountRequest = Message<"paiju.v1.SuspendAccountRequest"> & {
   /**
    * The account id.
    *
@@ -135,11 +156,81 @@ export type AccountActionRequest = Message<"paiju.v1.AccountActionRequest"> & {
 };
 
 /**
- * Describes the message paiju.v1.AccountActionRequest.
- * Use `create(AccountActionRequestSchema)` to create a new message.
+ * Describes the message paiju.v1.SuspendAccountRequest.
+ * Use `create(SuspendAccountRequestSchema)` to create a new message.
  */
-export const AccountActionRequestSchema: GenMessage<AccountActionRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_admin, 2);
+export const SuspendAccountRequestSchema: GenMessage<SuspendAccountRequest> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_admin, 3);
+
+/**
+ * The account after the suspension.
+ *
+ * @generated from message paiju.v1.SuspendAccountResponse
+ */
+export type SuspendAccountResponse = Message<"paiju.v1.SuspendAccountResponse"> & {
+  /**
+   * The player's account, suspended.
+   *
+   * @generated from field: paiju.v1.Player player = 1;
+   */
+  player?: Player | undefined;
+};
+
+/**
+ * Describes the message paiju.v1.SuspendAccountResponse.
+ * Use `create(SuspendAccountResponseSchema)` to create a new message.
+ */
+export const SuspendAccountResponseSchema: GenMessage<SuspendAccountResponse> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_admin, 4);
+
+/**
+ * Lifts one account's suspension.
+ *
+ * @generated from message paiju.v1.RestoreAccountRequest
+ */
+export type RestoreAccountRequest = Message<"paiju.v1.RestoreAccountRequest"> & {
+  /**
+   * The account id.
+   *
+   * @generated from field: string account_id = 1;
+   */
+  accountId: string;
+
+  /**
+   * Why: written to the audit log. Required.
+   *
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message paiju.v1.RestoreAccountRequest.
+ * Use `create(RestoreAccountRequestSchema)` to create a new message.
+ */
+export const RestoreAccountRequestSchema: GenMessage<RestoreAccountRequest> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_admin, 5);
+
+/**
+ * The account after the suspension was lifted.
+ *
+ * @generated from message paiju.v1.RestoreAccountResponse
+ */
+export type RestoreAccountResponse = Message<"paiju.v1.RestoreAccountResponse"> & {
+  /**
+   * The player's account, no longer suspended.
+   *
+   * @generated from field: paiju.v1.Player player = 1;
+   */
+  player?: Player | undefined;
+};
+
+/**
+ * Describes the message paiju.v1.RestoreAccountResponse.
+ * Use `create(RestoreAccountResponseSchema)` to create a new message.
+ */
+export const RestoreAccountResponseSchema: GenMessage<RestoreAccountResponse> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_admin, 6);
 
 /**
  * Gives or takes coins.
@@ -182,7 +273,7 @@ export type AdjustCoinsRequest = Message<"paiju.v1.AdjustCoinsRequest"> & {
  * Use `create(AdjustCoinsRequestSchema)` to create a new message.
  */
 export const AdjustCoinsRequestSchema: GenMessage<AdjustCoinsRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_admin, 3);
+  messageDesc(file_paiju_v1_admin, 7);
 
 /**
  * The adjustment as the ledger wrote it.
@@ -217,7 +308,7 @@ export type AdjustCoinsResponse = Message<"paiju.v1.AdjustCoinsResponse"> & {
  * Use `create(AdjustCoinsResponseSchema)` to create a new message.
  */
 export const AdjustCoinsResponseSchema: GenMessage<AdjustCoinsResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_admin, 4);
+  messageDesc(file_paiju_v1_admin, 8);
 
 /**
  * Asks for the outbox.
@@ -238,7 +329,7 @@ export type ListOutboxRequest = Message<"paiju.v1.ListOutboxRequest"> & {
  * Use `create(ListOutboxRequestSchema)` to create a new message.
  */
 export const ListOutboxRequestSchema: GenMessage<ListOutboxRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_admin, 5);
+  messageDesc(file_paiju_v1_admin, 9);
 
 /**
  * One pending outbox entry.
@@ -287,7 +378,7 @@ export type OutboxEntry = Message<"paiju.v1.OutboxEntry"> & {
  * Use `create(OutboxEntrySchema)` to create a new message.
  */
 export const OutboxEntrySchema: GenMessage<OutboxEntry> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_admin, 6);
+  messageDesc(file_paiju_v1_admin, 10);
 
 /**
  * The pending entries.
@@ -308,14 +399,14 @@ export type ListOutboxResponse = Message<"paiju.v1.ListOutboxResponse"> & {
  * Use `create(ListOutboxResponseSchema)` to create a new message.
  */
 export const ListOutboxResponseSchema: GenMessage<ListOutboxResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_admin, 7);
+  messageDesc(file_paiju_v1_admin, 11);
 
 /**
- * An action on one pending outbox entry.
+ * Applies one pending outbox entry now.
  *
- * @generated from message paiju.v1.OutboxActionRequest
+ * @generated from message paiju.v1.RetrySettlementRequest
  */
-export type OutboxActionRequest = Message<"paiju.v1.OutboxActionRequest"> & {
+export type RetrySettlementRequest = Message<"paiju.v1.RetrySettlementRequest"> & {
   /**
    * The table of the entry.
    *
@@ -339,18 +430,18 @@ export type OutboxActionRequest = Message<"paiju.v1.OutboxActionRequest"> & {
 };
 
 /**
- * Describes the message paiju.v1.OutboxActionRequest.
- * Use `create(OutboxActionRequestSchema)` to create a new message.
+ * Describes the message paiju.v1.RetrySettlementRequest.
+ * Use `create(RetrySettlementRequestSchema)` to create a new message.
  */
-export const OutboxActionRequestSchema: GenMessage<OutboxActionRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_admin, 8);
+export const RetrySettlementRequestSchema: GenMessage<RetrySettlementRequest> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_admin, 12);
 
 /**
- * What the action did.
+ * What the retry did.
  *
- * @generated from message paiju.v1.OutboxActionResponse
+ * @generated from message paiju.v1.RetrySettlementResponse
  */
-export type OutboxActionResponse = Message<"paiju.v1.OutboxActionResponse"> & {
+export type RetrySettlementResponse = Message<"paiju.v1.RetrySettlementResponse"> & {
   /**
    * A sentence saying what was done.
    *
@@ -359,7 +450,7 @@ export type OutboxActionResponse = Message<"paiju.v1.OutboxActionResponse"> & {
   outcome: string;
 
   /**
-   * The coins of holds released (voiding; retrying a release).
+   * The coins of holds released (retrying a release).
    *
    * @generated from field: int64 released = 2;
    */
@@ -367,11 +458,74 @@ export type OutboxActionResponse = Message<"paiju.v1.OutboxActionResponse"> & {
 };
 
 /**
- * Describes the message paiju.v1.OutboxActionResponse.
- * Use `create(OutboxActionResponseSchema)` to create a new message.
+ * Describes the message paiju.v1.RetrySettlementResponse.
+ * Use `create(RetrySettlementResponseSchema)` to create a new message.
  */
-export const OutboxActionResponseSchema: GenMessage<OutboxActionResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_admin, 9);
+export const RetrySettlementResponseSchema: GenMessage<RetrySettlementResponse> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_admin, 13);
+
+/**
+ * Drops one pending outbox entry unapplied.
+ *
+ * @generated from message paiju.v1.VoidSettlementRequest
+ */
+export type VoidSettlementRequest = Message<"paiju.v1.VoidSettlementRequest"> & {
+  /**
+   * The table of the entry.
+   *
+   * @generated from field: string table_id = 1;
+   */
+  tableId: string;
+
+  /**
+   * The entry's key.
+   *
+   * @generated from field: string key = 2;
+   */
+  key: string;
+
+  /**
+   * Why: written to the audit log. Required.
+   *
+   * @generated from field: string reason = 3;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message paiju.v1.VoidSettlementRequest.
+ * Use `create(VoidSettlementRequestSchema)` to create a new message.
+ */
+export const VoidSettlementRequestSchema: GenMessage<VoidSettlementRequest> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_admin, 14);
+
+/**
+ * What voiding the entry did.
+ *
+ * @generated from message paiju.v1.VoidSettlementResponse
+ */
+export type VoidSettlementResponse = Message<"paiju.v1.VoidSettlementResponse"> & {
+  /**
+   * A sentence saying what was done.
+   *
+   * @generated from field: string outcome = 1;
+   */
+  outcome: string;
+
+  /**
+   * The coins of holds released.
+   *
+   * @generated from field: int64 released = 2;
+   */
+  released: bigint;
+};
+
+/**
+ * Describes the message paiju.v1.VoidSettlementResponse.
+ * Use `create(VoidSettlementResponseSchema)` to create a new message.
+ */
+export const VoidSettlementResponseSchema: GenMessage<VoidSettlementResponse> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_admin, 15);
 
 /**
  * Asks for one hand.
@@ -392,7 +546,7 @@ export type GetHandRecordRequest = Message<"paiju.v1.GetHandRecordRequest"> & {
  * Use `create(GetHandRecordRequestSchema)` to create a new message.
  */
 export const GetHandRecordRequestSchema: GenMessage<GetHandRecordRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_admin, 10);
+  messageDesc(file_paiju_v1_admin, 16);
 
 /**
  * One hand's record.
@@ -413,7 +567,7 @@ export type GetHandRecordResponse = Message<"paiju.v1.GetHandRecordResponse"> & 
  * Use `create(GetHandRecordResponseSchema)` to create a new message.
  */
 export const GetHandRecordResponseSchema: GenMessage<GetHandRecordResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_admin, 11);
+  messageDesc(file_paiju_v1_admin, 17);
 
 /**
  * Asks for the audit log.
@@ -441,7 +595,7 @@ export type ListAuditLogRequest = Message<"paiju.v1.ListAuditLogRequest"> & {
  * Use `create(ListAuditLogRequestSchema)` to create a new message.
  */
 export const ListAuditLogRequestSchema: GenMessage<ListAuditLogRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_admin, 12);
+  messageDesc(file_paiju_v1_admin, 18);
 
 /**
  * One action an operator took.
@@ -504,7 +658,7 @@ export type AuditEntry = Message<"paiju.v1.AuditEntry"> & {
  * Use `create(AuditEntrySchema)` to create a new message.
  */
 export const AuditEntrySchema: GenMessage<AuditEntry> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_admin, 13);
+  messageDesc(file_paiju_v1_admin, 19);
 
 /**
  * The audit log's entries.
@@ -525,27 +679,27 @@ export type ListAuditLogResponse = Message<"paiju.v1.ListAuditLogResponse"> & {
  * Use `create(ListAuditLogResponseSchema)` to create a new message.
  */
 export const ListAuditLogResponseSchema: GenMessage<ListAuditLogResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_admin, 14);
+  messageDesc(file_paiju_v1_admin, 20);
 
 /**
  * Operators only. Every RPC needs a token of the `operator` role (`paiju admin token`):
  * UNAUTHENTICATED without a valid token, PERMISSION_DENIED with a player's or a service's token.
  * Refusals carry a stable word in the `paiju-error-code` trailer.
  *
- * @generated from service paiju.v1.Admin
+ * @generated from service paiju.v1.AdminService
  */
-export const Admin: GenService<{
+export const AdminService: GenService<{
   /**
    * One player's account: its coins, whether it is suspended, the table it sits at.
    * Errors: INVALID_ARGUMENT (neither or both of username and account_id), NOT_FOUND
    * (`unknown_account`).
    *
-   * @generated from rpc paiju.v1.Admin.FindPlayer
+   * @generated from rpc paiju.v1.AdminService.FindPlayer
    */
   findPlayer: {
     methodKind: "unary";
     input: typeof FindPlayerRequestSchema;
-    output: typeof PlayerSchema;
+    output: typeof FindPlayerResponseSchema;
   },
   /**
    * Suspends an account: it can no longer log in nor take a seat (a seat it holds is kept until it
@@ -553,23 +707,23 @@ export const Admin: GenService<{
    * Errors: INVALID_ARGUMENT (no reason, a malformed account id, the house), NOT_FOUND
    * (`unknown_account`).
    *
-   * @generated from rpc paiju.v1.Admin.SuspendAccount
+   * @generated from rpc paiju.v1.AdminService.SuspendAccount
    */
   suspendAccount: {
     methodKind: "unary";
-    input: typeof AccountActionRequestSchema;
-    output: typeof PlayerSchema;
+    input: typeof SuspendAccountRequestSchema;
+    output: typeof SuspendAccountResponseSchema;
   },
   /**
    * Lifts an account's suspension.
    * Errors: INVALID_ARGUMENT (no reason, a malformed account id), NOT_FOUND (`unknown_account`).
    *
-   * @generated from rpc paiju.v1.Admin.RestoreAccount
+   * @generated from rpc paiju.v1.AdminService.RestoreAccount
    */
   restoreAccount: {
     methodKind: "unary";
-    input: typeof AccountActionRequestSchema;
-    output: typeof PlayerSchema;
+    input: typeof RestoreAccountRequestSchema;
+    output: typeof RestoreAccountResponseSchema;
   },
   /**
    * Gives coins to an account, or takes them, against the house: the house pays what a player
@@ -580,7 +734,7 @@ export const Admin: GenService<{
    * has fewer available coins than move; `idempotency_conflict`: the request_id was used for
    * another adjustment).
    *
-   * @generated from rpc paiju.v1.Admin.AdjustCoins
+   * @generated from rpc paiju.v1.AdminService.AdjustCoins
    */
   adjustCoins: {
     methodKind: "unary";
@@ -592,7 +746,7 @@ export const Admin: GenService<{
    * of every table.
    * Errors: INVALID_ARGUMENT (limit out of range).
    *
-   * @generated from rpc paiju.v1.Admin.ListOutbox
+   * @generated from rpc paiju.v1.AdminService.ListOutbox
    */
   listOutbox: {
     methodKind: "unary";
@@ -604,12 +758,12 @@ export const Admin: GenService<{
    * Errors: INVALID_ARGUMENT (no reason), NOT_FOUND (`not_pending`: no such pending entry),
    * FAILED_PRECONDITION (`refused`: the ledger refuses the entry; it stays pending).
    *
-   * @generated from rpc paiju.v1.Admin.RetrySettlement
+   * @generated from rpc paiju.v1.AdminService.RetrySettlement
    */
   retrySettlement: {
     methodKind: "unary";
-    input: typeof OutboxActionRequestSchema;
-    output: typeof OutboxActionResponseSchema;
+    input: typeof RetrySettlementRequestSchema;
+    output: typeof RetrySettlementResponseSchema;
   },
   /**
    * Acknowledges one pending outbox entry without applying it and releases every hold of its hand:
@@ -617,18 +771,18 @@ export const Admin: GenService<{
    * Errors: INVALID_ARGUMENT (no reason), NOT_FOUND (`not_pending`), FAILED_PRECONDITION
    * (`hand_settled`: the hand's settlement is already applied; retry it instead).
    *
-   * @generated from rpc paiju.v1.Admin.VoidSettlement
+   * @generated from rpc paiju.v1.AdminService.VoidSettlement
    */
   voidSettlement: {
     methodKind: "unary";
-    input: typeof OutboxActionRequestSchema;
-    output: typeof OutboxActionResponseSchema;
+    input: typeof VoidSettlementRequestSchema;
+    output: typeof VoidSettlementResponseSchema;
   },
   /**
    * One kept hand's whole record: players, settlement, start, every move, how it ended.
    * Errors: INVALID_ARGUMENT (empty hand_id), NOT_FOUND (`unknown_hand`: never kept, or pruned).
    *
-   * @generated from rpc paiju.v1.Admin.GetHandRecord
+   * @generated from rpc paiju.v1.AdminService.GetHandRecord
    */
   getHandRecord: {
     methodKind: "unary";
@@ -639,7 +793,7 @@ export const Admin: GenService<{
    * The audit log, newest first.
    * Errors: INVALID_ARGUMENT (limit out of range).
    *
-   * @generated from rpc paiju.v1.Admin.ListAuditLog
+   * @generated from rpc paiju.v1.AdminService.ListAuditLog
    */
   listAuditLog: {
     methodKind: "unary";

@@ -2,11 +2,11 @@
 //
 // Conventions for the whole `paiju.v1` API:
 //
-// * Authentication: every RPC except `Wallet.Register`, `Wallet.Login`, gRPC health checking and
+// * Authentication: every RPC except `WalletService.Register`, `WalletService.Login`, gRPC health checking and
 //   server reflection needs the metadata `authorization: Bearer <session token>`, the token
-//   returned by `Wallet.Register`/`Wallet.Login`. A missing, malformed, forged or expired token
+//   returned by `WalletService.Register`/`WalletService.Login`. A missing, malformed, forged or expired token
 //   is answered with UNAUTHENTICATED before any service code runs.
-// * Internal services (`WalletInternal`, `LobbyInternal`, `TableInternal`, `Watchdog`) are for
+// * Internal services (`WalletInternalService`, `TableInternalService`, `WatchdogService`) are for
 //   service-to-service calls only: they need a token of the `service` role, and a player's token
 //   is answered with PERMISSION_DENIED.
 // * Errors are gRPC status codes; each RPC documents the codes it returns. The status message is
@@ -198,7 +198,7 @@ export type Room = Message<"paiju.v1.Room"> & {
   seats: Seat[];
 
   /**
-   * The table the room's hands are played on; pass it to the `Table` service.
+   * The table the room's hands are played on; pass it to `TableService`.
    *
    * @generated from field: string table_id = 5;
    */
@@ -457,7 +457,7 @@ export enum DeadlineOwner {
   UNSPECIFIED = 0,
 
   /**
-   * Expired through `TableInternal.ExpireDeadline`; the target is a table id.
+   * Expired through `TableInternalService.ExpireDeadline`; the target is a table id.
    *
    * @generated from enum value: DEADLINE_OWNER_TABLE = 1;
    */

@@ -23,7 +23,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file paiju/v1/table.proto.
  */
 export const file_paiju_v1_table: GenFile = /*@__PURE__*/
-  fileDesc("ChRwYWlqdS92MS90YWJsZS5wcm90bxIIcGFpanUudjEiIgoOR2V0Vmlld1JlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiWAoJVHVybkNsb2NrEgwKBHNlYXQYASABKAUSKgoGZHVlX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCglzdXNwZW5kZWQYAyABKAgi2wEKCVRhYmxlVmlldxIQCgh0YWJsZV9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEg8KB3ZlcnNpb24YAyABKAMSEQoEc2VhdBgEIAEoBUgAiAEBEg8KB2hhbmRfaWQYBSABKAkSEQoJdmlld19qc29uGAYgASgJEhUKDWxlZ2FsX2FjdGlvbnMYByADKAkSJgoEdHVybhgIIAEoCzITLnBhaWp1LnYxLlR1cm5DbG9ja0gBiAEBEhUKDWxhc3RfZXZlbnRfaWQYCSABKAlCBwoFX3NlYXRCBwoFX3R1cm4iSAoKQWN0UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIYChBleHBlY3RlZF92ZXJzaW9uGAIgASgDEg4KBmFjdGlvbhgDIAEoCSJiCgtBY3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEh8KBmV2ZW50cxgCIAMoCzIPLnBhaWp1LnYxLkV2ZW50EiEKBHZpZXcYAyABKAsyEy5wYWlqdS52MS5UYWJsZVZpZXciNgoSQ2hlY2tBY3Rpb25SZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEg4KBmFjdGlvbhgCIAEoCSJCChNDaGVja0FjdGlvblJlc3BvbnNlEg0KBWxlZ2FsGAEgASgIEg4KBnJlYXNvbhgCIAEoCRIMCgRjb2RlGAMgASgJIlkKBUV2ZW50EgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSFAoMcGF5bG9hZF9qc29uGAMgASgJEg8KB3ZlcnNpb24YBCABKAMSDwoHaGFuZF9pZBgFIAEoCSJpCgxXYXRjaFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSFgoOYWZ0ZXJfZXZlbnRfaWQYAiABKAkSEwoLZm9sbG93X3ZpZXcYAyABKAgSGgoSbGVhdmVfb3V0X293bl9hY3RzGAQgASgIImIKC1RhYmxlVXBkYXRlEiUKCHNuYXBzaG90GAEgASgLMhMucGFpanUudjEuVGFibGVWaWV3Eh8KBmV2ZW50cxgDIAMoCzIPLnBhaWp1LnYxLkV2ZW50SgQIAhADUgVldmVudCKHAQoLUGxheVJlcXVlc3QSJgoEb3BlbhgBIAEoCzIWLnBhaWp1LnYxLldhdGNoUmVxdWVzdEgAEiIKBG1vdmUYAiABKAsyEi5wYWlqdS52MS5QbGF5TW92ZUgAEiQKBXJlYWR5GAMgASgLMhMucGFpanUudjEuUGxheVJlYWR5SABCBgoEa2luZCIcCglQbGF5UmVhZHkSDwoHbW92ZV9pZBgBIAEoBCJFCghQbGF5TW92ZRIPCgdtb3ZlX2lkGAEgASgEEhgKEGV4cGVjdGVkX3ZlcnNpb24YAiABKAMSDgoGYWN0aW9uGAMgASgJImUKClBsYXlVcGRhdGUSJwoGdXBkYXRlGAEgASgLMhUucGFpanUudjEuVGFibGVVcGRhdGVIABImCgZhbnN3ZXIYAiABKAsyFC5wYWlqdS52MS5Nb3ZlQW5zd2VySABCBgoEa2luZCKnAQoKTW92ZUFuc3dlchIPCgdtb3ZlX2lkGAEgASgEEikKCGFjY2VwdGVkGAIgASgLMhUucGFpanUudjEuQWN0UmVzcG9uc2VIABIoCgdyZWZ1c2VkGAMgASgLMhUucGFpanUudjEuTW92ZVJlZnVzYWxIABIoCgVyZWFkeRgEIAEoCzIXLnBhaWp1LnYxLlJlYWR5UmVzcG9uc2VIAEIJCgdvdXRjb21lIlkKC01vdmVSZWZ1c2FsEgwKBGNvZGUYASABKAUSDwoHbWVzc2FnZRgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgJEhcKD2N1cnJlbnRfdmVyc2lvbhgEIAEoAyJqChdNYXJrRGlzY29ubmVjdGVkUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRISCgphY2NvdW50X2lkGAIgASgJEikKBXNpbmNlGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI8ChhNYXJrRGlzY29ubmVjdGVkUmVzcG9uc2USDwoHYXBwbGllZBgBIAEoCBIPCgd2ZXJzaW9uGAIgASgDMrQCCgVUYWJsZRI4CgdHZXRWaWV3EhgucGFpanUudjEuR2V0Vmlld1JlcXVlc3QaEy5wYWlqdS52MS5UYWJsZVZpZXcSMgoDQWN0EhQucGFpanUudjEuQWN0UmVxdWVzdBoVLnBhaWp1LnYxLkFjdFJlc3BvbnNlEkoKC0NoZWNrQWN0aW9uEhwucGFpanUudjEuQ2hlY2tBY3Rpb25SZXF1ZXN0Gh0ucGFpanUudjEuQ2hlY2tBY3Rpb25SZXNwb25zZRI4CgVXYXRjaBIWLnBhaWp1LnYxLldhdGNoUmVxdWVzdBoVLnBhaWp1LnYxLlRhYmxlVXBkYXRlMAESNwoEUGxheRIVLnBhaWp1LnYxLlBsYXlSZXF1ZXN0GhQucGFpanUudjEuUGxheVVwZGF0ZSgBMAEyvwEKDVRhYmxlSW50ZXJuYWwSUwoORXhwaXJlRGVhZGxpbmUSHy5wYWlqdS52MS5FeHBpcmVEZWFkbGluZVJlcXVlc3QaIC5wYWlqdS52MS5FeHBpcmVEZWFkbGluZVJlc3BvbnNlElkKEE1hcmtEaXNjb25uZWN0ZWQSIS5wYWlqdS52MS5NYXJrRGlzY29ubmVjdGVkUmVxdWVzdBoiLnBhaWp1LnYxLk1hcmtEaXNjb25uZWN0ZWRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_paiju_v1_common, file_paiju_v1_lobby]);
+  fileDesc("ChRwYWlqdS92MS90YWJsZS5wcm90bxIIcGFpanUudjEiIgoOR2V0Vmlld1JlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiNAoPR2V0Vmlld1Jlc3BvbnNlEiEKBHZpZXcYASABKAsyEy5wYWlqdS52MS5UYWJsZVZpZXciWAoJVHVybkNsb2NrEgwKBHNlYXQYASABKAUSKgoGZHVlX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCglzdXNwZW5kZWQYAyABKAgi2wEKCVRhYmxlVmlldxIQCgh0YWJsZV9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEg8KB3ZlcnNpb24YAyABKAMSEQoEc2VhdBgEIAEoBUgAiAEBEg8KB2hhbmRfaWQYBSABKAkSEQoJdmlld19qc29uGAYgASgJEhUKDWxlZ2FsX2FjdGlvbnMYByADKAkSJgoEdHVybhgIIAEoCzITLnBhaWp1LnYxLlR1cm5DbG9ja0gBiAEBEhUKDWxhc3RfZXZlbnRfaWQYCSABKAlCBwoFX3NlYXRCBwoFX3R1cm4iSAoKQWN0UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIYChBleHBlY3RlZF92ZXJzaW9uGAIgASgDEg4KBmFjdGlvbhgDIAEoCSJiCgtBY3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEh8KBmV2ZW50cxgCIAMoCzIPLnBhaWp1LnYxLkV2ZW50EiEKBHZpZXcYAyABKAsyEy5wYWlqdS52MS5UYWJsZVZpZXciNgoSQ2hlY2tBY3Rpb25SZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEg4KBmFjdGlvbhgCIAEoCSJCChNDaGVja0FjdGlvblJlc3BvbnNlEg0KBWxlZ2FsGAEgASgIEg4KBnJlYXNvbhgCIAEoCRIMCgRjb2RlGAMgASgJIlkKBUV2ZW50EgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSFAoMcGF5bG9hZF9qc29uGAMgASgJEg8KB3ZlcnNpb24YBCABKAMSDwoHaGFuZF9pZBgFIAEoCSJpCgxXYXRjaFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSFgoOYWZ0ZXJfZXZlbnRfaWQYAiABKAkSEwoLZm9sbG93X3ZpZXcYAyABKAgSGgoSbGVhdmVfb3V0X293bl9hY3RzGAQgASgIImQKDVdhdGNoUmVzcG9uc2USJQoIc25hcHNob3QYASABKAsyEy5wYWlqdS52MS5UYWJsZVZpZXcSHwoGZXZlbnRzGAMgAygLMg8ucGFpanUudjEuRXZlbnRKBAgCEANSBWV2ZW50IocBCgtQbGF5UmVxdWVzdBImCgRvcGVuGAEgASgLMhYucGFpanUudjEuV2F0Y2hSZXF1ZXN0SAASIgoEbW92ZRgCIAEoCzISLnBhaWp1LnYxLlBsYXlNb3ZlSAASJAoFcmVhZHkYAyABKAsyEy5wYWlqdS52MS5QbGF5UmVhZHlIAEIGCgRraW5kIhwKCVBsYXlSZWFkeRIPCgdtb3ZlX2lkGAEgASgEIkUKCFBsYXlNb3ZlEg8KB21vdmVfaWQYASABKAQSGAoQZXhwZWN0ZWRfdmVyc2lvbhgCIAEoAxIOCgZhY3Rpb24YAyABKAkiaQoMUGxheVJlc3BvbnNlEikKBnVwZGF0ZRgBIAEoCzIXLnBhaWp1LnYxLldhdGNoUmVzcG9uc2VIABImCgZhbnN3ZXIYAiABKAsyFC5wYWlqdS52MS5Nb3ZlQW5zd2VySABCBgoEa2luZCKnAQoKTW92ZUFuc3dlchIPCgdtb3ZlX2lkGAEgASgEEikKCGFjY2VwdGVkGAIgASgLMhUucGFpanUudjEuQWN0UmVzcG9uc2VIABIoCgdyZWZ1c2VkGAMgASgLMhUucGFpanUudjEuTW92ZVJlZnVzYWxIABIoCgVyZWFkeRgEIAEoCzIXLnBhaWp1LnYxLlJlYWR5UmVzcG9uc2VIAEIJCgdvdXRjb21lIlkKC01vdmVSZWZ1c2FsEgwKBGNvZGUYASABKAUSDwoHbWVzc2FnZRgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgJEhcKD2N1cnJlbnRfdmVyc2lvbhgEIAEoAyJqChdNYXJrRGlzY29ubmVjdGVkUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRISCgphY2NvdW50X2lkGAIgASgJEikKBXNpbmNlGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI8ChhNYXJrRGlzY29ubmVjdGVkUmVzcG9uc2USDwoHYXBwbGllZBgBIAEoCBIPCgd2ZXJzaW9uGAIgASgDMsUCCgxUYWJsZVNlcnZpY2USPgoHR2V0VmlldxIYLnBhaWp1LnYxLkdldFZpZXdSZXF1ZXN0GhkucGFpanUudjEuR2V0Vmlld1Jlc3BvbnNlEjIKA0FjdBIULnBhaWp1LnYxLkFjdFJlcXVlc3QaFS5wYWlqdS52MS5BY3RSZXNwb25zZRJKCgtDaGVja0FjdGlvbhIcLnBhaWp1LnYxLkNoZWNrQWN0aW9uUmVxdWVzdBodLnBhaWp1LnYxLkNoZWNrQWN0aW9uUmVzcG9uc2USOgoFV2F0Y2gSFi5wYWlqdS52MS5XYXRjaFJlcXVlc3QaFy5wYWlqdS52MS5XYXRjaFJlc3BvbnNlMAESOQoEUGxheRIVLnBhaWp1LnYxLlBsYXlSZXF1ZXN0GhYucGFpanUudjEuUGxheVJlc3BvbnNlKAEwATLGAQoUVGFibGVJbnRlcm5hbFNlcnZpY2USUwoORXhwaXJlRGVhZGxpbmUSHy5wYWlqdS52MS5FeHBpcmVEZWFkbGluZVJlcXVlc3QaIC5wYWlqdS52MS5FeHBpcmVEZWFkbGluZVJlc3BvbnNlElkKEE1hcmtEaXNjb25uZWN0ZWQSIS5wYWlqdS52MS5NYXJrRGlzY29ubmVjdGVkUmVxdWVzdBoiLnBhaWp1LnYxLk1hcmtEaXNjb25uZWN0ZWRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_paiju_v1_common, file_paiju_v1_lobby]);
 
 /**
  * Asks for the caller's view of a table.
@@ -45,6 +45,27 @@ export type GetViewRequest = Message<"paiju.v1.GetViewRequest"> & {
  */
 export const GetViewRequestSchema: GenMessage<GetViewRequest> = /*@__PURE__*/
   messageDesc(file_paiju_v1_table, 0);
+
+/**
+ * The caller's view of a table.
+ *
+ * @generated from message paiju.v1.GetViewResponse
+ */
+export type GetViewResponse = Message<"paiju.v1.GetViewResponse"> & {
+  /**
+   * The view now.
+   *
+   * @generated from field: paiju.v1.TableView view = 1;
+   */
+  view?: TableView | undefined;
+};
+
+/**
+ * Describes the message paiju.v1.GetViewResponse.
+ * Use `create(GetViewResponseSchema)` to create a new message.
+ */
+export const GetViewResponseSchema: GenMessage<GetViewResponse> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_table, 1);
 
 /**
  * Whose move the table is waiting for, and until when.
@@ -80,7 +101,7 @@ export type TurnClock = Message<"paiju.v1.TurnClock"> & {
  * Use `create(TurnClockSchema)` to create a new message.
  */
 export const TurnClockSchema: GenMessage<TurnClock> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 1);
+  messageDesc(file_paiju_v1_table, 2);
 
 /**
  * One seat's (or a spectator's) view of a table at one version.
@@ -160,7 +181,7 @@ export type TableView = Message<"paiju.v1.TableView"> & {
  * Use `create(TableViewSchema)` to create a new message.
  */
 export const TableViewSchema: GenMessage<TableView> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 2);
+  messageDesc(file_paiju_v1_table, 3);
 
 /**
  * Plays an action.
@@ -196,7 +217,7 @@ export type ActRequest = Message<"paiju.v1.ActRequest"> & {
  * Use `create(ActRequestSchema)` to create a new message.
  */
 export const ActRequestSchema: GenMessage<ActRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 3);
+  messageDesc(file_paiju_v1_table, 4);
 
 /**
  * What an accepted action did.
@@ -231,7 +252,7 @@ export type ActResponse = Message<"paiju.v1.ActResponse"> & {
  * Use `create(ActResponseSchema)` to create a new message.
  */
 export const ActResponseSchema: GenMessage<ActResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 4);
+  messageDesc(file_paiju_v1_table, 5);
 
 /**
  * Asks whether the caller's seat may take an action now.
@@ -259,7 +280,7 @@ export type CheckActionRequest = Message<"paiju.v1.CheckActionRequest"> & {
  * Use `create(CheckActionRequestSchema)` to create a new message.
  */
 export const CheckActionRequestSchema: GenMessage<CheckActionRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 5);
+  messageDesc(file_paiju_v1_table, 6);
 
 /**
  * Whether the action is legal now.
@@ -297,7 +318,7 @@ export type CheckActionResponse = Message<"paiju.v1.CheckActionResponse"> & {
  * Use `create(CheckActionResponseSchema)` to create a new message.
  */
 export const CheckActionResponseSchema: GenMessage<CheckActionResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 6);
+  messageDesc(file_paiju_v1_table, 7);
 
 /**
  * Something that happened at a table, cut to what the receiver may see.
@@ -347,7 +368,7 @@ export type Event = Message<"paiju.v1.Event"> & {
  * Use `create(EventSchema)` to create a new message.
  */
 export const EventSchema: GenMessage<Event> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 7);
+  messageDesc(file_paiju_v1_table, 8);
 
 /**
  * Asks for the caller's live view of a table.
@@ -395,14 +416,14 @@ export type WatchRequest = Message<"paiju.v1.WatchRequest"> & {
  * Use `create(WatchRequestSchema)` to create a new message.
  */
 export const WatchRequestSchema: GenMessage<WatchRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 8);
+  messageDesc(file_paiju_v1_table, 9);
 
 /**
  * One message of a table stream: events, a snapshot, or events and then a snapshot.
  *
- * @generated from message paiju.v1.TableUpdate
+ * @generated from message paiju.v1.WatchResponse
  */
-export type TableUpdate = Message<"paiju.v1.TableUpdate"> & {
+export type WatchResponse = Message<"paiju.v1.WatchResponse"> & {
   /**
    * The viewer's whole view, as of after `events` when both are set: the first message of a
    * stream (unless resuming), whenever the stream cannot continue event by event, and, for a
@@ -423,11 +444,11 @@ export type TableUpdate = Message<"paiju.v1.TableUpdate"> & {
 };
 
 /**
- * Describes the message paiju.v1.TableUpdate.
- * Use `create(TableUpdateSchema)` to create a new message.
+ * Describes the message paiju.v1.WatchResponse.
+ * Use `create(WatchResponseSchema)` to create a new message.
  */
-export const TableUpdateSchema: GenMessage<TableUpdate> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 9);
+export const WatchResponseSchema: GenMessage<WatchResponse> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_table, 10);
 
 /**
  * One request of a `Play` stream: the first opens it, each later one is a move or a press of
@@ -473,10 +494,10 @@ export type PlayRequest = Message<"paiju.v1.PlayRequest"> & {
  * Use `create(PlayRequestSchema)` to create a new message.
  */
 export const PlayRequestSchema: GenMessage<PlayRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 10);
+  messageDesc(file_paiju_v1_table, 11);
 
 /**
- * A press of start on a `Play` stream: a `Lobby.Ready` for the stream's table.
+ * A press of start on a `Play` stream: a `LobbyService.Ready` for the stream's table.
  *
  * @generated from message paiju.v1.PlayReady
  */
@@ -495,7 +516,7 @@ export type PlayReady = Message<"paiju.v1.PlayReady"> & {
  * Use `create(PlayReadySchema)` to create a new message.
  */
 export const PlayReadySchema: GenMessage<PlayReady> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 11);
+  messageDesc(file_paiju_v1_table, 12);
 
 /**
  * A move on a `Play` stream: an `ActRequest` for the stream's table.
@@ -530,26 +551,26 @@ export type PlayMove = Message<"paiju.v1.PlayMove"> & {
  * Use `create(PlayMoveSchema)` to create a new message.
  */
 export const PlayMoveSchema: GenMessage<PlayMove> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 12);
+  messageDesc(file_paiju_v1_table, 13);
 
 /**
  * One message of a `Play` stream: what `Watch` would send, or the answer to a move.
  *
- * @generated from message paiju.v1.PlayUpdate
+ * @generated from message paiju.v1.PlayResponse
  */
-export type PlayUpdate = Message<"paiju.v1.PlayUpdate"> & {
+export type PlayResponse = Message<"paiju.v1.PlayResponse"> & {
   /**
    * Which message this is.
    *
-   * @generated from oneof paiju.v1.PlayUpdate.kind
+   * @generated from oneof paiju.v1.PlayResponse.kind
    */
   kind: {
     /**
      * What a `Watch` stream would send (the caller's own moves left out).
      *
-     * @generated from field: paiju.v1.TableUpdate update = 1;
+     * @generated from field: paiju.v1.WatchResponse update = 1;
      */
-    value: TableUpdate;
+    value: WatchResponse;
     case: "update";
   } | {
     /**
@@ -563,14 +584,14 @@ export type PlayUpdate = Message<"paiju.v1.PlayUpdate"> & {
 };
 
 /**
- * Describes the message paiju.v1.PlayUpdate.
- * Use `create(PlayUpdateSchema)` to create a new message.
+ * Describes the message paiju.v1.PlayResponse.
+ * Use `create(PlayResponseSchema)` to create a new message.
  */
-export const PlayUpdateSchema: GenMessage<PlayUpdate> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 13);
+export const PlayResponseSchema: GenMessage<PlayResponse> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_table, 14);
 
 /**
- * The answer to one move or press of start: accepted (what `Act` or `Lobby.Ready` would have
+ * The answer to one move or press of start: accepted (what `Act` or `LobbyService.Ready` would have
  * replied) or refused.
  *
  * @generated from message paiju.v1.MoveAnswer
@@ -606,7 +627,7 @@ export type MoveAnswer = Message<"paiju.v1.MoveAnswer"> & {
     case: "refused";
   } | {
     /**
-     * A press of start taken: what `Lobby.Ready` would have replied.
+     * A press of start taken: what `LobbyService.Ready` would have replied.
      *
      * @generated from field: paiju.v1.ReadyResponse ready = 4;
      */
@@ -620,10 +641,10 @@ export type MoveAnswer = Message<"paiju.v1.MoveAnswer"> & {
  * Use `create(MoveAnswerSchema)` to create a new message.
  */
 export const MoveAnswerSchema: GenMessage<MoveAnswer> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 14);
+  messageDesc(file_paiju_v1_table, 15);
 
 /**
- * Why a move or a press was refused: the status `Act` (or `Lobby.Ready`) would have ended with.
+ * Why a move or a press was refused: the status `Act` (or `LobbyService.Ready`) would have ended with.
  *
  * @generated from message paiju.v1.MoveRefusal
  */
@@ -662,7 +683,7 @@ export type MoveRefusal = Message<"paiju.v1.MoveRefusal"> & {
  * Use `create(MoveRefusalSchema)` to create a new message.
  */
 export const MoveRefusalSchema: GenMessage<MoveRefusal> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 15);
+  messageDesc(file_paiju_v1_table, 16);
 
 /**
  * Asks to mark a player disconnected.
@@ -697,7 +718,7 @@ export type MarkDisconnectedRequest = Message<"paiju.v1.MarkDisconnectedRequest"
  * Use `create(MarkDisconnectedRequestSchema)` to create a new message.
  */
 export const MarkDisconnectedRequestSchema: GenMessage<MarkDisconnectedRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 16);
+  messageDesc(file_paiju_v1_table, 17);
 
 /**
  * What marking a player disconnected did.
@@ -725,7 +746,7 @@ export type MarkDisconnectedResponse = Message<"paiju.v1.MarkDisconnectedRespons
  * Use `create(MarkDisconnectedResponseSchema)` to create a new message.
  */
 export const MarkDisconnectedResponseSchema: GenMessage<MarkDisconnectedResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_table, 17);
+  messageDesc(file_paiju_v1_table, 18);
 
 /**
  * What players do during a hand. Every RPC needs a session token (UNAUTHENTICATED otherwise). A
@@ -735,20 +756,20 @@ export const MarkDisconnectedResponseSchema: GenMessage<MarkDisconnectedResponse
  * fault, logged there); no status carries internals, and a message quotes at most the first 32
  * characters of what it refuses.
  *
- * @generated from service paiju.v1.Table
+ * @generated from service paiju.v1.TableService
  */
-export const Table: GenService<{
+export const TableService: GenService<{
   /**
    * The caller's view of a table now.
    * Errors: INVALID_ARGUMENT (empty or malformed table_id), NOT_FOUND (unknown table), PERMISSION_DENIED (the
    * caller neither sits at the table nor is an operator).
    *
-   * @generated from rpc paiju.v1.Table.GetView
+   * @generated from rpc paiju.v1.TableService.GetView
    */
   getView: {
     methodKind: "unary";
     input: typeof GetViewRequestSchema;
-    output: typeof TableViewSchema;
+    output: typeof GetViewResponseSchema;
   },
   /**
    * Plays one action for the caller's seat, decided on the view of `expected_version`. It is
@@ -765,7 +786,7 @@ export const Table: GenService<{
    * on, an illegal play; the status message is the rule's reason and `paiju-error-code` the
    * engine's stable code; nothing changed).
    *
-   * @generated from rpc paiju.v1.Table.Act
+   * @generated from rpc paiju.v1.TableService.Act
    */
   act: {
     methodKind: "unary";
@@ -781,7 +802,7 @@ export const Table: GenService<{
    * text that is no action of this game), NOT_FOUND (unknown table), PERMISSION_DENIED (the
    * caller does not sit at the table). A rule's refusal is no error: legal = false and its reason.
    *
-   * @generated from rpc paiju.v1.Table.CheckAction
+   * @generated from rpc paiju.v1.TableService.CheckAction
    */
   checkAction: {
     methodKind: "unary";
@@ -797,12 +818,12 @@ export const Table: GenService<{
    * Errors: INVALID_ARGUMENT (empty or malformed table_id, a malformed after_event_id), NOT_FOUND (unknown
    * table), PERMISSION_DENIED (the caller neither sits at the table nor is an operator).
    *
-   * @generated from rpc paiju.v1.Table.Watch
+   * @generated from rpc paiju.v1.TableService.Watch
    */
   watch: {
     methodKind: "server_streaming";
     input: typeof WatchRequestSchema;
-    output: typeof TableUpdateSchema;
+    output: typeof WatchResponseSchema;
   },
   /**
    * Watch and Act on one stream, for native clients: the first request opens the stream as
@@ -811,8 +832,8 @@ export const Table: GenService<{
    * judges and applies it, and a refused move is answered with what `Act` would have ended with:
    * the stream goes on. The caller's own moves are left out of the stream's updates (their
    * answers carry their events and the view after them), whatever `open.leave_out_own_acts` says.
-   * A `ready` presses start at the stream's table, exactly as `Lobby.Ready` would, and is
-   * answered in the same order, refused as `Lobby.Ready` would end (e.g. `not_enough_coins`);
+   * A `ready` presses start at the stream's table, exactly as `LobbyService.Ready` would, and is
+   * answered in the same order, refused as `LobbyService.Ready` would end (e.g. `not_enough_coins`);
    * the events of a press (and of the hand it starts) come on the stream as anyone's.
    * Closing the sending side stops the moves, not the updates. A move over the caller's rate of
    * calls is answered refused (`rate_limited`). Browsers, behind gRPC-Web, which has no client
@@ -822,12 +843,12 @@ export const Table: GenService<{
    * `request_too_large`), NOT_FOUND (unknown table), PERMISSION_DENIED (the caller neither sits at
    * the table nor is an operator).
    *
-   * @generated from rpc paiju.v1.Table.Play
+   * @generated from rpc paiju.v1.TableService.Play
    */
   play: {
     methodKind: "bidi_streaming";
     input: typeof PlayRequestSchema;
-    output: typeof PlayUpdateSchema;
+    output: typeof PlayResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_paiju_v1_table, 0);
@@ -836,19 +857,19 @@ export const Table: GenService<{
  * Calls from the other services. Every RPC needs a token of the `service` role: UNAUTHENTICATED
  * without a valid token, PERMISSION_DENIED with a player's token.
  *
- * @generated from service paiju.v1.TableInternal
+ * @generated from service paiju.v1.TableInternalService
  */
-export const TableInternal: GenService<{
+export const TableInternalService: GenService<{
   /**
    * Applies an expired table deadline; called by the watchdog. The deadline's `deadline_id` is
    * its name at the table ("turn", "ready_kick", "start", "reconnect:<seat>") and its `version`
    * the stamp of the state it was set for. A stale deadline (that state has moved on) is a no-op
-   * with applied = false. (A hand starts in the same compare-and-set as the last Lobby.Ready, so
+   * with applied = false. (A hand starts in the same compare-and-set as the last LobbyService.Ready, so
    * there is no separate start call.)
    * Errors: INVALID_ARGUMENT (the deadline's owner is not the table, or an empty name),
    * NOT_FOUND (unknown table).
    *
-   * @generated from rpc paiju.v1.TableInternal.ExpireDeadline
+   * @generated from rpc paiju.v1.TableInternalService.ExpireDeadline
    */
   expireDeadline: {
     methodKind: "unary";
@@ -861,7 +882,7 @@ export const TableInternal: GenService<{
    * is not seated.
    * Errors: INVALID_ARGUMENT (empty or malformed ids), NOT_FOUND (unknown table).
    *
-   * @generated from rpc paiju.v1.TableInternal.MarkDisconnected
+   * @generated from rpc paiju.v1.TableInternalService.MarkDisconnected
    */
   markDisconnected: {
     methodKind: "unary";

@@ -18,7 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file paiju/v1/wallet.proto.
  */
 export const file_paiju_v1_wallet: GenFile = /*@__PURE__*/
-  fileDesc("ChVwYWlqdS92MS93YWxsZXQucHJvdG8SCHBhaWp1LnYxIjUKD1JlZ2lzdGVyUmVxdWVzdBIQCgh1c2VybmFtZRgBIAEoCRIQCghwYXNzd29yZBgCIAEoCSIyCgxMb2dpblJlcXVlc3QSEAoIdXNlcm5hbWUYASABKAkSEAoIcGFzc3dvcmQYAiABKAkiQwoVQ2hhbmdlUGFzc3dvcmRSZXF1ZXN0EhQKDG9sZF9wYXNzd29yZBgBIAEoCRIUCgxuZXdfcGFzc3dvcmQYAiABKAkiFwoVUmVmcmVzaFNlc3Npb25SZXF1ZXN0InYKD1Nlc3Npb25SZXNwb25zZRINCgV0b2tlbhgBIAEoCRISCgphY2NvdW50X2lkGAIgASgJEhAKCHVzZXJuYW1lGAMgASgJEi4KCmV4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIhMKEUdldEJhbGFuY2VSZXF1ZXN0Ik0KB0JhbGFuY2USEgoKYWNjb3VudF9pZBgBIAEoCRIRCglhdmFpbGFibGUYAiABKAMSDAoEaGVsZBgDIAEoAxINCgV0b3RhbBgEIAEoAyJBCg5IaXN0b3J5UmVxdWVzdBINCgVsaW1pdBgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEgwKBGdhbWUYAyABKAkizAEKC0xlZGdlckVudHJ5EhAKCGVudHJ5X2lkGAEgASgJEg4KBmFtb3VudBgCIAEoAxIlCgZyZWFzb24YAyABKA4yFS5wYWlqdS52MS5FbnRyeVJlYXNvbhIOCgZkZXRhaWwYBCABKAkSDwoHaGFuZF9pZBgFIAEoCRIMCgRnYW1lGAYgASgJEhUKDWJhbGFuY2VfYWZ0ZXIYByABKAMSLgoKY3JlYXRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiUgoPSGlzdG9yeVJlc3BvbnNlEiYKB2VudHJpZXMYASADKAsyFS5wYWlqdS52MS5MZWRnZXJFbnRyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiMQoSTGVhZGVyYm9hcmRSZXF1ZXN0EgwKBGdhbWUYASABKAkSDQoFbGltaXQYAiABKAUiUwoOTGVhZGVyYm9hcmRSb3cSDAoEcmFuaxgBIAEoBRISCgphY2NvdW50X2lkGAIgASgJEhAKCHVzZXJuYW1lGAMgASgJEg0KBXZhbHVlGAQgASgDIn8KE0xlYWRlcmJvYXJkUmVzcG9uc2USDAoEZ2FtZRgBIAEoCRImCgRyb3dzGAIgAygLMhgucGFpanUudjEuTGVhZGVyYm9hcmRSb3cSKgoDb3duGAMgASgLMhgucGFpanUudjEuTGVhZGVyYm9hcmRSb3dIAIgBAUIGCgRfb3duIjAKDExldmVsUmVxdWVzdBIMCgRnYW1lGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAkiiAEKDUxldmVsUmVzcG9uc2USDAoEZ2FtZRgBIAEoCRISCgphY2NvdW50X2lkGAIgASgJEg0KBWxldmVsGAMgASgFEg0KBXRpdGxlGAQgASgJEg0KBXZhbHVlGAUgASgDEhUKDW5leHRfbGV2ZWxfYXQYBiABKAMSEQoJbWF4X2xldmVsGAcgASgFImIKBEhvbGQSEgoKYWNjb3VudF9pZBgBIAEoCRIOCgZhbW91bnQYAiABKAMSHwoSZXhwZWN0ZWRfYXZhaWxhYmxlGAMgASgDSACIAQFCFQoTX2V4cGVjdGVkX2F2YWlsYWJsZSJSChJIb2xkRm9ySGFuZFJlcXVlc3QSDwoHaGFuZF9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEh0KBWhvbGRzGAMgAygLMg4ucGFpanUudjEuSG9sZCJZChNIb2xkRm9ySGFuZFJlc3BvbnNlEh0KBWhvbGRzGAEgAygLMg4ucGFpanUudjEuSG9sZBIjCghiYWxhbmNlcxgCIAMoCzIRLnBhaWp1LnYxLkJhbGFuY2UiJQoSUmVsZWFzZUhhbmRSZXF1ZXN0Eg8KB2hhbmRfaWQYASABKAkiKQoSR2V0QmFsYW5jZXNSZXF1ZXN0EhMKC2FjY291bnRfaWRzGAEgAygJIjoKE0dldEJhbGFuY2VzUmVzcG9uc2USIwoIYmFsYW5jZXMYASADKAsyES5wYWlqdS52MS5CYWxhbmNlIicKE1JlbGVhc2VIYW5kUmVzcG9uc2USEAoIcmVsZWFzZWQYASABKAMiMQoMSGFuZHNSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkihgEKClBsYXllZEhhbmQSDwoHaGFuZF9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEhAKCHRhYmxlX2lkGAMgASgJEiwKCGVuZGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRzZWF0GAUgASgFEgsKA25ldBgGIAEoAyJNCg1IYW5kc1Jlc3BvbnNlEiMKBWhhbmRzGAEgAygLMhQucGFpanUudjEuUGxheWVkSGFuZBIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiJAoRUmVwbGF5SGFuZFJlcXVlc3QSDwoHaGFuZF9pZBgBIAEoCSI7CgpSZXBsYXlTdGVwEgwKBHNlYXQYASABKAUSDAoEbW92ZRgCIAEoCRIRCgl2aWV3X2pzb24YAyABKAkidQoSUmVwbGF5SGFuZFJlc3BvbnNlEg8KB2hhbmRfaWQYASABKAkSDAoEZ2FtZRgCIAEoCRIMCgRzZWF0GAMgASgFEg0KBW5hbWVzGAQgAygJEiMKBXN0ZXBzGAUgAygLMhQucGFpanUudjEuUmVwbGF5U3RlcCrPAQoLRW50cnlSZWFzb24SHAoYRU5UUllfUkVBU09OX1VOU1BFQ0lGSUVEEAASIAocRU5UUllfUkVBU09OX0hBTkRfU0VUVExFTUVOVBABEhQKEEVOVFJZX1JFQVNPTl9GRUUQAhIWChJFTlRSWV9SRUFTT05fQk9OVVMQAxIfChtFTlRSWV9SRUFTT05fRVNDQVBFX1BFTkFMVFkQBBIWChJFTlRSWV9SRUFTT05fR1JBTlQQBRIZChVFTlRSWV9SRUFTT05fVFJBTlNGRVIQBjKpBQoGV2FsbGV0EkAKCFJlZ2lzdGVyEhkucGFpanUudjEuUmVnaXN0ZXJSZXF1ZXN0GhkucGFpanUudjEuU2Vzc2lvblJlc3BvbnNlEjoKBUxvZ2luEhYucGFpanUudjEuTG9naW5SZXF1ZXN0GhkucGFpanUudjEuU2Vzc2lvblJlc3BvbnNlEjwKCkdldEJhbGFuY2USGy5wYWlqdS52MS5HZXRCYWxhbmNlUmVxdWVzdBoRLnBhaWp1LnYxLkJhbGFuY2USPgoHSGlzdG9yeRIYLnBhaWp1LnYxLkhpc3RvcnlSZXF1ZXN0GhkucGFpanUudjEuSGlzdG9yeVJlc3BvbnNlEkoKC0xlYWRlcmJvYXJkEhwucGFpanUudjEuTGVhZGVyYm9hcmRSZXF1ZXN0Gh0ucGFpanUudjEuTGVhZGVyYm9hcmRSZXNwb25zZRI4CgVMZXZlbBIWLnBhaWp1LnYxLkxldmVsUmVxdWVzdBoXLnBhaWp1LnYxLkxldmVsUmVzcG9uc2USOAoFSGFuZHMSFi5wYWlqdS52MS5IYW5kc1JlcXVlc3QaFy5wYWlqdS52MS5IYW5kc1Jlc3BvbnNlEkcKClJlcGxheUhhbmQSGy5wYWlqdS52MS5SZXBsYXlIYW5kUmVxdWVzdBocLnBhaWp1LnYxLlJlcGxheUhhbmRSZXNwb25zZRJMCg5DaGFuZ2VQYXNzd29yZBIfLnBhaWp1LnYxLkNoYW5nZVBhc3N3b3JkUmVxdWVzdBoZLnBhaWp1LnYxLlNlc3Npb25SZXNwb25zZRJMCg5SZWZyZXNoU2Vzc2lvbhIfLnBhaWp1LnYxLlJlZnJlc2hTZXNzaW9uUmVxdWVzdBoZLnBhaWp1LnYxLlNlc3Npb25SZXNwb25zZTL0AQoOV2FsbGV0SW50ZXJuYWwSSgoLSG9sZEZvckhhbmQSHC5wYWlqdS52MS5Ib2xkRm9ySGFuZFJlcXVlc3QaHS5wYWlqdS52MS5Ib2xkRm9ySGFuZFJlc3BvbnNlEkoKC1JlbGVhc2VIYW5kEhwucGFpanUudjEuUmVsZWFzZUhhbmRSZXF1ZXN0Gh0ucGFpanUudjEuUmVsZWFzZUhhbmRSZXNwb25zZRJKCgtHZXRCYWxhbmNlcxIcLnBhaWp1LnYxLkdldEJhbGFuY2VzUmVxdWVzdBodLnBhaWp1LnYxLkdldEJhbGFuY2VzUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("ChVwYWlqdS92MS93YWxsZXQucHJvdG8SCHBhaWp1LnYxIjUKD1JlZ2lzdGVyUmVxdWVzdBIQCgh1c2VybmFtZRgBIAEoCRIQCghwYXNzd29yZBgCIAEoCSIyCgxMb2dpblJlcXVlc3QSEAoIdXNlcm5hbWUYASABKAkSEAoIcGFzc3dvcmQYAiABKAkiQwoVQ2hhbmdlUGFzc3dvcmRSZXF1ZXN0EhQKDG9sZF9wYXNzd29yZBgBIAEoCRIUCgxuZXdfcGFzc3dvcmQYAiABKAkiFwoVUmVmcmVzaFNlc3Npb25SZXF1ZXN0IncKEFJlZ2lzdGVyUmVzcG9uc2USDQoFdG9rZW4YASABKAkSEgoKYWNjb3VudF9pZBgCIAEoCRIQCgh1c2VybmFtZRgDIAEoCRIuCgpleHBpcmVzX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ0Cg1Mb2dpblJlc3BvbnNlEg0KBXRva2VuGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAkSEAoIdXNlcm5hbWUYAyABKAkSLgoKZXhwaXJlc19hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAifQoWQ2hhbmdlUGFzc3dvcmRSZXNwb25zZRINCgV0b2tlbhgBIAEoCRISCgphY2NvdW50X2lkGAIgASgJEhAKCHVzZXJuYW1lGAMgASgJEi4KCmV4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIn0KFlJlZnJlc2hTZXNzaW9uUmVzcG9uc2USDQoFdG9rZW4YASABKAkSEgoKYWNjb3VudF9pZBgCIAEoCRIQCgh1c2VybmFtZRgDIAEoCRIuCgpleHBpcmVzX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCITChFHZXRCYWxhbmNlUmVxdWVzdCJYChJHZXRCYWxhbmNlUmVzcG9uc2USEgoKYWNjb3VudF9pZBgBIAEoCRIRCglhdmFpbGFibGUYAiABKAMSDAoEaGVsZBgDIAEoAxINCgV0b3RhbBgEIAEoAyJNCgdCYWxhbmNlEhIKCmFjY291bnRfaWQYASABKAkSEQoJYXZhaWxhYmxlGAIgASgDEgwKBGhlbGQYAyABKAMSDQoFdG90YWwYBCABKAMiQQoOSGlzdG9yeVJlcXVlc3QSDQoFbGltaXQYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIMCgRnYW1lGAMgASgJIswBCgtMZWRnZXJFbnRyeRIQCghlbnRyeV9pZBgBIAEoCRIOCgZhbW91bnQYAiABKAMSJQoGcmVhc29uGAMgASgOMhUucGFpanUudjEuRW50cnlSZWFzb24SDgoGZGV0YWlsGAQgASgJEg8KB2hhbmRfaWQYBSABKAkSDAoEZ2FtZRgGIAEoCRIVCg1iYWxhbmNlX2FmdGVyGAcgASgDEi4KCmNyZWF0ZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlIKD0hpc3RvcnlSZXNwb25zZRImCgdlbnRyaWVzGAEgAygLMhUucGFpanUudjEuTGVkZ2VyRW50cnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIjEKEkxlYWRlcmJvYXJkUmVxdWVzdBIMCgRnYW1lGAEgASgJEg0KBWxpbWl0GAIgASgFIlMKDkxlYWRlcmJvYXJkUm93EgwKBHJhbmsYASABKAUSEgoKYWNjb3VudF9pZBgCIAEoCRIQCgh1c2VybmFtZRgDIAEoCRINCgV2YWx1ZRgEIAEoAyJ/ChNMZWFkZXJib2FyZFJlc3BvbnNlEgwKBGdhbWUYASABKAkSJgoEcm93cxgCIAMoCzIYLnBhaWp1LnYxLkxlYWRlcmJvYXJkUm93EioKA293bhgDIAEoCzIYLnBhaWp1LnYxLkxlYWRlcmJvYXJkUm93SACIAQFCBgoEX293biIwCgxMZXZlbFJlcXVlc3QSDAoEZ2FtZRgBIAEoCRISCgphY2NvdW50X2lkGAIgASgJIogBCg1MZXZlbFJlc3BvbnNlEgwKBGdhbWUYASABKAkSEgoKYWNjb3VudF9pZBgCIAEoCRINCgVsZXZlbBgDIAEoBRINCgV0aXRsZRgEIAEoCRINCgV2YWx1ZRgFIAEoAxIVCg1uZXh0X2xldmVsX2F0GAYgASgDEhEKCW1heF9sZXZlbBgHIAEoBSJiCgRIb2xkEhIKCmFjY291bnRfaWQYASABKAkSDgoGYW1vdW50GAIgASgDEh8KEmV4cGVjdGVkX2F2YWlsYWJsZRgDIAEoA0gAiAEBQhUKE19leHBlY3RlZF9hdmFpbGFibGUiUgoSSG9sZEZvckhhbmRSZXF1ZXN0Eg8KB2hhbmRfaWQYASABKAkSDAoEZ2FtZRgCIAEoCRIdCgVob2xkcxgDIAMoCzIOLnBhaWp1LnYxLkhvbGQiWQoTSG9sZEZvckhhbmRSZXNwb25zZRIdCgVob2xkcxgBIAMoCzIOLnBhaWp1LnYxLkhvbGQSIwoIYmFsYW5jZXMYAiADKAsyES5wYWlqdS52MS5CYWxhbmNlIiUKElJlbGVhc2VIYW5kUmVxdWVzdBIPCgdoYW5kX2lkGAEgASgJIikKEkdldEJhbGFuY2VzUmVxdWVzdBITCgthY2NvdW50X2lkcxgBIAMoCSI6ChNHZXRCYWxhbmNlc1Jlc3BvbnNlEiMKCGJhbGFuY2VzGAEgAygLMhEucGFpanUudjEuQmFsYW5jZSInChNSZWxlYXNlSGFuZFJlc3BvbnNlEhAKCHJlbGVhc2VkGAEgASgDIjEKDEhhbmRzUmVxdWVzdBINCgVsaW1pdBgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJIoYBCgpQbGF5ZWRIYW5kEg8KB2hhbmRfaWQYASABKAkSDAoEZ2FtZRgCIAEoCRIQCgh0YWJsZV9pZBgDIAEoCRIsCghlbmRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEc2VhdBgFIAEoBRILCgNuZXQYBiABKAMiTQoNSGFuZHNSZXNwb25zZRIjCgVoYW5kcxgBIAMoCzIULnBhaWp1LnYxLlBsYXllZEhhbmQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIiQKEVJlcGxheUhhbmRSZXF1ZXN0Eg8KB2hhbmRfaWQYASABKAkiOwoKUmVwbGF5U3RlcBIMCgRzZWF0GAEgASgFEgwKBG1vdmUYAiABKAkSEQoJdmlld19qc29uGAMgASgJInUKElJlcGxheUhhbmRSZXNwb25zZRIPCgdoYW5kX2lkGAEgASgJEgwKBGdhbWUYAiABKAkSDAoEc2VhdBgDIAEoBRINCgVuYW1lcxgEIAMoCRIjCgVzdGVwcxgFIAMoCzIULnBhaWp1LnYxLlJlcGxheVN0ZXAqzwEKC0VudHJ5UmVhc29uEhwKGEVOVFJZX1JFQVNPTl9VTlNQRUNJRklFRBAAEiAKHEVOVFJZX1JFQVNPTl9IQU5EX1NFVFRMRU1FTlQQARIUChBFTlRSWV9SRUFTT05fRkVFEAISFgoSRU5UUllfUkVBU09OX0JPTlVTEAMSHwobRU5UUllfUkVBU09OX0VTQ0FQRV9QRU5BTFRZEAQSFgoSRU5UUllfUkVBU09OX0dSQU5UEAUSGQoVRU5UUllfUkVBU09OX1RSQU5TRkVSEAYyyAUKDVdhbGxldFNlcnZpY2USQQoIUmVnaXN0ZXISGS5wYWlqdS52MS5SZWdpc3RlclJlcXVlc3QaGi5wYWlqdS52MS5SZWdpc3RlclJlc3BvbnNlEjgKBUxvZ2luEhYucGFpanUudjEuTG9naW5SZXF1ZXN0GhcucGFpanUudjEuTG9naW5SZXNwb25zZRJHCgpHZXRCYWxhbmNlEhsucGFpanUudjEuR2V0QmFsYW5jZVJlcXVlc3QaHC5wYWlqdS52MS5HZXRCYWxhbmNlUmVzcG9uc2USPgoHSGlzdG9yeRIYLnBhaWp1LnYxLkhpc3RvcnlSZXF1ZXN0GhkucGFpanUudjEuSGlzdG9yeVJlc3BvbnNlEkoKC0xlYWRlcmJvYXJkEhwucGFpanUudjEuTGVhZGVyYm9hcmRSZXF1ZXN0Gh0ucGFpanUudjEuTGVhZGVyYm9hcmRSZXNwb25zZRI4CgVMZXZlbBIWLnBhaWp1LnYxLkxldmVsUmVxdWVzdBoXLnBhaWp1LnYxLkxldmVsUmVzcG9uc2USOAoFSGFuZHMSFi5wYWlqdS52MS5IYW5kc1JlcXVlc3QaFy5wYWlqdS52MS5IYW5kc1Jlc3BvbnNlEkcKClJlcGxheUhhbmQSGy5wYWlqdS52MS5SZXBsYXlIYW5kUmVxdWVzdBocLnBhaWp1LnYxLlJlcGxheUhhbmRSZXNwb25zZRJTCg5DaGFuZ2VQYXNzd29yZBIfLnBhaWp1LnYxLkNoYW5nZVBhc3N3b3JkUmVxdWVzdBogLnBhaWp1LnYxLkNoYW5nZVBhc3N3b3JkUmVzcG9uc2USUwoOUmVmcmVzaFNlc3Npb24SHy5wYWlqdS52MS5SZWZyZXNoU2Vzc2lvblJlcXVlc3QaIC5wYWlqdS52MS5SZWZyZXNoU2Vzc2lvblJlc3BvbnNlMvsBChVXYWxsZXRJbnRlcm5hbFNlcnZpY2USSgoLSG9sZEZvckhhbmQSHC5wYWlqdS52MS5Ib2xkRm9ySGFuZFJlcXVlc3QaHS5wYWlqdS52MS5Ib2xkRm9ySGFuZFJlc3BvbnNlEkoKC1JlbGVhc2VIYW5kEhwucGFpanUudjEuUmVsZWFzZUhhbmRSZXF1ZXN0Gh0ucGFpanUudjEuUmVsZWFzZUhhbmRSZXNwb25zZRJKCgtHZXRCYWxhbmNlcxIcLnBhaWp1LnYxLkdldEJhbGFuY2VzUmVxdWVzdBodLnBhaWp1LnYxLkdldEJhbGFuY2VzUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * A new account's name and password.
@@ -124,11 +124,11 @@ export const RefreshSessionRequestSchema: GenMessage<RefreshSessionRequest> = /*
   messageDesc(file_paiju_v1_wallet, 3);
 
 /**
- * An open session.
+ * The new account's open session.
  *
- * @generated from message paiju.v1.SessionResponse
+ * @generated from message paiju.v1.RegisterResponse
  */
-export type SessionResponse = Message<"paiju.v1.SessionResponse"> & {
+export type RegisterResponse = Message<"paiju.v1.RegisterResponse"> & {
   /**
    * The session token: send it as `authorization: Bearer <token>` on every later call. It is
    * signed by the server and expires at `expires_at`; log in again to get a fresh one.
@@ -160,11 +160,140 @@ export type SessionResponse = Message<"paiju.v1.SessionResponse"> & {
 };
 
 /**
- * Describes the message paiju.v1.SessionResponse.
- * Use `create(SessionResponseSchema)` to create a new message.
+ * Describes the message paiju.v1.RegisterResponse.
+ * Use `create(RegisterResponseSchema)` to create a new message.
  */
-export const SessionResponseSchema: GenMessage<SessionResponse> = /*@__PURE__*/
+export const RegisterResponseSchema: GenMessage<RegisterResponse> = /*@__PURE__*/
   messageDesc(file_paiju_v1_wallet, 4);
+
+/**
+ * An open session.
+ *
+ * @generated from message paiju.v1.LoginResponse
+ */
+export type LoginResponse = Message<"paiju.v1.LoginResponse"> & {
+  /**
+   * The session token: send it as `authorization: Bearer <token>` on every later call. It is
+   * signed by the server and expires at `expires_at`; log in again to get a fresh one.
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * The account this session acts for.
+   *
+   * @generated from field: string account_id = 2;
+   */
+  accountId: string;
+
+  /**
+   * The account's display name.
+   *
+   * @generated from field: string username = 3;
+   */
+  username: string;
+
+  /**
+   * When the token stops being accepted.
+   *
+   * @generated from field: google.protobuf.Timestamp expires_at = 4;
+   */
+  expiresAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message paiju.v1.LoginResponse.
+ * Use `create(LoginResponseSchema)` to create a new message.
+ */
+export const LoginResponseSchema: GenMessage<LoginResponse> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_wallet, 5);
+
+/**
+ * The caller's fresh session after the change (every other session of the account ended).
+ *
+ * @generated from message paiju.v1.ChangePasswordResponse
+ */
+export type ChangePasswordResponse = Message<"paiju.v1.ChangePasswordResponse"> & {
+  /**
+   * The session token: send it as `authorization: Bearer <token>` on every later call. It is
+   * signed by the server and expires at `expires_at`; log in again to get a fresh one.
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * The account this session acts for.
+   *
+   * @generated from field: string account_id = 2;
+   */
+  accountId: string;
+
+  /**
+   * The account's display name.
+   *
+   * @generated from field: string username = 3;
+   */
+  username: string;
+
+  /**
+   * When the token stops being accepted.
+   *
+   * @generated from field: google.protobuf.Timestamp expires_at = 4;
+   */
+  expiresAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message paiju.v1.ChangePasswordResponse.
+ * Use `create(ChangePasswordResponseSchema)` to create a new message.
+ */
+export const ChangePasswordResponseSchema: GenMessage<ChangePasswordResponse> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_wallet, 6);
+
+/**
+ * The session with a new token and expiry.
+ *
+ * @generated from message paiju.v1.RefreshSessionResponse
+ */
+export type RefreshSessionResponse = Message<"paiju.v1.RefreshSessionResponse"> & {
+  /**
+   * The session token: send it as `authorization: Bearer <token>` on every later call. It is
+   * signed by the server and expires at `expires_at`; log in again to get a fresh one.
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * The account this session acts for.
+   *
+   * @generated from field: string account_id = 2;
+   */
+  accountId: string;
+
+  /**
+   * The account's display name.
+   *
+   * @generated from field: string username = 3;
+   */
+  username: string;
+
+  /**
+   * When the token stops being accepted.
+   *
+   * @generated from field: google.protobuf.Timestamp expires_at = 4;
+   */
+  expiresAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message paiju.v1.RefreshSessionResponse.
+ * Use `create(RefreshSessionResponseSchema)` to create a new message.
+ */
+export const RefreshSessionResponseSchema: GenMessage<RefreshSessionResponse> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_wallet, 7);
 
 /**
  * Asks for the caller's balance (the account comes from the session token).
@@ -179,7 +308,49 @@ export type GetBalanceRequest = Message<"paiju.v1.GetBalanceRequest"> & {
  * Use `create(GetBalanceRequestSchema)` to create a new message.
  */
 export const GetBalanceRequestSchema: GenMessage<GetBalanceRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 5);
+  messageDesc(file_paiju_v1_wallet, 8);
+
+/**
+ * The caller's coins.
+ *
+ * @generated from message paiju.v1.GetBalanceResponse
+ */
+export type GetBalanceResponse = Message<"paiju.v1.GetBalanceResponse"> & {
+  /**
+   * The account.
+   *
+   * @generated from field: string account_id = 1;
+   */
+  accountId: string;
+
+  /**
+   * Coins free to stake or to sit with: total minus held.
+   *
+   * @generated from field: int64 available = 2;
+   */
+  available: bigint;
+
+  /**
+   * Coins held by hands in progress (their largest possible loss), not yet settled.
+   *
+   * @generated from field: int64 held = 3;
+   */
+  held: bigint;
+
+  /**
+   * The sum of all the account's ledger entries; never below zero.
+   *
+   * @generated from field: int64 total = 4;
+   */
+  total: bigint;
+};
+
+/**
+ * Describes the message paiju.v1.GetBalanceResponse.
+ * Use `create(GetBalanceResponseSchema)` to create a new message.
+ */
+export const GetBalanceResponseSchema: GenMessage<GetBalanceResponse> = /*@__PURE__*/
+  messageDesc(file_paiju_v1_wallet, 9);
 
 /**
  * An account's coins.
@@ -221,7 +392,7 @@ export type Balance = Message<"paiju.v1.Balance"> & {
  * Use `create(BalanceSchema)` to create a new message.
  */
 export const BalanceSchema: GenMessage<Balance> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 6);
+  messageDesc(file_paiju_v1_wallet, 10);
 
 /**
  * Asks for a page of the caller's ledger.
@@ -256,7 +427,7 @@ export type HistoryRequest = Message<"paiju.v1.HistoryRequest"> & {
  * Use `create(HistoryRequestSchema)` to create a new message.
  */
 export const HistoryRequestSchema: GenMessage<HistoryRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 7);
+  messageDesc(file_paiju_v1_wallet, 11);
 
 /**
  * One change of an account's coins.
@@ -326,7 +497,7 @@ export type LedgerEntry = Message<"paiju.v1.LedgerEntry"> & {
  * Use `create(LedgerEntrySchema)` to create a new message.
  */
 export const LedgerEntrySchema: GenMessage<LedgerEntry> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 8);
+  messageDesc(file_paiju_v1_wallet, 12);
 
 /**
  * A page of ledger entries, newest first.
@@ -354,7 +525,7 @@ export type HistoryResponse = Message<"paiju.v1.HistoryResponse"> & {
  * Use `create(HistoryResponseSchema)` to create a new message.
  */
 export const HistoryResponseSchema: GenMessage<HistoryResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 9);
+  messageDesc(file_paiju_v1_wallet, 13);
 
 /**
  * Asks for one game's leaderboard.
@@ -382,7 +553,7 @@ export type LeaderboardRequest = Message<"paiju.v1.LeaderboardRequest"> & {
  * Use `create(LeaderboardRequestSchema)` to create a new message.
  */
 export const LeaderboardRequestSchema: GenMessage<LeaderboardRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 10);
+  messageDesc(file_paiju_v1_wallet, 14);
 
 /**
  * One account's place on a leaderboard.
@@ -424,7 +595,7 @@ export type LeaderboardRow = Message<"paiju.v1.LeaderboardRow"> & {
  * Use `create(LeaderboardRowSchema)` to create a new message.
  */
 export const LeaderboardRowSchema: GenMessage<LeaderboardRow> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 11);
+  messageDesc(file_paiju_v1_wallet, 15);
 
 /**
  * The top of one game's leaderboard.
@@ -460,7 +631,7 @@ export type LeaderboardResponse = Message<"paiju.v1.LeaderboardResponse"> & {
  * Use `create(LeaderboardResponseSchema)` to create a new message.
  */
 export const LeaderboardResponseSchema: GenMessage<LeaderboardResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 12);
+  messageDesc(file_paiju_v1_wallet, 16);
 
 /**
  * Asks for an account's level in one game.
@@ -488,7 +659,7 @@ export type LevelRequest = Message<"paiju.v1.LevelRequest"> & {
  * Use `create(LevelRequestSchema)` to create a new message.
  */
 export const LevelRequestSchema: GenMessage<LevelRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 13);
+  messageDesc(file_paiju_v1_wallet, 17);
 
 /**
  * An account's level in one game, derived from the ledger.
@@ -551,7 +722,7 @@ export type LevelResponse = Message<"paiju.v1.LevelResponse"> & {
  * Use `create(LevelResponseSchema)` to create a new message.
  */
 export const LevelResponseSchema: GenMessage<LevelResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 14);
+  messageDesc(file_paiju_v1_wallet, 18);
 
 /**
  * One account's hold for a hand.
@@ -590,7 +761,7 @@ export type Hold = Message<"paiju.v1.Hold"> & {
  * Use `create(HoldSchema)` to create a new message.
  */
 export const HoldSchema: GenMessage<Hold> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 15);
+  messageDesc(file_paiju_v1_wallet, 19);
 
 /**
  * Asks to hold coins for a hand about to start.
@@ -625,7 +796,7 @@ export type HoldForHandRequest = Message<"paiju.v1.HoldForHandRequest"> & {
  * Use `create(HoldForHandRequestSchema)` to create a new message.
  */
 export const HoldForHandRequestSchema: GenMessage<HoldForHandRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 16);
+  messageDesc(file_paiju_v1_wallet, 20);
 
 /**
  * The holds placed for a hand.
@@ -653,7 +824,7 @@ export type HoldForHandResponse = Message<"paiju.v1.HoldForHandResponse"> & {
  * Use `create(HoldForHandResponseSchema)` to create a new message.
  */
 export const HoldForHandResponseSchema: GenMessage<HoldForHandResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 17);
+  messageDesc(file_paiju_v1_wallet, 21);
 
 /**
  * Asks to release a hand's unsettled holds.
@@ -674,7 +845,7 @@ export type ReleaseHandRequest = Message<"paiju.v1.ReleaseHandRequest"> & {
  * Use `create(ReleaseHandRequestSchema)` to create a new message.
  */
 export const ReleaseHandRequestSchema: GenMessage<ReleaseHandRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 18);
+  messageDesc(file_paiju_v1_wallet, 22);
 
 /**
  * Asks for the balances of some accounts.
@@ -695,7 +866,7 @@ export type GetBalancesRequest = Message<"paiju.v1.GetBalancesRequest"> & {
  * Use `create(GetBalancesRequestSchema)` to create a new message.
  */
 export const GetBalancesRequestSchema: GenMessage<GetBalancesRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 19);
+  messageDesc(file_paiju_v1_wallet, 23);
 
 /**
  * The balances, in the order they were asked for.
@@ -716,7 +887,7 @@ export type GetBalancesResponse = Message<"paiju.v1.GetBalancesResponse"> & {
  * Use `create(GetBalancesResponseSchema)` to create a new message.
  */
 export const GetBalancesResponseSchema: GenMessage<GetBalancesResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 20);
+  messageDesc(file_paiju_v1_wallet, 24);
 
 /**
  * What a release did.
@@ -737,7 +908,7 @@ export type ReleaseHandResponse = Message<"paiju.v1.ReleaseHandResponse"> & {
  * Use `create(ReleaseHandResponseSchema)` to create a new message.
  */
 export const ReleaseHandResponseSchema: GenMessage<ReleaseHandResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 21);
+  messageDesc(file_paiju_v1_wallet, 25);
 
 /**
  * Asks for a page of the caller's hands.
@@ -765,7 +936,7 @@ export type HandsRequest = Message<"paiju.v1.HandsRequest"> & {
  * Use `create(HandsRequestSchema)` to create a new message.
  */
 export const HandsRequestSchema: GenMessage<HandsRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 22);
+  messageDesc(file_paiju_v1_wallet, 26);
 
 /**
  * A hand the caller played.
@@ -821,7 +992,7 @@ export type PlayedHand = Message<"paiju.v1.PlayedHand"> & {
  * Use `create(PlayedHandSchema)` to create a new message.
  */
 export const PlayedHandSchema: GenMessage<PlayedHand> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 23);
+  messageDesc(file_paiju_v1_wallet, 27);
 
 /**
  * A page of the caller's hands, newest first.
@@ -849,7 +1020,7 @@ export type HandsResponse = Message<"paiju.v1.HandsResponse"> & {
  * Use `create(HandsResponseSchema)` to create a new message.
  */
 export const HandsResponseSchema: GenMessage<HandsResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 24);
+  messageDesc(file_paiju_v1_wallet, 28);
 
 /**
  * Asks for one hand, move by move.
@@ -870,7 +1041,7 @@ export type ReplayHandRequest = Message<"paiju.v1.ReplayHandRequest"> & {
  * Use `create(ReplayHandRequestSchema)` to create a new message.
  */
 export const ReplayHandRequestSchema: GenMessage<ReplayHandRequest> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 25);
+  messageDesc(file_paiju_v1_wallet, 29);
 
 /**
  * One step of a replay: a move of the hand's log and the view after it.
@@ -905,7 +1076,7 @@ export type ReplayStep = Message<"paiju.v1.ReplayStep"> & {
  * Use `create(ReplayStepSchema)` to create a new message.
  */
 export const ReplayStepSchema: GenMessage<ReplayStep> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 26);
+  messageDesc(file_paiju_v1_wallet, 30);
 
 /**
  * A hand, move by move, as the caller saw it.
@@ -954,7 +1125,7 @@ export type ReplayHandResponse = Message<"paiju.v1.ReplayHandResponse"> & {
  * Use `create(ReplayHandResponseSchema)` to create a new message.
  */
 export const ReplayHandResponseSchema: GenMessage<ReplayHandResponse> = /*@__PURE__*/
-  messageDesc(file_paiju_v1_wallet, 27);
+  messageDesc(file_paiju_v1_wallet, 31);
 
 /**
  * Why a ledger entry was written.
@@ -1025,51 +1196,51 @@ export const EntryReasonSchema: GenEnum<EntryReason> = /*@__PURE__*/
  * fault, logged there); no status carries internals, and a message quotes at most the first 32
  * characters of what it refuses.
  *
- * @generated from service paiju.v1.Wallet
+ * @generated from service paiju.v1.WalletService
  */
-export const Wallet: GenService<{
+export const WalletService: GenService<{
   /**
    * Creates an account, credits the starting grant (20,000 coins by default) and opens a session.
    * Errors: INVALID_ARGUMENT (username empty, longer than 32 characters or with control
    * characters; password shorter than 8 characters), ALREADY_EXISTS (the username is taken, or
    * looks like a taken one).
    *
-   * @generated from rpc paiju.v1.Wallet.Register
+   * @generated from rpc paiju.v1.WalletService.Register
    */
   register: {
     methodKind: "unary";
     input: typeof RegisterRequestSchema;
-    output: typeof SessionResponseSchema;
+    output: typeof RegisterResponseSchema;
   },
   /**
    * Opens a session for an existing account.
    * Errors: INVALID_ARGUMENT (username or password empty), UNAUTHENTICATED (no such username or a
    * wrong password; the two are not told apart).
    *
-   * @generated from rpc paiju.v1.Wallet.Login
+   * @generated from rpc paiju.v1.WalletService.Login
    */
   login: {
     methodKind: "unary";
     input: typeof LoginRequestSchema;
-    output: typeof SessionResponseSchema;
+    output: typeof LoginResponseSchema;
   },
   /**
    * The caller's coins: available, held by hands in progress, and their total.
    * Errors: UNAUTHENTICATED (no valid session token).
    *
-   * @generated from rpc paiju.v1.Wallet.GetBalance
+   * @generated from rpc paiju.v1.WalletService.GetBalance
    */
   getBalance: {
     methodKind: "unary";
     input: typeof GetBalanceRequestSchema;
-    output: typeof BalanceSchema;
+    output: typeof GetBalanceResponseSchema;
   },
   /**
    * The caller's ledger entries, newest first, one page at a time.
    * Errors: UNAUTHENTICATED, INVALID_ARGUMENT (limit outside 0..200, or a page token this
    * service did not issue).
    *
-   * @generated from rpc paiju.v1.Wallet.History
+   * @generated from rpc paiju.v1.WalletService.History
    */
   history: {
     methodKind: "unary";
@@ -1080,7 +1251,7 @@ export const Wallet: GenService<{
    * The best accounts of one game, with the caller's own row.
    * Errors: UNAUTHENTICATED, INVALID_ARGUMENT (limit outside 0..100), NOT_FOUND (unknown game).
    *
-   * @generated from rpc paiju.v1.Wallet.Leaderboard
+   * @generated from rpc paiju.v1.WalletService.Leaderboard
    */
   leaderboard: {
     methodKind: "unary";
@@ -1092,7 +1263,7 @@ export const Wallet: GenService<{
    * Errors: UNAUTHENTICATED, NOT_FOUND (unknown game, a game without levels, or unknown account,
    * an account_id that is no account id included).
    *
-   * @generated from rpc paiju.v1.Wallet.Level
+   * @generated from rpc paiju.v1.WalletService.Level
    */
   level: {
     methodKind: "unary";
@@ -1105,7 +1276,7 @@ export const Wallet: GenService<{
    * Errors: UNAUTHENTICATED, INVALID_ARGUMENT (limit outside 0..100, or a page token that is not
    * a hand of the caller's).
    *
-   * @generated from rpc paiju.v1.Wallet.Hands
+   * @generated from rpc paiju.v1.WalletService.Hands
    */
   hands: {
     methodKind: "unary";
@@ -1118,7 +1289,7 @@ export const Wallet: GenService<{
    * Errors: UNAUTHENTICATED, INVALID_ARGUMENT (empty hand_id), NOT_FOUND (no such hand kept, or
    * not one the caller played).
    *
-   * @generated from rpc paiju.v1.Wallet.ReplayHand
+   * @generated from rpc paiju.v1.WalletService.ReplayHand
    */
   replayHand: {
     methodKind: "unary";
@@ -1134,24 +1305,24 @@ export const Wallet: GenService<{
    * password empty, the new one shorter than 8 characters or the same as the old one),
    * PERMISSION_DENIED (the old password is wrong; error code `wrong_password`).
    *
-   * @generated from rpc paiju.v1.Wallet.ChangePassword
+   * @generated from rpc paiju.v1.WalletService.ChangePassword
    */
   changePassword: {
     methodKind: "unary";
     input: typeof ChangePasswordRequestSchema;
-    output: typeof SessionResponseSchema;
+    output: typeof ChangePasswordResponseSchema;
   },
   /**
    * Extends a live session: a new token for the same account and role, expiring a whole session
    * lifetime from now. The old token stays valid until its own expiry.
    * Errors: UNAUTHENTICATED (no valid session token: expired ones cannot be refreshed).
    *
-   * @generated from rpc paiju.v1.Wallet.RefreshSession
+   * @generated from rpc paiju.v1.WalletService.RefreshSession
    */
   refreshSession: {
     methodKind: "unary";
     input: typeof RefreshSessionRequestSchema;
-    output: typeof SessionResponseSchema;
+    output: typeof RefreshSessionResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_paiju_v1_wallet, 0);
@@ -1160,9 +1331,9 @@ export const Wallet: GenService<{
  * Service-to-service calls of the table engine. Every RPC needs a token of the `service` role:
  * UNAUTHENTICATED without a valid token, PERMISSION_DENIED with a player's token.
  *
- * @generated from service paiju.v1.WalletInternal
+ * @generated from service paiju.v1.WalletInternalService
  */
-export const WalletInternal: GenService<{
+export const WalletInternalService: GenService<{
   /**
    * Holds each player's largest possible loss for a hand, all or nothing, before the hand starts.
    * Idempotent per hand_id: repeating the same holds returns the holds already placed.
@@ -1171,7 +1342,7 @@ export const WalletInternal: GenService<{
    * its hold; nothing is held, and the message names the account), ALREADY_EXISTS (hand_id
    * already holds different amounts).
    *
-   * @generated from rpc paiju.v1.WalletInternal.HoldForHand
+   * @generated from rpc paiju.v1.WalletInternalService.HoldForHand
    */
   holdForHand: {
     methodKind: "unary";
@@ -1183,7 +1354,7 @@ export const WalletInternal: GenService<{
    * Idempotent: releasing an unknown or already released hand returns released = 0.
    * Errors: INVALID_ARGUMENT (empty hand_id), FAILED_PRECONDITION (the hand is already settled).
    *
-   * @generated from rpc paiju.v1.WalletInternal.ReleaseHand
+   * @generated from rpc paiju.v1.WalletInternalService.ReleaseHand
    */
   releaseHand: {
     methodKind: "unary";
@@ -1195,7 +1366,7 @@ export const WalletInternal: GenService<{
    * hand starts (coins available to stake).
    * Errors: INVALID_ARGUMENT (no account ids, or more than 100), NOT_FOUND (an unknown account).
    *
-   * @generated from rpc paiju.v1.WalletInternal.GetBalances
+   * @generated from rpc paiju.v1.WalletInternalService.GetBalances
    */
   getBalances: {
     methodKind: "unary";
