@@ -25,56 +25,58 @@ _sym_db = _symbol_database.Default()
 
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from paiju.proto.v1 import common_pb2 as paiju_dot_v1_dot_common__pb2
+from paiju.proto.v1 import events_pb2 as paiju_dot_v1_dot_events__pb2
 from paiju.proto.v1 import lobby_pb2 as paiju_dot_v1_dot_lobby__pb2
+from paiju.proto.v1 import views_pb2 as paiju_dot_v1_dot_views__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14paiju/v1/table.proto\x12\x08paiju.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15paiju/v1/common.proto\x1a\x14paiju/v1/lobby.proto\"\"\n\x0eGetViewRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"4\n\x0fGetViewResponse\x12!\n\x04view\x18\x01 \x01(\x0b\x32\x13.paiju.v1.TableView\"X\n\tTurnClock\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12*\n\x06\x64ue_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tsuspended\x18\x03 \x01(\x08\"\xdb\x01\n\tTableView\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12\x11\n\x04seat\x18\x04 \x01(\x05H\x00\x88\x01\x01\x12\x0f\n\x07hand_id\x18\x05 \x01(\t\x12\x11\n\tview_json\x18\x06 \x01(\t\x12\x15\n\rlegal_actions\x18\x07 \x03(\t\x12&\n\x04turn\x18\x08 \x01(\x0b\x32\x13.paiju.v1.TurnClockH\x01\x88\x01\x01\x12\x15\n\rlast_event_id\x18\t \x01(\tB\x07\n\x05_seatB\x07\n\x05_turn\"H\n\nActRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x18\n\x10\x65xpected_version\x18\x02 \x01(\x03\x12\x0e\n\x06\x61\x63tion\x18\x03 \x01(\t\"b\n\x0b\x41\x63tResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x1f\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x0f.paiju.v1.Event\x12!\n\x04view\x18\x03 \x01(\x0b\x32\x13.paiju.v1.TableView\"6\n\x12\x43heckActionRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x02 \x01(\t\"B\n\x13\x43heckActionResponse\x12\r\n\x05legal\x18\x01 \x01(\x08\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x0c\n\x04\x63ode\x18\x03 \x01(\t\"Y\n\x05\x45vent\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x14\n\x0cpayload_json\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\x03\x12\x0f\n\x07hand_id\x18\x05 \x01(\t\"i\n\x0cWatchRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_event_id\x18\x02 \x01(\t\x12\x13\n\x0b\x66ollow_view\x18\x03 \x01(\x08\x12\x1a\n\x12leave_out_own_acts\x18\x04 \x01(\x08\"d\n\rWatchResponse\x12%\n\x08snapshot\x18\x01 \x01(\x0b\x32\x13.paiju.v1.TableView\x12\x1f\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x0f.paiju.v1.EventJ\x04\x08\x02\x10\x03R\x05\x65vent\"\x87\x01\n\x0bPlayRequest\x12&\n\x04open\x18\x01 \x01(\x0b\x32\x16.paiju.v1.WatchRequestH\x00\x12\"\n\x04move\x18\x02 \x01(\x0b\x32\x12.paiju.v1.PlayMoveH\x00\x12$\n\x05ready\x18\x03 \x01(\x0b\x32\x13.paiju.v1.PlayReadyH\x00\x42\x06\n\x04kind\"\x1c\n\tPlayReady\x12\x0f\n\x07move_id\x18\x01 \x01(\x04\"E\n\x08PlayMove\x12\x0f\n\x07move_id\x18\x01 \x01(\x04\x12\x18\n\x10\x65xpected_version\x18\x02 \x01(\x03\x12\x0e\n\x06\x61\x63tion\x18\x03 \x01(\t\"i\n\x0cPlayResponse\x12)\n\x06update\x18\x01 \x01(\x0b\x32\x17.paiju.v1.WatchResponseH\x00\x12&\n\x06\x61nswer\x18\x02 \x01(\x0b\x32\x14.paiju.v1.MoveAnswerH\x00\x42\x06\n\x04kind\"\xa7\x01\n\nMoveAnswer\x12\x0f\n\x07move_id\x18\x01 \x01(\x04\x12)\n\x08\x61\x63\x63\x65pted\x18\x02 \x01(\x0b\x32\x15.paiju.v1.ActResponseH\x00\x12(\n\x07refused\x18\x03 \x01(\x0b\x32\x15.paiju.v1.MoveRefusalH\x00\x12(\n\x05ready\x18\x04 \x01(\x0b\x32\x17.paiju.v1.ReadyResponseH\x00\x42\t\n\x07outcome\"Y\n\x0bMoveRefusal\x12\x0c\n\x04\x63ode\x18\x01 \x01(\x05\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\x12\n\nerror_code\x18\x03 \x01(\t\x12\x17\n\x0f\x63urrent_version\x18\x04 \x01(\x03\"j\n\x17MarkDisconnectedRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\naccount_id\x18\x02 \x01(\t\x12)\n\x05since\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"<\n\x18MarkDisconnectedResponse\x12\x0f\n\x07\x61pplied\x18\x01 \x01(\x08\x12\x0f\n\x07version\x18\x02 \x01(\x03\x32\xc5\x02\n\x0cTableService\x12>\n\x07GetView\x12\x18.paiju.v1.GetViewRequest\x1a\x19.paiju.v1.GetViewResponse\x12\x32\n\x03\x41\x63t\x12\x14.paiju.v1.ActRequest\x1a\x15.paiju.v1.ActResponse\x12J\n\x0b\x43heckAction\x12\x1c.paiju.v1.CheckActionRequest\x1a\x1d.paiju.v1.CheckActionResponse\x12:\n\x05Watch\x12\x16.paiju.v1.WatchRequest\x1a\x17.paiju.v1.WatchResponse0\x01\x12\x39\n\x04Play\x12\x15.paiju.v1.PlayRequest\x1a\x16.paiju.v1.PlayResponse(\x01\x30\x01\x32\xc6\x01\n\x14TableInternalService\x12S\n\x0e\x45xpireDeadline\x12\x1f.paiju.v1.ExpireDeadlineRequest\x1a .paiju.v1.ExpireDeadlineResponse\x12Y\n\x10MarkDisconnected\x12!.paiju.v1.MarkDisconnectedRequest\x1a\".paiju.v1.MarkDisconnectedResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14paiju/v1/table.proto\x12\x08paiju.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15paiju/v1/common.proto\x1a\x15paiju/v1/events.proto\x1a\x14paiju/v1/lobby.proto\x1a\x14paiju/v1/views.proto\"M\n\x0eGetViewRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12)\n\x0bview_format\x18\x02 \x01(\x0e\x32\x14.paiju.v1.ViewFormat\"4\n\x0fGetViewResponse\x12!\n\x04view\x18\x01 \x01(\x0b\x32\x13.paiju.v1.TableView\"X\n\tTurnClock\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12*\n\x06\x64ue_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tsuspended\x18\x03 \x01(\x08\"\x84\x02\n\tTableView\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12\x11\n\x04seat\x18\x04 \x01(\x05H\x00\x88\x01\x01\x12\x0f\n\x07hand_id\x18\x05 \x01(\t\x12\x11\n\tview_json\x18\x06 \x01(\t\x12\x15\n\rlegal_actions\x18\x07 \x03(\t\x12&\n\x04turn\x18\x08 \x01(\x0b\x32\x13.paiju.v1.TurnClockH\x01\x88\x01\x01\x12\x15\n\rlast_event_id\x18\t \x01(\t\x12\'\n\x05state\x18\n \x01(\x0b\x32\x18.paiju.v1.TableViewStateB\x07\n\x05_seatB\x07\n\x05_turn\"s\n\nActRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x18\n\x10\x65xpected_version\x18\x02 \x01(\x03\x12\x0e\n\x06\x61\x63tion\x18\x03 \x01(\t\x12)\n\x0bview_format\x18\x04 \x01(\x0e\x32\x14.paiju.v1.ViewFormat\"b\n\x0b\x41\x63tResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x1f\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x0f.paiju.v1.Event\x12!\n\x04view\x18\x03 \x01(\x0b\x32\x13.paiju.v1.TableView\"6\n\x12\x43heckActionRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x02 \x01(\t\"B\n\x13\x43heckActionResponse\x12\r\n\x05legal\x18\x01 \x01(\x08\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x0c\n\x04\x63ode\x18\x03 \x01(\t\"~\n\x05\x45vent\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x14\n\x0cpayload_json\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\x03\x12\x0f\n\x07hand_id\x18\x05 \x01(\t\x12#\n\x05typed\x18\x06 \x01(\x0b\x32\x14.paiju.v1.TypedEvent\"\x94\x01\n\x0cWatchRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_event_id\x18\x02 \x01(\t\x12\x13\n\x0b\x66ollow_view\x18\x03 \x01(\x08\x12\x1a\n\x12leave_out_own_acts\x18\x04 \x01(\x08\x12)\n\x0bview_format\x18\x05 \x01(\x0e\x32\x14.paiju.v1.ViewFormat\"d\n\rWatchResponse\x12%\n\x08snapshot\x18\x01 \x01(\x0b\x32\x13.paiju.v1.TableView\x12\x1f\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x0f.paiju.v1.EventJ\x04\x08\x02\x10\x03R\x05\x65vent\"\x87\x01\n\x0bPlayRequest\x12&\n\x04open\x18\x01 \x01(\x0b\x32\x16.paiju.v1.WatchRequestH\x00\x12\"\n\x04move\x18\x02 \x01(\x0b\x32\x12.paiju.v1.PlayMoveH\x00\x12$\n\x05ready\x18\x03 \x01(\x0b\x32\x13.paiju.v1.PlayReadyH\x00\x42\x06\n\x04kind\"\x1c\n\tPlayReady\x12\x0f\n\x07move_id\x18\x01 \x01(\x04\"E\n\x08PlayMove\x12\x0f\n\x07move_id\x18\x01 \x01(\x04\x12\x18\n\x10\x65xpected_version\x18\x02 \x01(\x03\x12\x0e\n\x06\x61\x63tion\x18\x03 \x01(\t\"i\n\x0cPlayResponse\x12)\n\x06update\x18\x01 \x01(\x0b\x32\x17.paiju.v1.WatchResponseH\x00\x12&\n\x06\x61nswer\x18\x02 \x01(\x0b\x32\x14.paiju.v1.MoveAnswerH\x00\x42\x06\n\x04kind\"\xa7\x01\n\nMoveAnswer\x12\x0f\n\x07move_id\x18\x01 \x01(\x04\x12)\n\x08\x61\x63\x63\x65pted\x18\x02 \x01(\x0b\x32\x15.paiju.v1.ActResponseH\x00\x12(\n\x07refused\x18\x03 \x01(\x0b\x32\x15.paiju.v1.MoveRefusalH\x00\x12(\n\x05ready\x18\x04 \x01(\x0b\x32\x17.paiju.v1.ReadyResponseH\x00\x42\t\n\x07outcome\"Y\n\x0bMoveRefusal\x12\x0c\n\x04\x63ode\x18\x01 \x01(\x05\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\x12\n\nerror_code\x18\x03 \x01(\t\x12\x17\n\x0f\x63urrent_version\x18\x04 \x01(\x03\"j\n\x17MarkDisconnectedRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\naccount_id\x18\x02 \x01(\t\x12)\n\x05since\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"<\n\x18MarkDisconnectedResponse\x12\x0f\n\x07\x61pplied\x18\x01 \x01(\x08\x12\x0f\n\x07version\x18\x02 \x01(\x03\x32\xc5\x02\n\x0cTableService\x12>\n\x07GetView\x12\x18.paiju.v1.GetViewRequest\x1a\x19.paiju.v1.GetViewResponse\x12\x32\n\x03\x41\x63t\x12\x14.paiju.v1.ActRequest\x1a\x15.paiju.v1.ActResponse\x12J\n\x0b\x43heckAction\x12\x1c.paiju.v1.CheckActionRequest\x1a\x1d.paiju.v1.CheckActionResponse\x12:\n\x05Watch\x12\x16.paiju.v1.WatchRequest\x1a\x17.paiju.v1.WatchResponse0\x01\x12\x39\n\x04Play\x12\x15.paiju.v1.PlayRequest\x1a\x16.paiju.v1.PlayResponse(\x01\x30\x01\x32\xc6\x01\n\x14TableInternalService\x12S\n\x0e\x45xpireDeadline\x12\x1f.paiju.v1.ExpireDeadlineRequest\x1a .paiju.v1.ExpireDeadlineResponse\x12Y\n\x10MarkDisconnected\x12!.paiju.v1.MarkDisconnectedRequest\x1a\".paiju.v1.MarkDisconnectedResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'paiju.v1.table_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GETVIEWREQUEST']._serialized_start=112
-  _globals['_GETVIEWREQUEST']._serialized_end=146
-  _globals['_GETVIEWRESPONSE']._serialized_start=148
-  _globals['_GETVIEWRESPONSE']._serialized_end=200
-  _globals['_TURNCLOCK']._serialized_start=202
-  _globals['_TURNCLOCK']._serialized_end=290
-  _globals['_TABLEVIEW']._serialized_start=293
-  _globals['_TABLEVIEW']._serialized_end=512
-  _globals['_ACTREQUEST']._serialized_start=514
-  _globals['_ACTREQUEST']._serialized_end=586
-  _globals['_ACTRESPONSE']._serialized_start=588
-  _globals['_ACTRESPONSE']._serialized_end=686
-  _globals['_CHECKACTIONREQUEST']._serialized_start=688
-  _globals['_CHECKACTIONREQUEST']._serialized_end=742
-  _globals['_CHECKACTIONRESPONSE']._serialized_start=744
-  _globals['_CHECKACTIONRESPONSE']._serialized_end=810
-  _globals['_EVENT']._serialized_start=812
-  _globals['_EVENT']._serialized_end=901
-  _globals['_WATCHREQUEST']._serialized_start=903
-  _globals['_WATCHREQUEST']._serialized_end=1008
-  _globals['_WATCHRESPONSE']._serialized_start=1010
-  _globals['_WATCHRESPONSE']._serialized_end=1110
-  _globals['_PLAYREQUEST']._serialized_start=1113
-  _globals['_PLAYREQUEST']._serialized_end=1248
-  _globals['_PLAYREADY']._serialized_start=1250
-  _globals['_PLAYREADY']._serialized_end=1278
-  _globals['_PLAYMOVE']._serialized_start=1280
-  _globals['_PLAYMOVE']._serialized_end=1349
-  _globals['_PLAYRESPONSE']._serialized_start=1351
-  _globals['_PLAYRESPONSE']._serialized_end=1456
-  _globals['_MOVEANSWER']._serialized_start=1459
-  _globals['_MOVEANSWER']._serialized_end=1626
-  _globals['_MOVEREFUSAL']._serialized_start=1628
-  _globals['_MOVEREFUSAL']._serialized_end=1717
-  _globals['_MARKDISCONNECTEDREQUEST']._serialized_start=1719
-  _globals['_MARKDISCONNECTEDREQUEST']._serialized_end=1825
-  _globals['_MARKDISCONNECTEDRESPONSE']._serialized_start=1827
-  _globals['_MARKDISCONNECTEDRESPONSE']._serialized_end=1887
-  _globals['_TABLESERVICE']._serialized_start=1890
-  _globals['_TABLESERVICE']._serialized_end=2215
-  _globals['_TABLEINTERNALSERVICE']._serialized_start=2218
-  _globals['_TABLEINTERNALSERVICE']._serialized_end=2416
+  _globals['_GETVIEWREQUEST']._serialized_start=157
+  _globals['_GETVIEWREQUEST']._serialized_end=234
+  _globals['_GETVIEWRESPONSE']._serialized_start=236
+  _globals['_GETVIEWRESPONSE']._serialized_end=288
+  _globals['_TURNCLOCK']._serialized_start=290
+  _globals['_TURNCLOCK']._serialized_end=378
+  _globals['_TABLEVIEW']._serialized_start=381
+  _globals['_TABLEVIEW']._serialized_end=641
+  _globals['_ACTREQUEST']._serialized_start=643
+  _globals['_ACTREQUEST']._serialized_end=758
+  _globals['_ACTRESPONSE']._serialized_start=760
+  _globals['_ACTRESPONSE']._serialized_end=858
+  _globals['_CHECKACTIONREQUEST']._serialized_start=860
+  _globals['_CHECKACTIONREQUEST']._serialized_end=914
+  _globals['_CHECKACTIONRESPONSE']._serialized_start=916
+  _globals['_CHECKACTIONRESPONSE']._serialized_end=982
+  _globals['_EVENT']._serialized_start=984
+  _globals['_EVENT']._serialized_end=1110
+  _globals['_WATCHREQUEST']._serialized_start=1113
+  _globals['_WATCHREQUEST']._serialized_end=1261
+  _globals['_WATCHRESPONSE']._serialized_start=1263
+  _globals['_WATCHRESPONSE']._serialized_end=1363
+  _globals['_PLAYREQUEST']._serialized_start=1366
+  _globals['_PLAYREQUEST']._serialized_end=1501
+  _globals['_PLAYREADY']._serialized_start=1503
+  _globals['_PLAYREADY']._serialized_end=1531
+  _globals['_PLAYMOVE']._serialized_start=1533
+  _globals['_PLAYMOVE']._serialized_end=1602
+  _globals['_PLAYRESPONSE']._serialized_start=1604
+  _globals['_PLAYRESPONSE']._serialized_end=1709
+  _globals['_MOVEANSWER']._serialized_start=1712
+  _globals['_MOVEANSWER']._serialized_end=1879
+  _globals['_MOVEREFUSAL']._serialized_start=1881
+  _globals['_MOVEREFUSAL']._serialized_end=1970
+  _globals['_MARKDISCONNECTEDREQUEST']._serialized_start=1972
+  _globals['_MARKDISCONNECTEDREQUEST']._serialized_end=2078
+  _globals['_MARKDISCONNECTEDRESPONSE']._serialized_start=2080
+  _globals['_MARKDISCONNECTEDRESPONSE']._serialized_end=2140
+  _globals['_TABLESERVICE']._serialized_start=2143
+  _globals['_TABLESERVICE']._serialized_end=2468
+  _globals['_TABLEINTERNALSERVICE']._serialized_start=2471
+  _globals['_TABLEINTERNALSERVICE']._serialized_end=2669
 # @@protoc_insertion_point(module_scope)

@@ -3,7 +3,9 @@ import datetime
 
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from paiju.proto.v1 import common_pb2 as _common_pb2
+from paiju.proto.v1 import events_pb2 as _events_pb2
 from paiju.proto.v1 import lobby_pb2 as _lobby_pb2
+from paiju.proto.v1 import views_pb2 as _views_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -13,10 +15,12 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class GetViewRequest(_message.Message):
-    __slots__ = ("table_id",)
+    __slots__ = ("table_id", "view_format")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FORMAT_FIELD_NUMBER: _ClassVar[int]
     table_id: str
-    def __init__(self, table_id: _Optional[str] = ...) -> None: ...
+    view_format: _views_pb2.ViewFormat
+    def __init__(self, table_id: _Optional[str] = ..., view_format: _Optional[_Union[_views_pb2.ViewFormat, str]] = ...) -> None: ...
 
 class GetViewResponse(_message.Message):
     __slots__ = ("view",)
@@ -35,7 +39,7 @@ class TurnClock(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., due_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., suspended: _Optional[bool] = ...) -> None: ...
 
 class TableView(_message.Message):
-    __slots__ = ("table_id", "game", "version", "seat", "hand_id", "view_json", "legal_actions", "turn", "last_event_id")
+    __slots__ = ("table_id", "game", "version", "seat", "hand_id", "view_json", "legal_actions", "turn", "last_event_id", "state")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -45,6 +49,7 @@ class TableView(_message.Message):
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     TURN_FIELD_NUMBER: _ClassVar[int]
     LAST_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     game: str
     version: int
@@ -54,17 +59,20 @@ class TableView(_message.Message):
     legal_actions: _containers.RepeatedScalarFieldContainer[str]
     turn: TurnClock
     last_event_id: str
-    def __init__(self, table_id: _Optional[str] = ..., game: _Optional[str] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ..., hand_id: _Optional[str] = ..., view_json: _Optional[str] = ..., legal_actions: _Optional[_Iterable[str]] = ..., turn: _Optional[_Union[TurnClock, _Mapping]] = ..., last_event_id: _Optional[str] = ...) -> None: ...
+    state: _views_pb2.TableViewState
+    def __init__(self, table_id: _Optional[str] = ..., game: _Optional[str] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ..., hand_id: _Optional[str] = ..., view_json: _Optional[str] = ..., legal_actions: _Optional[_Iterable[str]] = ..., turn: _Optional[_Union[TurnClock, _Mapping]] = ..., last_event_id: _Optional[str] = ..., state: _Optional[_Union[_views_pb2.TableViewState, _Mapping]] = ...) -> None: ...
 
 class ActRequest(_message.Message):
-    __slots__ = ("table_id", "expected_version", "action")
+    __slots__ = ("table_id", "expected_version", "action", "view_format")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FORMAT_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     expected_version: int
     action: str
-    def __init__(self, table_id: _Optional[str] = ..., expected_version: _Optional[int] = ..., action: _Optional[str] = ...) -> None: ...
+    view_format: _views_pb2.ViewFormat
+    def __init__(self, table_id: _Optional[str] = ..., expected_version: _Optional[int] = ..., action: _Optional[str] = ..., view_format: _Optional[_Union[_views_pb2.ViewFormat, str]] = ...) -> None: ...
 
 class ActResponse(_message.Message):
     __slots__ = ("version", "events", "view")
@@ -95,30 +103,34 @@ class CheckActionResponse(_message.Message):
     def __init__(self, legal: _Optional[bool] = ..., reason: _Optional[str] = ..., code: _Optional[str] = ...) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ("id", "type", "payload_json", "version", "hand_id")
+    __slots__ = ("id", "type", "payload_json", "version", "hand_id", "typed")
     ID_FIELD_NUMBER: _ClassVar[int]
     TYPE_FIELD_NUMBER: _ClassVar[int]
     PAYLOAD_JSON_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     HAND_ID_FIELD_NUMBER: _ClassVar[int]
+    TYPED_FIELD_NUMBER: _ClassVar[int]
     id: str
     type: str
     payload_json: str
     version: int
     hand_id: str
-    def __init__(self, id: _Optional[str] = ..., type: _Optional[str] = ..., payload_json: _Optional[str] = ..., version: _Optional[int] = ..., hand_id: _Optional[str] = ...) -> None: ...
+    typed: _events_pb2.TypedEvent
+    def __init__(self, id: _Optional[str] = ..., type: _Optional[str] = ..., payload_json: _Optional[str] = ..., version: _Optional[int] = ..., hand_id: _Optional[str] = ..., typed: _Optional[_Union[_events_pb2.TypedEvent, _Mapping]] = ...) -> None: ...
 
 class WatchRequest(_message.Message):
-    __slots__ = ("table_id", "after_event_id", "follow_view", "leave_out_own_acts")
+    __slots__ = ("table_id", "after_event_id", "follow_view", "leave_out_own_acts", "view_format")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     AFTER_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     FOLLOW_VIEW_FIELD_NUMBER: _ClassVar[int]
     LEAVE_OUT_OWN_ACTS_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FORMAT_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     after_event_id: str
     follow_view: bool
     leave_out_own_acts: bool
-    def __init__(self, table_id: _Optional[str] = ..., after_event_id: _Optional[str] = ..., follow_view: _Optional[bool] = ..., leave_out_own_acts: _Optional[bool] = ...) -> None: ...
+    view_format: _views_pb2.ViewFormat
+    def __init__(self, table_id: _Optional[str] = ..., after_event_id: _Optional[str] = ..., follow_view: _Optional[bool] = ..., leave_out_own_acts: _Optional[bool] = ..., view_format: _Optional[_Union[_views_pb2.ViewFormat, str]] = ...) -> None: ...
 
 class WatchResponse(_message.Message):
     __slots__ = ("snapshot", "events")

@@ -15,15 +15,19 @@ import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { ExpireDeadlineRequestSchema, ExpireDeadlineResponseSchema } from "./common_pb";
 import { file_paiju_v1_common } from "./common_pb";
+import type { TypedEvent } from "./events_pb";
+import { file_paiju_v1_events } from "./events_pb";
 import type { ReadyResponse } from "./lobby_pb";
 import { file_paiju_v1_lobby } from "./lobby_pb";
+import type { TableViewState, ViewFormat } from "./views_pb";
+import { file_paiju_v1_views } from "./views_pb";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file paiju/v1/table.proto.
  */
 export const file_paiju_v1_table: GenFile = /*@__PURE__*/
-  fileDesc("ChRwYWlqdS92MS90YWJsZS5wcm90bxIIcGFpanUudjEiIgoOR2V0Vmlld1JlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiNAoPR2V0Vmlld1Jlc3BvbnNlEiEKBHZpZXcYASABKAsyEy5wYWlqdS52MS5UYWJsZVZpZXciWAoJVHVybkNsb2NrEgwKBHNlYXQYASABKAUSKgoGZHVlX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCglzdXNwZW5kZWQYAyABKAgi2wEKCVRhYmxlVmlldxIQCgh0YWJsZV9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEg8KB3ZlcnNpb24YAyABKAMSEQoEc2VhdBgEIAEoBUgAiAEBEg8KB2hhbmRfaWQYBSABKAkSEQoJdmlld19qc29uGAYgASgJEhUKDWxlZ2FsX2FjdGlvbnMYByADKAkSJgoEdHVybhgIIAEoCzITLnBhaWp1LnYxLlR1cm5DbG9ja0gBiAEBEhUKDWxhc3RfZXZlbnRfaWQYCSABKAlCBwoFX3NlYXRCBwoFX3R1cm4iSAoKQWN0UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIYChBleHBlY3RlZF92ZXJzaW9uGAIgASgDEg4KBmFjdGlvbhgDIAEoCSJiCgtBY3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEh8KBmV2ZW50cxgCIAMoCzIPLnBhaWp1LnYxLkV2ZW50EiEKBHZpZXcYAyABKAsyEy5wYWlqdS52MS5UYWJsZVZpZXciNgoSQ2hlY2tBY3Rpb25SZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEg4KBmFjdGlvbhgCIAEoCSJCChNDaGVja0FjdGlvblJlc3BvbnNlEg0KBWxlZ2FsGAEgASgIEg4KBnJlYXNvbhgCIAEoCRIMCgRjb2RlGAMgASgJIlkKBUV2ZW50EgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSFAoMcGF5bG9hZF9qc29uGAMgASgJEg8KB3ZlcnNpb24YBCABKAMSDwoHaGFuZF9pZBgFIAEoCSJpCgxXYXRjaFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSFgoOYWZ0ZXJfZXZlbnRfaWQYAiABKAkSEwoLZm9sbG93X3ZpZXcYAyABKAgSGgoSbGVhdmVfb3V0X293bl9hY3RzGAQgASgIImQKDVdhdGNoUmVzcG9uc2USJQoIc25hcHNob3QYASABKAsyEy5wYWlqdS52MS5UYWJsZVZpZXcSHwoGZXZlbnRzGAMgAygLMg8ucGFpanUudjEuRXZlbnRKBAgCEANSBWV2ZW50IocBCgtQbGF5UmVxdWVzdBImCgRvcGVuGAEgASgLMhYucGFpanUudjEuV2F0Y2hSZXF1ZXN0SAASIgoEbW92ZRgCIAEoCzISLnBhaWp1LnYxLlBsYXlNb3ZlSAASJAoFcmVhZHkYAyABKAsyEy5wYWlqdS52MS5QbGF5UmVhZHlIAEIGCgRraW5kIhwKCVBsYXlSZWFkeRIPCgdtb3ZlX2lkGAEgASgEIkUKCFBsYXlNb3ZlEg8KB21vdmVfaWQYASABKAQSGAoQZXhwZWN0ZWRfdmVyc2lvbhgCIAEoAxIOCgZhY3Rpb24YAyABKAkiaQoMUGxheVJlc3BvbnNlEikKBnVwZGF0ZRgBIAEoCzIXLnBhaWp1LnYxLldhdGNoUmVzcG9uc2VIABImCgZhbnN3ZXIYAiABKAsyFC5wYWlqdS52MS5Nb3ZlQW5zd2VySABCBgoEa2luZCKnAQoKTW92ZUFuc3dlchIPCgdtb3ZlX2lkGAEgASgEEikKCGFjY2VwdGVkGAIgASgLMhUucGFpanUudjEuQWN0UmVzcG9uc2VIABIoCgdyZWZ1c2VkGAMgASgLMhUucGFpanUudjEuTW92ZVJlZnVzYWxIABIoCgVyZWFkeRgEIAEoCzIXLnBhaWp1LnYxLlJlYWR5UmVzcG9uc2VIAEIJCgdvdXRjb21lIlkKC01vdmVSZWZ1c2FsEgwKBGNvZGUYASABKAUSDwoHbWVzc2FnZRgCIAEoCRISCgplcnJvcl9jb2RlGAMgASgJEhcKD2N1cnJlbnRfdmVyc2lvbhgEIAEoAyJqChdNYXJrRGlzY29ubmVjdGVkUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRISCgphY2NvdW50X2lkGAIgASgJEikKBXNpbmNlGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI8ChhNYXJrRGlzY29ubmVjdGVkUmVzcG9uc2USDwoHYXBwbGllZBgBIAEoCBIPCgd2ZXJzaW9uGAIgASgDMsUCCgxUYWJsZVNlcnZpY2USPgoHR2V0VmlldxIYLnBhaWp1LnYxLkdldFZpZXdSZXF1ZXN0GhkucGFpanUudjEuR2V0Vmlld1Jlc3BvbnNlEjIKA0FjdBIULnBhaWp1LnYxLkFjdFJlcXVlc3QaFS5wYWlqdS52MS5BY3RSZXNwb25zZRJKCgtDaGVja0FjdGlvbhIcLnBhaWp1LnYxLkNoZWNrQWN0aW9uUmVxdWVzdBodLnBhaWp1LnYxLkNoZWNrQWN0aW9uUmVzcG9uc2USOgoFV2F0Y2gSFi5wYWlqdS52MS5XYXRjaFJlcXVlc3QaFy5wYWlqdS52MS5XYXRjaFJlc3BvbnNlMAESOQoEUGxheRIVLnBhaWp1LnYxLlBsYXlSZXF1ZXN0GhYucGFpanUudjEuUGxheVJlc3BvbnNlKAEwATLGAQoUVGFibGVJbnRlcm5hbFNlcnZpY2USUwoORXhwaXJlRGVhZGxpbmUSHy5wYWlqdS52MS5FeHBpcmVEZWFkbGluZVJlcXVlc3QaIC5wYWlqdS52MS5FeHBpcmVEZWFkbGluZVJlc3BvbnNlElkKEE1hcmtEaXNjb25uZWN0ZWQSIS5wYWlqdS52MS5NYXJrRGlzY29ubmVjdGVkUmVxdWVzdBoiLnBhaWp1LnYxLk1hcmtEaXNjb25uZWN0ZWRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_paiju_v1_common, file_paiju_v1_lobby]);
+  fileDesc("ChRwYWlqdS92MS90YWJsZS5wcm90bxIIcGFpanUudjEiTQoOR2V0Vmlld1JlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSKQoLdmlld19mb3JtYXQYAiABKA4yFC5wYWlqdS52MS5WaWV3Rm9ybWF0IjQKD0dldFZpZXdSZXNwb25zZRIhCgR2aWV3GAEgASgLMhMucGFpanUudjEuVGFibGVWaWV3IlgKCVR1cm5DbG9jaxIMCgRzZWF0GAEgASgFEioKBmR1ZV9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJc3VzcGVuZGVkGAMgASgIIoQCCglUYWJsZVZpZXcSEAoIdGFibGVfaWQYASABKAkSDAoEZ2FtZRgCIAEoCRIPCgd2ZXJzaW9uGAMgASgDEhEKBHNlYXQYBCABKAVIAIgBARIPCgdoYW5kX2lkGAUgASgJEhEKCXZpZXdfanNvbhgGIAEoCRIVCg1sZWdhbF9hY3Rpb25zGAcgAygJEiYKBHR1cm4YCCABKAsyEy5wYWlqdS52MS5UdXJuQ2xvY2tIAYgBARIVCg1sYXN0X2V2ZW50X2lkGAkgASgJEicKBXN0YXRlGAogASgLMhgucGFpanUudjEuVGFibGVWaWV3U3RhdGVCBwoFX3NlYXRCBwoFX3R1cm4icwoKQWN0UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIYChBleHBlY3RlZF92ZXJzaW9uGAIgASgDEg4KBmFjdGlvbhgDIAEoCRIpCgt2aWV3X2Zvcm1hdBgEIAEoDjIULnBhaWp1LnYxLlZpZXdGb3JtYXQiYgoLQWN0UmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoAxIfCgZldmVudHMYAiADKAsyDy5wYWlqdS52MS5FdmVudBIhCgR2aWV3GAMgASgLMhMucGFpanUudjEuVGFibGVWaWV3IjYKEkNoZWNrQWN0aW9uUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIOCgZhY3Rpb24YAiABKAkiQgoTQ2hlY2tBY3Rpb25SZXNwb25zZRINCgVsZWdhbBgBIAEoCBIOCgZyZWFzb24YAiABKAkSDAoEY29kZRgDIAEoCSJ+CgVFdmVudBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEhQKDHBheWxvYWRfanNvbhgDIAEoCRIPCgd2ZXJzaW9uGAQgASgDEg8KB2hhbmRfaWQYBSABKAkSIwoFdHlwZWQYBiABKAsyFC5wYWlqdS52MS5UeXBlZEV2ZW50IpQBCgxXYXRjaFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSFgoOYWZ0ZXJfZXZlbnRfaWQYAiABKAkSEwoLZm9sbG93X3ZpZXcYAyABKAgSGgoSbGVhdmVfb3V0X293bl9hY3RzGAQgASgIEikKC3ZpZXdfZm9ybWF0GAUgASgOMhQucGFpanUudjEuVmlld0Zvcm1hdCJkCg1XYXRjaFJlc3BvbnNlEiUKCHNuYXBzaG90GAEgASgLMhMucGFpanUudjEuVGFibGVWaWV3Eh8KBmV2ZW50cxgDIAMoCzIPLnBhaWp1LnYxLkV2ZW50SgQIAhADUgVldmVudCKHAQoLUGxheVJlcXVlc3QSJgoEb3BlbhgBIAEoCzIWLnBhaWp1LnYxLldhdGNoUmVxdWVzdEgAEiIKBG1vdmUYAiABKAsyEi5wYWlqdS52MS5QbGF5TW92ZUgAEiQKBXJlYWR5GAMgASgLMhMucGFpanUudjEuUGxheVJlYWR5SABCBgoEa2luZCIcCglQbGF5UmVhZHkSDwoHbW92ZV9pZBgBIAEoBCJFCghQbGF5TW92ZRIPCgdtb3ZlX2lkGAEgASgEEhgKEGV4cGVjdGVkX3ZlcnNpb24YAiABKAMSDgoGYWN0aW9uGAMgASgJImkKDFBsYXlSZXNwb25zZRIpCgZ1cGRhdGUYASABKAsyFy5wYWlqdS52MS5XYXRjaFJlc3BvbnNlSAASJgoGYW5zd2VyGAIgASgLMhQucGFpanUudjEuTW92ZUFuc3dlckgAQgYKBGtpbmQipwEKCk1vdmVBbnN3ZXISDwoHbW92ZV9pZBgBIAEoBBIpCghhY2NlcHRlZBgCIAEoCzIVLnBhaWp1LnYxLkFjdFJlc3BvbnNlSAASKAoHcmVmdXNlZBgDIAEoCzIVLnBhaWp1LnYxLk1vdmVSZWZ1c2FsSAASKAoFcmVhZHkYBCABKAsyFy5wYWlqdS52MS5SZWFkeVJlc3BvbnNlSABCCQoHb3V0Y29tZSJZCgtNb3ZlUmVmdXNhbBIMCgRjb2RlGAEgASgFEg8KB21lc3NhZ2UYAiABKAkSEgoKZXJyb3JfY29kZRgDIAEoCRIXCg9jdXJyZW50X3ZlcnNpb24YBCABKAMiagoXTWFya0Rpc2Nvbm5lY3RlZFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEgoKYWNjb3VudF9pZBgCIAEoCRIpCgVzaW5jZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPAoYTWFya0Rpc2Nvbm5lY3RlZFJlc3BvbnNlEg8KB2FwcGxpZWQYASABKAgSDwoHdmVyc2lvbhgCIAEoAzLFAgoMVGFibGVTZXJ2aWNlEj4KB0dldFZpZXcSGC5wYWlqdS52MS5HZXRWaWV3UmVxdWVzdBoZLnBhaWp1LnYxLkdldFZpZXdSZXNwb25zZRIyCgNBY3QSFC5wYWlqdS52MS5BY3RSZXF1ZXN0GhUucGFpanUudjEuQWN0UmVzcG9uc2USSgoLQ2hlY2tBY3Rpb24SHC5wYWlqdS52MS5DaGVja0FjdGlvblJlcXVlc3QaHS5wYWlqdS52MS5DaGVja0FjdGlvblJlc3BvbnNlEjoKBVdhdGNoEhYucGFpanUudjEuV2F0Y2hSZXF1ZXN0GhcucGFpanUudjEuV2F0Y2hSZXNwb25zZTABEjkKBFBsYXkSFS5wYWlqdS52MS5QbGF5UmVxdWVzdBoWLnBhaWp1LnYxLlBsYXlSZXNwb25zZSgBMAEyxgEKFFRhYmxlSW50ZXJuYWxTZXJ2aWNlElMKDkV4cGlyZURlYWRsaW5lEh8ucGFpanUudjEuRXhwaXJlRGVhZGxpbmVSZXF1ZXN0GiAucGFpanUudjEuRXhwaXJlRGVhZGxpbmVSZXNwb25zZRJZChBNYXJrRGlzY29ubmVjdGVkEiEucGFpanUudjEuTWFya0Rpc2Nvbm5lY3RlZFJlcXVlc3QaIi5wYWlqdS52MS5NYXJrRGlzY29ubmVjdGVkUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_paiju_v1_common, file_paiju_v1_events, file_paiju_v1_lobby, file_paiju_v1_views]);
 
 /**
  * Asks for the caller's view of a table.
@@ -37,6 +41,13 @@ export type GetViewRequest = Message<"paiju.v1.GetViewRequest"> & {
    * @generated from field: string table_id = 1;
    */
   tableId: string;
+
+  /**
+   * The view as typed messages (`TableView.state`, the default) or as JSON (`view_json`).
+   *
+   * @generated from field: paiju.v1.ViewFormat view_format = 2;
+   */
+  viewFormat: ViewFormat;
 };
 
 /**
@@ -145,8 +156,9 @@ export type TableView = Message<"paiju.v1.TableView"> & {
   handId: string;
 
   /**
-   * The engine's view for this seat as a JSON object: own hand, players, trump, trick, points,
-   * settlement table at the end... Its fields are the game's; a frontend draws from it alone.
+   * The view as a JSON object (asked for with `VIEW_FORMAT_JSON`; empty otherwise): the table,
+   * the hand with the game's view for this seat (own hand, players, trump, trick, points,
+   * settlement at the end...), the timers. A frontend draws from it alone.
    *
    * @generated from field: string view_json = 6;
    */
@@ -174,6 +186,14 @@ export type TableView = Message<"paiju.v1.TableView"> & {
    * @generated from field: string last_event_id = 9;
    */
   lastEventId: string;
+
+  /**
+   * The view as typed messages, the same fields as `view_json` (set unless the caller asked for
+   * `VIEW_FORMAT_JSON`).
+   *
+   * @generated from field: paiju.v1.TableViewState state = 10;
+   */
+  state?: TableViewState | undefined;
 };
 
 /**
@@ -210,6 +230,13 @@ export type ActRequest = Message<"paiju.v1.ActRequest"> & {
    * @generated from field: string action = 3;
    */
   action: string;
+
+  /**
+   * The reply's view and events as typed messages (the default) or as JSON.
+   *
+   * @generated from field: paiju.v1.ViewFormat view_format = 4;
+   */
+  viewFormat: ViewFormat;
 };
 
 /**
@@ -342,7 +369,8 @@ export type Event = Message<"paiju.v1.Event"> & {
   type: string;
 
   /**
-   * The event's fields as a JSON object (the game's; hidden parts already removed).
+   * The event's fields as a JSON object (the game's or the table's; hidden parts already
+   * removed), when the caller asked for `VIEW_FORMAT_JSON`; empty otherwise.
    *
    * @generated from field: string payload_json = 3;
    */
@@ -361,6 +389,14 @@ export type Event = Message<"paiju.v1.Event"> & {
    * @generated from field: string hand_id = 5;
    */
   handId: string;
+
+  /**
+   * The event as a typed message, the same fields as `payload_json` (set unless the caller asked
+   * for `VIEW_FORMAT_JSON`).
+   *
+   * @generated from field: paiju.v1.TypedEvent typed = 6;
+   */
+  typed?: TypedEvent | undefined;
 };
 
 /**
@@ -409,6 +445,14 @@ export type WatchRequest = Message<"paiju.v1.WatchRequest"> & {
    * @generated from field: bool leave_out_own_acts = 4;
    */
   leaveOutOwnActs: boolean;
+
+  /**
+   * Views and events as typed messages (the default) or as JSON; on a `Play` stream, its moves'
+   * answers too.
+   *
+   * @generated from field: paiju.v1.ViewFormat view_format = 5;
+   */
+  viewFormat: ViewFormat;
 };
 
 /**
