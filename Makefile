@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run demo test soak bench lint clean image release
+.PHONY: run demo test soak bench lint contract clean image release
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -37,12 +37,17 @@ bench: $(STAMP)  ## benchmarks print comparable figures, each beside its target 
 image:  ## the one image of every role, with Docker or Podman (the base from Debian's packages if need be)
 	deploy/build-image.sh
 
-release: $(STAMP)  ## push the image to REGISTRY (e.g. registry.example.com/paiju) and pin the prod overlay to its digest
+release: $(STAMP)  ## take the contract as released (protos/released.binpb), push the image to REGISTRY (e.g. registry.example.com/paiju) and pin the prod overlay to its digest
 	@test -n "$(REGISTRY)" || { echo "make release REGISTRY=host/paiju"; exit 2; }
+	$(BIN)/python scripts/contract.py release
 	$(BIN)/python scripts/release.py $(REGISTRY)
 
 lint: $(STAMP)
 	$(BIN)/ruff check services tests bench
+
+contract: $(STAMP)  ## the gRPC contract: buf lint, and nothing breaking against the released one (docs/contract.md)
+	@test -x web/node_modules/.bin/buf || (cd web && npm ci --no-audit --no-fund --loglevel=error)
+	$(BIN)/python scripts/contract.py check
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -7,7 +7,8 @@ pushed there as ``REPOSITORY:TAG`` (the commit by default); the registry's answe
 digest, and ``k8s/overlays/prod/kustomization.yaml`` is rewritten to name the image by it
 (``newName`` and ``digest``). A tag can be moved to another image; a digest cannot, so a
 rollout, a rollback and every node's pull all get exactly the image that was tested. Commit the
-change: the overlay in git is what runs.
+change: the overlay in git is what runs. (``make release`` first takes the gRPC contract as
+released, ``scripts/contract.py release``: commit ``protos/released.binpb`` with the overlay.)
 
 Docker when its daemon answers, else Podman (with the project's settings for this kind of host).
 A registry on loopback is spoken to without TLS, as Docker does.
