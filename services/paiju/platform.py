@@ -149,7 +149,8 @@ class Platform:
         table_here = "table" in self.services
         operations = Operations(self.wallet, self.store, suspensions, Settler(self.wallet, self.leaderboard),
                                 self.tables.directory.table_of,
-                                settled=self._start_after_settlement if table_here else lambda _table: None)
+                                settled=self._start_after_settlement if table_here else lambda _table: None,
+                                end_table=self.tables.end_table)
         return [*gate_logins(wallet, suspensions), admin_binding(operations)]
 
     def suspensions(self) -> Suspensions:

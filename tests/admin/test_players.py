@@ -145,13 +145,13 @@ def test_every_call_needs_an_operators_token(deployment) -> None:
     (player,) = new_clients(deployment, 1)
     service = TokenSigner(SECRET.encode()).issue_service_token("table", 600)
     assert set(ALL_CALLS) == {"FindPlayer", "SuspendAccount", "RestoreAccount", "AdjustCoins", "ListOutbox",
-                              "RetrySettlement", "VoidSettlement", "GetHandRecord", "ListAuditLog"}
+                              "RetrySettlement", "VoidSettlement", "EndTable", "GetHandRecord", "ListAuditLog"}
     try:
         with grpc.insecure_channel(deployment.address) as channel:
             stub = admin_pb2_grpc.AdminServiceStub(channel)
             for name, request in ALL_CALLS.items():
                 anonymous = functools.partial(getattr(stub, name), request, timeout=60)
-                assert refused(anonymous, grpc.StatusCode.UNAUTHENTICATED) == "", name
+                assert refused(anonymous, grpc.StatusCode.UNAUTHENTICATED) == "unauthenticated", name
                 for token in (player.token, service):
                     presented = functools.partial(getattr(Admin(channel, token), name), request)
                     assert refused(presented, grpc.StatusCode.PERMISSION_DENIED) == "operators_only", name

@@ -39,6 +39,7 @@ export const REFUSALS_ZH: Record<string, string> = {
   too_many_streams: "打开的连接太多",
   request_too_large: "请求太大",
   unknown_hand: "找不到这一局",
+  unknown_table: "找不到这一桌",
   unknown_game: "没有这个游戏",
   no_levels: "这个游戏没有等级表",
   no_free_seat: "这一档的房间都已满或正在打牌",

@@ -68,8 +68,8 @@ def add_admin_commands(commands: Any) -> None:
     """``paiju admin …`` under the ``paiju`` command's subcommands."""
     from paiju.proto.v1 import admin_pb2 as pb
 
-    admin = commands.add_parser("admin", help="an operator's tools: tokens, players, coins, the outbox, hands, "
-                                              "the audit log (see README: On a bad night)")
+    admin = commands.add_parser("admin", help="an operator's tools: tokens, players, coins, the outbox, stuck "
+                                              "tables, hands, the audit log (see README: On a bad night)")
     verbs = admin.add_subparsers(dest="admin_command", required=True)
 
     token = verbs.add_parser("token", help="print an operator token signed with PAIJU_SECRET")
@@ -118,6 +118,9 @@ def add_admin_commands(commands: Any) -> None:
                                                                          reason=a.reason), reason=True)
         entry.add_argument("table_id")
         entry.add_argument("key", help="the entry's key, e.g. settle:<hand_id> (paiju admin outbox)")
+    end = verb("end-table", "end a stuck table: its hand in play voided (holds back), its seats cleared",
+               "EndTable", lambda a: pb.EndTableRequest(table_id=a.table_id, reason=a.reason), reason=True)
+    end.add_argument("table_id")
     hand = verb("hand", "one kept hand's whole record", "GetHandRecord",
                 lambda a: pb.GetHandRecordRequest(hand_id=a.hand_id))
     hand.add_argument("hand_id")

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from paiju.admin.audit import AuditEntry, AuditLog
 from paiju.admin.suspensions import Suspensions
+from paiju.table.ending import TableEnded
 from paiju.table.outbox_contract import RELEASE_PREFIX, SCORE_PREFIX, SETTLEMENT_PREFIX
 from paiju.table.store import TableStore
 from paiju.wallet.adjustments import adjust_coins
@@ -79,16 +80,19 @@ class OutboxOutcome:
 
 class Operations:
     """The operator's reads and actions. ``table_of`` says which table an account sits at;
-    ``settled`` is told each table whose entry an action acknowledged (its next hand may start)."""
+    ``settled`` is told each table whose entry an action acknowledged (its next hand may start);
+    ``end_table`` ends a stuck table (:meth:`paiju.table.ending.TableEnding.end_table`)."""
 
     def __init__(self, wallet: Wallet, store: TableStore, suspensions: Suspensions, settler: Settler,
-                 table_of: Callable[[str], str | None], settled: Callable[[str], None] = lambda _table: None) -> None:
+                 table_of: Callable[[str], str | None], settled: Callable[[str], None] = lambda _table: None, *,
+                 end_table: Callable[[str, str], TableEnded]) -> None:
         self.wallet = wallet
         self.store = store
         self.suspensions = suspensions
         self.settler = settler
         self.table_of = table_of
         self.settled = settled
+        self._end_table = end_table
         self.audit = AuditLog(wallet.database)
 
     # -- reads -----------------------------------------------------------------------------
@@ -182,6 +186,17 @@ class Operations:
             return OutboxOutcome(done, released), done
 
         return self._audited(operator, "void", f"{table_id} {key}", reason, act)
+
+    def end_table(self, operator: str, table_id: str, reason: str) -> TableEnded:
+        """End a stuck table: its hand in play voided (no settlement; every hold of it given back
+        through the ledger's release, as :meth:`void` gives them back), its seats cleared, its
+        deadlines dropped. Settlements of hands that ended before stay in the outbox (:meth:`retry`,
+        :meth:`void`). A table with nothing to end is answered so, and left as it is."""
+        def act() -> tuple[TableEnded, str]:
+            ended = self._end_table(table_id, reason)
+            return ended, ended.summary()
+
+        return self._audited(operator, "end_table", table_id, reason, act)
 
     # -- helpers ---------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from paiju.quoting import quoted
 from paiju.rpc.errors import abort
 from paiju.rpc.interceptor import current_caller
 from paiju.rpc.server import ServiceBinding
+from paiju.table.commits import TableNotFound
 from paiju.wallet.errors import (
     HandAlreadySettled,
     IdempotencyConflict,
@@ -37,6 +38,7 @@ MAX_ACCOUNT_ID = 2**31 - 1
 _REFUSALS: tuple[tuple[type[Exception], grpc.StatusCode, str], ...] = (
     (UnknownAccount, grpc.StatusCode.NOT_FOUND, "unknown_account"),
     (NotPending, grpc.StatusCode.NOT_FOUND, "not_pending"),
+    (TableNotFound, grpc.StatusCode.NOT_FOUND, "unknown_table"),
     (InsufficientFunds, grpc.StatusCode.FAILED_PRECONDITION, "insufficient_funds"),
     (IdempotencyConflict, grpc.StatusCode.FAILED_PRECONDITION, "idempotency_conflict"),
     (HandAlreadySettled, grpc.StatusCode.FAILED_PRECONDITION, "hand_settled"),
@@ -128,6 +130,16 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
                        context: grpc.ServicerContext) -> admin_pb2.VoidSettlementResponse:
         done = self.operations.void(_operator(), request.table_id, request.key, request.reason)
         return admin_pb2.VoidSettlementResponse(outcome=done.outcome, released=done.released)
+
+    @operators_only
+    def EndTable(self, request: admin_pb2.EndTableRequest, context: grpc.ServicerContext) -> admin_pb2.EndTableResponse:
+        if not request.table_id:
+            raise ValueError("name the table: table_id is empty")
+        ended = self.operations.end_table(_operator(), request.table_id, request.reason)
+        return admin_pb2.EndTableResponse(
+            outcome=ended.summary(), nothing_to_end=ended.nothing_to_end, voided_hand_id=ended.voided_hand or "",
+            abandoned_start_hand_ids=ended.abandoned_starts, released=ended.released,
+            stood_account_ids=ended.stood, deadlines_cleared=ended.deadlines_cleared, outbox_left=ended.outbox_left)
 
     @operators_only
     def GetHandRecord(self, request: admin_pb2.GetHandRecordRequest,

@@ -62,8 +62,8 @@ class TableEnded:
             done = "; ".join([
                 *hands,
                 f"{self.released} held coins released",
-                f"{len(self.stood)} players stood up",
-                f"{len(self.deadlines_cleared)} deadlines removed",
+                f"{_counted(len(self.stood), 'player')} stood up",
+                f"{_counted(len(self.deadlines_cleared), 'deadline')} removed",
             ])
         if self.outbox_left:
             done += (f"; left in the outbox for ended hands (the next hand waits for them: retry or void): "
@@ -120,3 +120,12 @@ class TableEnding(TableSeating):
         record.carry = None
         record.last_winner = None
         return [Event("hand_voided", {"hand_id": hand_id, "reason": TABLE_ENDED})]
+
+
+def _counted(number: int, noun: str) -> str:
+    """``number`` of ``noun``, in English.
+
+    >>> _counted(1, "player"), _counted(3, "deadline")
+    ('1 player', '3 deadlines')
+    """
+    return f"{number} {noun}{'' if number == 1 else 's'}"

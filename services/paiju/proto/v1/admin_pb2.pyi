@@ -154,6 +154,34 @@ class VoidSettlementResponse(_message.Message):
     released: int
     def __init__(self, outcome: _Optional[str] = ..., released: _Optional[int] = ...) -> None: ...
 
+class EndTableRequest(_message.Message):
+    __slots__ = ("table_id", "reason")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    reason: str
+    def __init__(self, table_id: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class EndTableResponse(_message.Message):
+    __slots__ = ("outcome", "nothing_to_end", "voided_hand_id", "abandoned_start_hand_ids", "released", "stood_account_ids", "deadlines_cleared", "outbox_left")
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    NOTHING_TO_END_FIELD_NUMBER: _ClassVar[int]
+    VOIDED_HAND_ID_FIELD_NUMBER: _ClassVar[int]
+    ABANDONED_START_HAND_IDS_FIELD_NUMBER: _ClassVar[int]
+    RELEASED_FIELD_NUMBER: _ClassVar[int]
+    STOOD_ACCOUNT_IDS_FIELD_NUMBER: _ClassVar[int]
+    DEADLINES_CLEARED_FIELD_NUMBER: _ClassVar[int]
+    OUTBOX_LEFT_FIELD_NUMBER: _ClassVar[int]
+    outcome: str
+    nothing_to_end: bool
+    voided_hand_id: str
+    abandoned_start_hand_ids: _containers.RepeatedScalarFieldContainer[str]
+    released: int
+    stood_account_ids: _containers.RepeatedScalarFieldContainer[str]
+    deadlines_cleared: _containers.RepeatedScalarFieldContainer[str]
+    outbox_left: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, outcome: _Optional[str] = ..., nothing_to_end: _Optional[bool] = ..., voided_hand_id: _Optional[str] = ..., abandoned_start_hand_ids: _Optional[_Iterable[str]] = ..., released: _Optional[int] = ..., stood_account_ids: _Optional[_Iterable[str]] = ..., deadlines_cleared: _Optional[_Iterable[str]] = ..., outbox_left: _Optional[_Iterable[str]] = ...) -> None: ...
+
 class GetHandRecordRequest(_message.Message):
     __slots__ = ("hand_id",)
     HAND_ID_FIELD_NUMBER: _ClassVar[int]

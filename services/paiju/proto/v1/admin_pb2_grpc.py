@@ -73,6 +73,11 @@ class AdminServiceStub:
                 request_serializer=paiju_dot_v1_dot_admin__pb2.VoidSettlementRequest.SerializeToString,
                 response_deserializer=paiju_dot_v1_dot_admin__pb2.VoidSettlementResponse.FromString,
                 _registered_method=True)
+        self.EndTable = channel.unary_unary(
+                '/paiju.v1.AdminService/EndTable',
+                request_serializer=paiju_dot_v1_dot_admin__pb2.EndTableRequest.SerializeToString,
+                response_deserializer=paiju_dot_v1_dot_admin__pb2.EndTableResponse.FromString,
+                _registered_method=True)
         self.GetHandRecord = channel.unary_unary(
                 '/paiju.v1.AdminService/GetHandRecord',
                 request_serializer=paiju_dot_v1_dot_admin__pb2.GetHandRecordRequest.SerializeToString,
@@ -159,6 +164,20 @@ class AdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def EndTable(self, request, context):
+        """Ends a stuck table. The hand in play, if any, is voided: nothing is settled and every hold of
+        it is released (as VoidSettlement releases them), so each player's coins are as before the
+        hand; so are the holds of a start that never dealt. Every seat is cleared (watchers hear
+        `hand_voided`, then `stood` with the reason `table_ended` per seat) and the table's deadlines
+        are dropped; it takes new players at once. Settlements of hands that ended before stay in the
+        outbox (retry or void them: the table's next hand waits for them) and are named in the answer.
+        A table with nothing to end is answered so (`nothing_to_end`) and left as it is.
+        Errors: INVALID_ARGUMENT (no reason, an empty table_id), NOT_FOUND (`unknown_table`).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GetHandRecord(self, request, context):
         """One kept hand's whole record: players, settlement, start, every move, how it ended.
         Errors: INVALID_ARGUMENT (empty hand_id), NOT_FOUND (`unknown_hand`: never kept, or pruned).
@@ -212,6 +231,11 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     servicer.VoidSettlement,
                     request_deserializer=paiju_dot_v1_dot_admin__pb2.VoidSettlementRequest.FromString,
                     response_serializer=paiju_dot_v1_dot_admin__pb2.VoidSettlementResponse.SerializeToString,
+            ),
+            'EndTable': grpc.unary_unary_rpc_method_handler(
+                    servicer.EndTable,
+                    request_deserializer=paiju_dot_v1_dot_admin__pb2.EndTableRequest.FromString,
+                    response_serializer=paiju_dot_v1_dot_admin__pb2.EndTableResponse.SerializeToString,
             ),
             'GetHandRecord': grpc.unary_unary_rpc_method_handler(
                     servicer.GetHandRecord,
@@ -416,6 +440,33 @@ class AdminService:
             '/paiju.v1.AdminService/VoidSettlement',
             paiju_dot_v1_dot_admin__pb2.VoidSettlementRequest.SerializeToString,
             paiju_dot_v1_dot_admin__pb2.VoidSettlementResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EndTable(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/paiju.v1.AdminService/EndTable',
+            paiju_dot_v1_dot_admin__pb2.EndTableRequest.SerializeToString,
+            paiju_dot_v1_dot_admin__pb2.EndTableResponse.FromString,
             options,
             channel_credentials,
             insecure,
