@@ -110,3 +110,74 @@ def test_a_table_and_its_deadlines_read_together_are_what_they_read_apart(store:
     snapshot, deadlines = store.load_with_deadlines("t1")
     assert snapshot == store.load("t1") and snapshot.state == b"state 2"
     assert deadlines == store.deadlines("t1") and [d.name for d in deadlines] == ["ready", "turn"]
+
+
+def test_a_commit_keeps_the_deadlines_in_the_state_key_and_no_key_of_their_own(backend: Backend) -> None:
+    store = backend.store()
+    store.create("t1", b"s")
+    store.commit("t1", 1, b"s", deadlines_set=[("turn", 2_000, 2)])
+    store.set_deadline("t1", "starting:1-ab", 1_000, 2)
+    assert store.claim_deadline("t1", "starting:1-ab", 2, now_ms=1_000, lease_ms=500) is True
+    client = backend.new_client()
+    assert client.exists(store.keys("t1").deadlines) == 0
+    assert client.zscore(store.indexes.keys.deadlines, "t1") == 1_500, "the index holds the earliest"
+    assert store.deadlines("t1") == [Deadline("starting:1-ab", 1_500, 2), Deadline("turn", 2_000, 2)]
+
+
+def _as_an_older_store_left_it(backend: Backend, store: TableStore, table_id: str) -> list[Deadline]:
+    """Rewrite a table's state key without its deadlines, and put them in a hash of their own, as
+    a store before the deadlines moved into the state left a table; its deadlines."""
+    client = backend.new_client()
+    keys = store.keys(table_id)
+    stored = client.get(keys.state)
+    header, _, body = stored.partition(b"\n")
+    fields = header.split(b" ")
+    meta_length, deadlines_length = int(fields[3]), int(fields[6])
+    deadlines = store.deadlines(table_id)
+    client.set(keys.state, b" ".join(fields[:6]) + b"\n" + body[:meta_length] + body[meta_length + deadlines_length:])
+    client.hset(keys.deadlines, mapping={d.name: f"{d.due_ms}:{d.version_set_for}" for d in deadlines})
+    return deadlines
+
+
+def _older_table(backend: Backend) -> tuple[TableStore, list[Deadline]]:
+    store = backend.store()
+    store.create("t1", b"s")
+    store.commit("t1", 1, b"state 2", events=[(None, "bet", b"1")],
+                 deadlines_set=[("turn", 2_000, 2), ("ready", 1_000, 2)])
+    return store, _as_an_older_store_left_it(backend, store, "t1")
+
+
+def test_the_deadlines_of_a_table_an_older_store_wrote_are_read_from_its_hash(backend: Backend) -> None:
+    store, deadlines = _older_table(backend)
+    assert [d.name for d in deadlines] == ["ready", "turn"]
+    assert store.deadlines("t1") == deadlines
+    assert store.load_with_deadlines("t1") == (store.load("t1"), deadlines)
+    assert store.load("t1").state == b"state 2"
+    assert [e.payload for e in store.read_events("t1")] == [b"1"]
+    assert store.due_deadlines(now_ms=1_000) == [DueDeadline("t1", "ready", 1_000, 2)]
+    assert store.indexes.truth("t1").earliest_deadline_ms == 1_000
+
+
+def test_the_next_commit_moves_an_older_tables_deadlines_into_its_state(backend: Backend) -> None:
+    store, _ = _older_table(backend)
+    store.commit("t1", 2, b"state 3", deadlines_set=[("turn", 3_000, 3)])
+    client = backend.new_client()
+    assert client.exists(store.keys("t1").deadlines) == 0
+    assert store.deadlines("t1") == [Deadline("ready", 1_000, 2), Deadline("turn", 3_000, 3)]
+    assert client.zscore(store.indexes.keys.deadlines, "t1") == 1_000
+    assert [e.payload for e in store.read_events("t1")] == [b"1"], "its events stay"
+
+
+def test_a_claim_moves_an_older_tables_deadlines_into_its_state(backend: Backend) -> None:
+    store, _ = _older_table(backend)
+    assert store.claim_deadline("t1", "ready", 2, now_ms=1_000) is True
+    assert backend.new_client().exists(store.keys("t1").deadlines) == 0
+    assert store.deadlines("t1") == [Deadline("turn", 2_000, 2)]
+    assert store.due_deadlines(now_ms=1_999) == []
+    assert store.load("t1").version == 2, "a claim is no commit"
+
+
+def test_a_deadline_of_a_table_that_does_not_exist_is_neither_set_nor_claimed(store: TableStore) -> None:
+    store.set_deadline("t1", "starting:1-ab", 1_000, 2)
+    assert store.deadlines("t1") == [] and store.due_deadlines(now_ms=1_000) == []
+    assert store.claim_deadline("t1", "starting:1-ab", 2, now_ms=1_000) is False

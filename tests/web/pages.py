@@ -36,6 +36,25 @@ return found;
 """
 
 
+# Each text of the hands list (牌谱) that the row breaks onto more than one line, and a list
+# wider than its window (a row that runs off the side instead).
+_WRAPPED_HAND_ROWS = """
+const found = [];
+for (const row of document.querySelectorAll('[data-testid=hand-row]')) {
+  const texts = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+  for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+    if (tops.size > 1) found.push(`"${text.textContent.trim()}" on ${tops.size} lines`);
+  }
+}
+const list = document.querySelector('.hands-list'), frame = document.querySelector('[data-testid=hands]');
+if (list && frame && list.getBoundingClientRect().right > frame.getBoundingClientRect().right + 1) found.push('the list is wider than its window');
+return found;
+"""
+
+
 def css(driver: Any, selector: str) -> list[Any]:
     return driver.find_elements(By.CSS_SELECTOR, selector)
 
@@ -80,6 +99,11 @@ class Player:
         badges (庄, points, status), their cards, the cards they put into the trick, the pot,
         the phase of the hand and the turn clock."""
         return self.driver.execute_script(_OVERLAPS)
+
+    def wrapped_hand_rows(self) -> list[str]:
+        """What in the hands list (牌谱) does not fit its row's one line: each text broken onto
+        more lines, and a list running past the side of its window."""
+        return self.driver.execute_script(_WRAPPED_HAND_ROWS)
 
     def set_network(self, online: bool) -> None:
         """Cut the page's network (a laptop off its wifi) or give it back, through the browser's

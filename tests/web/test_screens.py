@@ -1,7 +1,8 @@
 """A screenshot of every screen at 1280×800 and at a phone's 390×844, in ``PAIJU_TEST_ARTIFACTS``
 (``screens-*.png`` and ``screens-phone-*.png``): the login, the lobby, each game's rules, each
 game's table mid-hand, the settlement, the hands played (牌谱) and a replay. People look at them;
-the test asserts only that each screen was reached and that nothing on a felt overlaps."""
+the test asserts that each screen was reached, that nothing on a felt overlaps and that each
+hand of 牌谱 is one line, on a phone too."""
 
 from __future__ import annotations
 
@@ -113,6 +114,9 @@ def test_every_screen_of_a_game_at_both_sizes(game, web_server, browsers, artifa
         one(ann.driver, "[data-testid=open-hands]").click()
         row = wait_until("the hand in 牌谱", lambda: one(ann.driver, "[data-testid=hand-row]"), timeout=30)
         ann.shot_at_both_sizes("hands")
+        assert not ann.wrapped_hand_rows()
+        with ann.phone_width():
+            assert not ann.wrapped_hand_rows()
         row.find_element("css selector", "[data-testid=replay]").click()
         wait_until("the replay", lambda: one(ann.driver, "[data-testid=replay-view]"))
         ann.shot_at_both_sizes("replay-start")

@@ -44,8 +44,8 @@ export function HandsDialog({ onClose }: { onClose: () => void }) {
                 <tbody>
                   {hands.map((h) => (
                     <tr key={h.handId} data-testid="hand-row" data-hand={h.handId}>
-                      <td>{gameTitle(h.game)}</td>
-                      <td class="muted">{h.endedAt ? new Date(Number(h.endedAt.seconds) * 1000).toLocaleString() : ""}</td>
+                      <td class="hand-game">{gameTitle(h.game)}</td>
+                      <td class="muted hand-ended">{h.endedAt && <EndedAt at={new Date(Number(h.endedAt.seconds) * 1000)} />}</td>
                       <td class={Number(h.net) >= 0 ? "plus" : "minus"}>{signed(Number(h.net))}</td>
                       <td>
                         <button data-testid="replay" onClick={() => setOpen(h.handId)}>
@@ -67,6 +67,18 @@ export function HandsDialog({ onClose }: { onClose: () => void }) {
         )}
       </div>
     </div>
+  );
+}
+
+/** When a hand ended: the whole date and time, or on a phone (by the style sheet) the day and
+ * time without the year or seconds, so the row stays one line; the whole one is its tooltip. */
+function EndedAt({ at }: { at: Date }) {
+  const short = at.toLocaleString(undefined, { month: "numeric", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  return (
+    <time dateTime={at.toISOString()} title={at.toLocaleString()}>
+      <span class="long-date">{at.toLocaleString()}</span>
+      <span class="short-date">{short}</span>
+    </time>
   );
 }
 

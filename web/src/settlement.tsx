@@ -16,12 +16,17 @@ interface Props {
   /** When the viewer will be stood up for not pressing start (the others are ready), or null. */
   kickDueMs: number | null;
   now: number;
+  /** The table's latest message (a refused move or start): over the felt it would be hidden
+   * behind this window, so the window shows it. */
+  message: string;
+  onMessageRead: () => void;
   onAgain: () => void;
   onClose: () => void;
   onLeave: () => void;
 }
 
-export function Settlement({ lastHand, tableSeats, myTableSeat, ready, kickDueMs, now, onAgain, onClose, onLeave }: Props) {
+export function Settlement(props: Props) {
+  const { lastHand, tableSeats, myTableSeat, ready, kickDueMs, now, message, onMessageRead, onAgain, onClose, onLeave } = props;
   const state = lastHand.state;
   const result = state.result ?? {};
   const details = result.details ?? {};
@@ -58,6 +63,11 @@ export function Settlement({ lastHand, tableSeats, myTableSeat, ready, kickDueMs
           {mine >= 0 && winners.includes(mine) ? "🎉 你赢了 You won!" : "本局结算 Settlement"}
         </h2>
         {details.how && <p class="how">{HOW[details.how] ?? details.how}</p>}
+        {message && (
+          <p class="settlement-message" role="alert" data-testid="table-message" onClick={onMessageRead}>
+            {message}
+          </p>
+        )}
         <table class="results">
           <thead>
             <tr>

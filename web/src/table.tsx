@@ -329,7 +329,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
               轮到你 Your turn · {live.turn?.suspended ? "paused" : `${turnLeft}s`}
             </div>
           )}
-          {message && (
+          {message && !showSettlement && (
             <div class="table-message" data-testid="table-message" onClick={() => setMessage("")}>
               {message}
             </div>
@@ -406,6 +406,8 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
           ready={!!me_?.ready || pressedStart}
           kickDueMs={view.ready_kick?.seat === mySeatAtTable ? view.ready_kick.due_ms : null}
           now={now}
+          message={message}
+          onMessageRead={() => setMessage("")}
           onAgain={ready}
           onClose={() => setDismissed(lastHand.hand_id)}
           onLeave={leave}

@@ -1,50 +1,52 @@
 """The deadlines of a table's store: listed when due across all tables, claimed by exactly one
-of many claimers, set outside a commit (a start's mark), and what this store knows of a table's
-deadlines after its own commit (so a commit need not clear deadlines that do not exist)."""
+of many claimers, and set outside a commit (a start's mark).
+
+A table's deadlines live in its state key (``lua/table_state.lua``), written by the commit that
+changes them with the SET it makes anyway; beside them only the global deadline index, which
+holds each table's earliest. A table an older store wrote keeps them in a hash of their own until
+the next script that writes the table moves them in."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from .inputs import check_int, check_name, encode_deadline
-from .keys import TableKeys
 from .parts import StoreParts
 from .records import (
     Deadline,
     DueDeadline,
     Snapshot,
+    StoredTableState,
     as_text,
-    decode_deadline,
+    deadlines_of,
     snapshot_of,
 )
-
-
-def deadlines_of(stored: dict[bytes, bytes]) -> list[Deadline]:
-    found = [decode_deadline(as_text(name), as_text(value)) for name, value in stored.items()]
-    return sorted(found, key=lambda deadline: (deadline.due_ms, deadline.name))
-
 
 
 class DeadlineStore(StoreParts):
     """:class:`~paiju.table.store.TableStore`'s deadlines (see the module)."""
 
-    _deadlines_known: dict[str, tuple[int, set[str]]]
-
     def deadlines(self, table_id: str) -> list[Deadline]:
         """The table's deadlines, earliest first."""
-        return deadlines_of(self._client.hgetall(self.keys(table_id).deadlines))
+        return self.load_with_deadlines(table_id)[1]
 
     def load_with_deadlines(self, table_id: str) -> tuple[Snapshot | None, list[Deadline]]:
-        """:meth:`load` and :meth:`deadlines` in one round trip."""
+        """:meth:`load` and :meth:`deadlines` in one round trip (two for a table an older store
+        wrote)."""
         keys = self.keys(table_id)
-        pipe = self._client.pipeline(transaction=False)
-        pipe.get(keys.state)
-        pipe.hgetall(keys.deadlines)
-        raw, deadlines = pipe.execute(raise_on_error=False)
-        stored = self._stored_state(keys.state, raw)
-        if isinstance(deadlines, Exception):
-            raise deadlines
-        return (None if stored is None else snapshot_of(stored)), deadlines_of(deadlines)
+        stored = self._stored_state(keys.state)
+        return (None if stored is None else snapshot_of(stored)), self._deadlines_in(keys.deadlines, stored)
+
+    def _deadlines_in(self, deadlines_key: str, stored: StoredTableState | None, hashed: Any = None) -> list[Deadline]:
+        """The deadlines of a stored state; those of a table an older store wrote from its hash
+        (``hashed``: its HGETALL reply when read already)."""
+        if stored is None:
+            return []
+        if stored.deadlines is not None:
+            return list(stored.deadlines)
+        if hashed is None:
+            hashed = self._client.hgetall(deadlines_key)
+        return list(deadlines_of([as_text(raw) for pair in hashed.items() for raw in pair]))
 
     def due_deadlines(self, now_ms: int, limit: int = 100) -> list[DueDeadline]:
         """Deadlines of any table due at ``now_ms``, earliest first, at most ``limit``.
@@ -59,12 +61,13 @@ class DeadlineStore(StoreParts):
         table_ids = [as_text(raw) for raw in tables]
         pipe = self._client.pipeline(transaction=False)
         for table_id in table_ids:
-            pipe.hgetall(TableKeys.of(self.prefix, table_id).deadlines)
+            pipe.get(self.keys(table_id).state)
         found: list[DueDeadline] = []
-        for table_id, stored in zip(table_ids, pipe.execute(), strict=True):
+        for table_id, raw in zip(table_ids, pipe.execute(raise_on_error=False), strict=True):
+            keys = self.keys(table_id)
             due = [
                 DueDeadline(table_id, d.name, d.due_ms, d.version_set_for)
-                for d in (decode_deadline(as_text(n), as_text(v)) for n, v in stored.items())
+                for d in self._deadlines_in(keys.deadlines, self._stored_state(keys.state, raw))
                 if d.due_ms <= now_ms
             ]
             if not due:
@@ -81,14 +84,11 @@ class DeadlineStore(StoreParts):
         commit clears by name (``deadlines_clear``); if it never commits, the mark falls due."""
         value = encode_deadline(check_int(due_ms, "due_ms"), check_int(version_set_for, "version_set_for", minimum=1))
         self._write_deadline(table_id, check_name(name, "a deadline name"), value)
-        known = self._deadlines_known.get(table_id)
-        if known is not None:
-            known[1].add(name)
 
     def _write_deadline(self, table_id: str, name: str, value: str) -> None:
         """Store one deadline's value ('' removes it) and keep the table's index entry exact."""
         keys = self.keys(table_id)
-        script_keys, args = [keys.deadlines], [name, value]
+        script_keys, args = [keys.state, keys.events, keys.deadlines], [name, value]
         if self._indexes_reachable_from_scripts:  # one Redis: the script keeps the index too
             script_keys.append(self.indexes.keys.deadlines)
             args.append(table_id)
@@ -124,7 +124,7 @@ class DeadlineStore(StoreParts):
             leased = encode_deadline(
                 now_ms + check_int(lease_ms, "lease_ms", minimum=1), version_set_for
             )
-        script_keys, args = [keys.deadlines], [name, str(version_set_for), now_ms, leased]
+        script_keys, args = [keys.state, keys.events, keys.deadlines], [name, str(version_set_for), now_ms, leased]
         if self._indexes_reachable_from_scripts:  # one Redis: the script keeps the index too
             script_keys.append(self.indexes.keys.deadlines)
             args.append(table_id)
@@ -132,12 +132,3 @@ class DeadlineStore(StoreParts):
         if claimed and not self._indexes_reachable_from_scripts:
             self.indexes.sync(table_id)
         return bool(claimed)
-
-    def _worth_clearing(self, table_id: str, expected_version: int, names: Any) -> Any:
-        """The deadlines of ``names`` that may exist: a commit on the version this store last
-        committed knows the deadlines it left (only this process's own marks are added outside a
-        commit, and a claim only takes one away), so it need not ask Redis to clear the others."""
-        known = self._deadlines_known.get(table_id)
-        if known is None or known[0] != expected_version or isinstance(names, str):
-            return names
-        return [name for name in names if name in known[1]]

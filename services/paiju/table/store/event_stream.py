@@ -162,7 +162,7 @@ class EventStream(StoreParts):
         """
         keys = self.keys(table_id)
         self.forget(table_id)
-        if not self._scripts.drop_events(keys=[keys.state, keys.events]):
+        if not self._scripts.drop_events(keys=[keys.state, keys.events, keys.deadlines]):
             raise UnknownTable(table_id)
 
 

@@ -5,7 +5,8 @@ acknowledgement) write its entries themselves, exact, in the same step. Under Re
 table's Lua script may only touch keys of its own slot, so these two sorted sets are updated
 *after* each change, from what the script answered or from the table's own keys (the truth):
 
-* ``sync(table_id)`` reads the table's truth in one transaction, writes the index entries it
+* ``sync(table_id)`` reads the table's truth (its state key, which holds its deadlines; the
+  outbox) in one transaction, writes the index entries it
   implies, then reads the truth again and repeats if it changed meanwhile. Whichever sync writes
   last has therefore written what was true after every change it could have missed, and every
   later change brings its own sync, so concurrent commits cannot leave a stale entry behind.
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .keys import IndexKeys, TableKeys, table_id_of_key, table_key_pattern
-from .records import decode_deadline
+from .records import Deadline, deadlines_of, decode_table_state
 
 log = logging.getLogger(__name__)
 
@@ -49,16 +50,19 @@ class GlobalIndexes:
         """What the table's own keys say, read atomically (one slot, one transaction)."""
         keys = TableKeys.of(self._prefix, table_id)
         pipe = self._client.pipeline(transaction=True)
-        pipe.exists(keys.state)
+        pipe.get(keys.state)
         pipe.hgetall(keys.deadlines)
         pipe.hlen(keys.outbox)
-        exists, deadlines, pending = pipe.execute()
-        earliest = None
-        if exists and deadlines:
-            earliest = min(
-                decode_deadline(name.decode(), value.decode()).due_ms
-                for name, value in deadlines.items()
-            )
+        state, hashed, pending = pipe.execute(raise_on_error=False)
+        if isinstance(pending, Exception):
+            raise pending
+        deadlines: tuple[Deadline, ...] = ()
+        if isinstance(state, bytes):
+            deadlines = decode_table_state(state).deadlines or ()
+        if state is not None and not deadlines:
+            # A table an older store wrote (its state a hash, or without deadlines): its hash.
+            deadlines = deadlines_of([raw.decode() for pair in hashed.items() for raw in pair])
+        earliest = min((deadline.due_ms for deadline in deadlines), default=None)
         return IndexEntry(earliest_deadline_ms=earliest, outbox_pending=int(pending))
 
     def _write(self, table_id: str, entry: IndexEntry) -> None:

@@ -274,6 +274,9 @@ class StoredTableState:
     ring: bytes | None = b""
     """The latest commits' events (see :func:`ring_entries`); None in a state an older store
     wrote, whose events are in the table's stream until its next commit."""
+    deadlines: tuple[Deadline, ...] | None = ()
+    """The table's deadlines, earliest first; None in a state an older store wrote, whose
+    deadlines are in the table's deadlines hash until its next commit."""
 
 
 def encode_netstrings(values: list[str]) -> bytes:
@@ -296,33 +299,42 @@ def decode_netstrings(stored: bytes) -> list[str]:
     return values
 
 
-def parse_table_state_header(stored: bytes) -> tuple[int, str, str, int, int, int]:
-    """Version, last event id, trim mark, meta length, where the meta starts and the length of
-    the ring of events after it (-1 in a state written before the ring)."""
-    header_end = stored.index(b"\n")
-    fields = stored[:header_end].decode().split(" ")
-    version, last_event_id, trim_mark, meta_length = fields[:4]
-    ring_length = int(fields[5]) if len(fields) >= 6 else -1
-    return int(version), last_event_id, trim_mark, int(meta_length), header_end + 1, ring_length
-
-
 def decode_table_state(stored: bytes) -> StoredTableState:
-    """A state key's string (see ``lua/table_state.lua``) read back.
+    """A state key's string (see ``lua/table_state.lua``) read back: its header line (version,
+    last event id, trim mark, then the lengths of the meta, the ring's entries, the ring and the
+    deadlines; a state an older store wrote lacks the last one, or the last three), the meta, the
+    deadlines, the ring, the state.
 
-    >>> decode_table_state(b"7 0-2 0-0 12 1 19\\n4:game4:free3:0-21:79:AnyEventsSTATE")
-    StoredTableState(version=7, last_event_id='0-2', trim_mark='0-0', meta={'game': 'free'}, state=b'STATE', ring=b'3:0-21:79:AnyEvents')
+    >>> decode_table_state(b"7 0-2 0-0 12 1 19 17\\n4:game4:free4:turn9:1700000:73:0-21:79:AnyEventsSTATE")
+    StoredTableState(version=7, last_event_id='0-2', trim_mark='0-0', meta={'game': 'free'}, state=b'STATE', ring=b'3:0-21:79:AnyEvents', deadlines=(Deadline(name='turn', due_ms=1700000, version_set_for=7),))
     """
-    version, last_event_id, trim_mark, meta_length, meta_at, ring_length = parse_table_state_header(stored)
-    flat = decode_netstrings(stored[meta_at : meta_at + meta_length])
-    ring_at = meta_at + meta_length
+    header_end = stored.index(b"\n")
+    fields = stored[:header_end].split(b" ")
+    meta_at = header_end + 1
+    deadlines_at = meta_at + int(fields[3])
+    ring_length = int(fields[5]) if len(fields) >= 6 else -1
+    deadlines_length = int(fields[6]) if len(fields) >= 7 else -1
+    ring_at = deadlines_at + max(0, deadlines_length)
+    meta = decode_netstrings(stored[meta_at:deadlines_at])
     return StoredTableState(
-        version=version,
-        last_event_id=last_event_id,
-        trim_mark=trim_mark,
-        meta=dict(zip(flat[::2], flat[1::2], strict=True)),
+        version=int(fields[0]),
+        last_event_id=fields[1].decode(),
+        trim_mark=fields[2].decode(),
+        meta=dict(zip(meta[::2], meta[1::2], strict=True)),
         state=stored[ring_at + max(0, ring_length) :],
         ring=stored[ring_at : ring_at + ring_length] if ring_length >= 0 else None,
+        deadlines=deadlines_of(decode_netstrings(stored[deadlines_at:ring_at])) if deadlines_length >= 0 else None,
     )
+
+
+def deadlines_of(flat: list[str]) -> tuple[Deadline, ...]:
+    """Deadlines from their stored names and values, one after the other, earliest first.
+
+    >>> deadlines_of(["turn", "2000:3", "kick", "1000:2"])
+    (Deadline(name='kick', due_ms=1000, version_set_for=2), Deadline(name='turn', due_ms=2000, version_set_for=3))
+    """
+    found = [decode_deadline(name, value) for name, value in zip(flat[::2], flat[1::2], strict=True)]
+    return tuple(sorted(found, key=lambda deadline: (deadline.due_ms, deadline.name)))
 
 
 def ring_entries(ring: bytes) -> list[tuple[str, int, bytes]]:

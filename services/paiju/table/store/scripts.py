@@ -14,7 +14,7 @@ from typing import Any
 from redis.commands.core import Script
 
 SCRIPT_NAMES = ("create", "commit", "claim_deadline", "ack_outbox", "delete", "drop_events", "set_deadline")
-READING_TABLE_STATE = ("create", "commit", "drop_events")
+READING_TABLE_STATE = ("create", "commit", "drop_events", "claim_deadline", "set_deadline")
 """The scripts that read or write the state key: ``lua/table_state.lua`` is prepended to them."""
 KEEPING_INDEXES = ("commit", "claim_deadline", "ack_outbox", "set_deadline")
 """The scripts that keep the global indexes on a single Redis: ``lua/index_entries.lua`` is
@@ -27,12 +27,12 @@ def _lua(name: str) -> str:
 
 @cache
 def script_source(name: str) -> str:
-    """The text of ``lua/<name>.lua``, after the shared functions it needs (the state key's,
-    the indexes'); read once per process."""
+    """The text of ``lua/<name>.lua``, after the shared functions it needs (the indexes', then
+    the state key's, which use them); read once per process."""
     if name not in SCRIPT_NAMES:
         raise ValueError(f"no table-store script named {name!r}")
-    preludes = [_lua(prelude) for prelude, users in (("table_state", READING_TABLE_STATE),
-                                                       ("index_entries", KEEPING_INDEXES)) if name in users]
+    preludes = [_lua(prelude) for prelude, users in (("index_entries", KEEPING_INDEXES),
+                                                       ("table_state", READING_TABLE_STATE)) if name in users]
     return "\n".join([*preludes, _lua(name)])
 
 

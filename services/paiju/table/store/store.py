@@ -2,10 +2,11 @@
 
 Keys of table ``t42`` under prefix ``paiju`` (one Redis Cluster slot, thanks to ``{t42}``):
 
-``paiju:{t42}:state``         string: version, last event id, trim mark, meta, the ring of the
-                              newest commits' events, state bytes
+``paiju:{t42}:state``         string: version, last event id, trim mark, meta, the deadlines
+                              (name -> ``due_ms:version_set_for``), the ring of the newest
+                              commits' events, state bytes
 ``paiju:{t42}:events``        stream: the events as an older store wrote them (gone at the next commit)
-``paiju:{t42}:deadlines``     hash: deadline name -> ``due_ms:version_set_for``
+``paiju:{t42}:deadlines``     hash: the deadlines as an older store wrote them (likewise)
 ``paiju:{t42}:outbox``        hash: outbox key -> payload, while pending
 ``paiju:{t42}:outbox-acked``  sorted set: the latest acknowledged outbox keys (6-byte hashes)
 
@@ -24,7 +25,7 @@ from typing import Any
 from redis.cluster import RedisCluster
 from redis.exceptions import ResponseError
 
-from .deadline_store import DeadlineStore, deadlines_of
+from .deadline_store import DeadlineStore
 from .errors import DuplicateOutboxKey, StaleVersion, TableExists, UnknownTable
 from .event_stream import EventStream, committed_events
 from .indexes import GlobalIndexes, IndexEntry
@@ -46,6 +47,7 @@ from .records import (
     StoredTableState,
     TableChange,
     as_text,
+    deadlines_of,
     decode_table_state,
     pack_events,
     snapshot_of,
@@ -118,8 +120,6 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
         self._scripts = StoreScripts.register(redis_client)
         self.indexes = GlobalIndexes(redis_client, self.prefix)
         self._known: dict[str, Snapshot] = {}
-        self._deadlines_known: dict[str, tuple[int, set[str]]] = {}
-        """Each table's deadline names after this store's last commit of it, with that version."""
         self._outbox_known: dict[str, frozenset[str]] = {}
         """Each table's outbox keys as this store last saw them, at the version it remembers
         (see :meth:`outbox_keys_known`)."""
@@ -200,7 +200,6 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
         """Drop what :meth:`latest_known` remembers of the table (the next call reads it)."""
         self._known.pop(table_id, None)
         self._outbox_known.pop(table_id, None)
-        self._deadlines_known.pop(table_id, None)
 
     def _remember(self, table_id: str, snapshot: Snapshot | None) -> None:
         if snapshot is None:
@@ -214,7 +213,6 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
         if len(self._known) >= STATES_REMEMBERED and known is None:
             self._known.clear()
             self._outbox_known.clear()
-            self._deadlines_known.clear()
         self._known[table_id] = snapshot
 
     def load_many(self, table_ids: list[str]) -> dict[str, Snapshot]:
@@ -300,7 +298,6 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
         if repeated is not None:
             raise DuplicateOutboxKey(table_id, repeated)
         encoded_events = encode_events(events)
-        deadlines_clear = self._worth_clearing(table_id, expected_version, deadlines_clear)
         args: list[bytes | str | int] = [
             str(expected_version),
             check_bytes(state, "state"),
@@ -333,14 +330,12 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
         self._note_outbox(table_id, None if before is None else before | set(outbox_args[1::3]),
                           len(before) if pending < 0 and before is not None else pending)
         fields = int(reply[6])
-        deadlines = reply[7:7 + fields]
-        self._deadlines_known[table_id] = (version, {as_text(name) for name in deadlines[::2]})
         return CommitReceipt(
             version=version,
             previous_event_id=as_text(reply[5]),
             last_event_id=last_event_id,
             events=committed_events(version, encoded_events, last_event_id),
-            deadlines=tuple(deadlines_of(dict(zip(deadlines[::2], deadlines[1::2], strict=True)))),
+            deadlines=deadlines_of([as_text(field) for field in reply[7:7 + fields]]),
         )
 
     def _run_commit(self, table_id: str, keys: TableKeys, args: list[Any]) -> Any:
@@ -349,8 +344,10 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
             return self._scripts.commit(keys=[*keys.all(), index.deadlines, index.outbox], args=args)
         reply = self._scripts.commit(keys=keys.all(), args=args)
         if reply[0] == b"ok":
-            # A cluster: the indexes live in other slots. The reply says what they must hold.
-            self.indexes.note(table_id, IndexEntry(None if reply[3] is None else int(reply[3]), max(0, int(reply[4]))))
+            # A cluster: the indexes live in other slots. The reply says what they must hold
+            # (the earliest deadline -1 when the commit left it as it was).
+            earliest = None if reply[3] is None or int(reply[3]) < 0 else int(reply[3])
+            self.indexes.note(table_id, IndexEntry(earliest, max(0, int(reply[4]))))
         return reply
 
     def delete(self, table_id: str) -> bool:

@@ -1,5 +1,6 @@
 -- Commit one action: compare-and-set of the table state, all or nothing.
--- KEYS: state, events, deadlines, outbox, outbox-acked (all with the table's hash tag), and on a
+-- KEYS: state, events and deadlines (an older store's stream and hash, see table_state.lua),
+--       outbox, outbox-acked (all with the table's hash tag), and on a
 --       single Redis (not a cluster, where they live in other slots) the global deadline and
 --       outbox indexes
 -- ARGV: expected version, new state bytes, how many commits' events the state keeps,
@@ -9,18 +10,19 @@
 --       outbox count, then per entry: key, payload, the member its acknowledgement leaves in
 --       outbox-acked (6 bytes of the key's hash),
 --       then the channel that hears of commits with events, and the table id it is told
--- Reply: {'ok', new version, last event id, earliest deadline due (ms, or false), pending
---        outbox entries (-1: unchanged, the commit queued none), the last event id before this commit, the number of deadline hash
---        fields, those fields (name, stored value, ...)}, {'stale', current version}, {'missing'}, or
---        {'duplicate', outbox key}. The events' ids are the sequence numbers up to the last
---        event id (records.event_ids).
+-- Reply: {'ok', new version, last event id, earliest deadline due (ms, or false; -1 when the
+--        commit left it as it was), pending outbox entries (-1: unchanged, the commit queued
+--        none), the last event id before this commit, the number of deadline fields, those
+--        fields (name, stored value, ...)}, {'stale', current version, last event id, state},
+--        {'missing'}, or {'duplicate', outbox key}. The events' ids are the sequence numbers up
+--        to the last event id (records.event_ids).
 
 local state_key, events_key, deadlines_key, outbox_key, acked_key, deadline_index_key, outbox_index_key =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
 
 -- A commit never brings a table into being: only create() does, so a deleted table stays
 -- deleted even if a late writer still holds its old version.
-local table_state = read_table_state(state_key)
+local table_state = read_table_state(state_key, events_key, deadlines_key)
 if not table_state then
   return {'missing'}
 end
@@ -86,12 +88,6 @@ table_state.state = new_state
 
 local previous_id = table_state.last_id
 local last_id = previous_id
-if not table_state.ring_entries then
-  -- A table last written before its events moved into its state: the old stream's events are
-  -- not carried over (a reader behind them takes a fresh snapshot), and its memory goes.
-  table_state.ring_entries, table_state.ring, table_state.trim_mark = 0, '', previous_id
-  redis.call('DEL', events_key)
-end
 if event_count > 0 then
   -- The commit's events are one entry of the ring, written by the SET below that writes the
   -- state anyway: no stream, no second key. The entry's id is its last event's, the sequence
@@ -122,16 +118,19 @@ if event_count > 0 then
     table_state.ring = string.sub(ring, at)
   end
 end
-write_table_state(state_key, table_state)
-
+-- The deadlines ride in the state too: the turn timer a move replaces costs no command of its own.
 -- Clears before sets, so a name that is replaced ends up set (the client refuses a name
 -- in both lists anyway).
-if #deadlines_clear > 0 then
-  redis.call('HDEL', deadlines_key, unpack(deadlines_clear))
+local deadlines = table_state.deadlines
+local earliest_before = earliest_due(deadlines)
+for _, name in ipairs(deadlines_clear) do
+  put_deadline(deadlines, name, nil)
 end
-if #deadlines_set > 0 then
-  redis.call('HSET', deadlines_key, unpack(deadlines_set))
+for i = 1, #deadlines_set, 2 do
+  put_deadline(deadlines, deadlines_set[i], deadlines_set[i + 1])
 end
+write_table_state(state_key, table_state)
+
 if #outbox > 0 then
   redis.call('HSET', outbox_key, unpack(outbox))
   -- The relay waits on this channel: a hand's settlement goes to the ledger as the hand ends,
@@ -148,20 +147,22 @@ if event_count > 0 then
   redis.call('PUBLISH', notice_channel, table_id .. '\n' .. last_id)
 end
 
--- What the global indexes must say after this commit, read here where it is exact: written
--- here when they are at hand, so they never run ahead of the table (no listing finds a table
--- with nothing due and has to put its entry right); else the caller notes them.
--- Only what this commit changed is written: a commit never takes an outbox entry away (an
--- acknowledgement does, and keeps the index itself), so without new entries the outbox and its
--- index stand, and the pending count is answered as -1 (unchanged).
-local deadlines = redis.call('HGETALL', deadlines_key)
+-- What the global indexes must say after this commit, known here exactly: written here when
+-- they are at hand, so they never run ahead of the table (no listing finds a table with nothing
+-- due and has to put its entry right); else the caller notes them.
+-- Only what this commit changed is written: the deadline index holds the table's earliest
+-- deadline (every script that changes a table's deadlines keeps it so), written only when that
+-- moved; a commit never takes an outbox entry away (an acknowledgement does, and keeps the index
+-- itself), so without new entries the outbox and its index stand, and the pending count is
+-- answered as -1 (unchanged). A table an older store wrote has its entry written once, exact.
 local earliest = earliest_due(deadlines)
+local earliest_moved = earliest ~= earliest_before or table_state.deadlines_in_hash
 local pending = -1
 if #outbox > 0 then
   pending = redis.call('HLEN', outbox_key)
 end
 if deadline_index_key then
-  if #deadlines_set > 0 or #deadlines_clear > 0 then
+  if earliest_moved then
     set_index_entry(deadline_index_key, table_id, earliest)
   end
   if pending > 0 then
@@ -172,6 +173,10 @@ end
 -- without reading them back; the id before them tells it whether its watchers had seen
 -- everything up to here.
 -- The deadlines spare it a read for the timers a view shows.
-local reply = {'ok', version, last_id, earliest, pending, previous_id, #deadlines}
+local earliest_answer = earliest
+if not earliest_moved then
+  earliest_answer = -1
+end
+local reply = {'ok', version, last_id, earliest_answer, pending, previous_id, #deadlines}
 for _, field in ipairs(deadlines) do reply[#reply + 1] = field end
 return reply

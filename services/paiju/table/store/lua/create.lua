@@ -7,7 +7,7 @@ local state_key, events_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3]
 
 -- Refuse an existing table: two servers opening the same id must not overwrite each
 -- other's hand; only the first one wins.
-local current = read_table_state(state_key)
+local current = read_table_state(state_key, events_key, deadlines_key)
 if current then
   return {'exists', current.version}
 end
@@ -20,6 +20,7 @@ redis.call('DEL', events_key, deadlines_key)
 
 -- The last event written and the last one trimmed are '0-0': none yet.
 write_table_state(state_key, {
-  version = 1, last_id = '0-0', trim_mark = '0-0', ring_entries = 0, ring = '', meta = ARGV[2], state = ARGV[1],
+  version = 1, last_id = '0-0', trim_mark = '0-0', ring_entries = 0, ring = '', deadlines = {}, meta = ARGV[2],
+  state = ARGV[1],
 })
 return {'ok', 1}

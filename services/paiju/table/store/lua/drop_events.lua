@@ -1,10 +1,11 @@
 -- Drop every retained event of a table (e.g. between hands), keeping readers honest.
--- KEYS: state, events (with the table's hash tag)
+-- KEYS: state, events, deadlines (with the table's hash tag; the last two only as an older store
+--       left them, see table_state.lua)
 -- Reply: 1 if the table exists, 0 otherwise
 
-local state_key, events_key = KEYS[1], KEYS[2]
+local state_key, events_key, deadlines_key = KEYS[1], KEYS[2], KEYS[3]
 
-local table_state = read_table_state(state_key)
+local table_state = read_table_state(state_key, events_key, deadlines_key)
 if not table_state then
   return 0
 end
@@ -15,6 +16,4 @@ end
 table_state.trim_mark = table_state.last_id
 table_state.ring_entries, table_state.ring = 0, ''
 write_table_state(state_key, table_state)
--- A stream an older store wrote goes too.
-redis.call('DEL', events_key)
 return 1

@@ -11,12 +11,3 @@ local function set_index_entry(key, member, score)
   end
 end
 
--- The earliest due time (epoch ms) among a deadlines hash's HGETALL fields, or false.
-local function earliest_due(fields)
-  local earliest = false
-  for i = 2, #fields, 2 do
-    local due = tonumber(string.match(fields[i], '^(%d+):'))
-    if due and (not earliest or due < earliest) then earliest = due end
-  end
-  return earliest
-end
