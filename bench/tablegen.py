@@ -47,7 +47,8 @@ from typing import Any
 import grpc
 
 from paiju.client.bots import BOTS
-from paiju.proto.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from paiju.common.typed_views import view_of
+from paiju.proto.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc, views_pb2
 from runs import (
     RunQueue,
     cpu_seconds,
@@ -83,6 +84,8 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/14"
 OWN_MOVES_ON_STREAM = "PAIJU_BENCH_OWN_MOVES_ON_STREAM"
 """Set by ``--own-moves-on-stream`` for the load-generator processes."""
 ACT_CALLS = "PAIJU_BENCH_ACT_CALLS"
+JSON_VIEWS = "PAIJU_BENCH_JSON_VIEWS"
+"""Set by ``--json-views``: views and events asked for as JSON."""
 """Set by ``--act-calls`` for the load-generator processes: Watch and Act instead of Play."""
 READY_CALLS = "PAIJU_BENCH_READY_CALLS"
 """Set by ``--ready-calls``: presses of start are LobbyService.Ready calls, not requests on the Play stream."""
@@ -94,6 +97,11 @@ BOT_KINDS = ("sensible", "sensible", "random")  # as bot_tables.py and the peer'
 
 
 # --- the load generator -------------------------------------------------------------------
+
+
+def view_format() -> int:
+    """The form players ask views and events in: typed, or JSON with ``--json-views``."""
+    return views_pb2.VIEW_FORMAT_JSON if os.environ.get(JSON_VIEWS) == "1" else views_pb2.VIEW_FORMAT_TYPED
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +178,8 @@ class Seat:
         # Its own moves come back in the Act reply (which it acts on): not again on the stream,
         # unless the run compares with clients that take them from the stream.
         request = table_pb2.WatchRequest(table_id=self.plan.table_id, follow_view=True,
-                                         leave_out_own_acts=os.environ.get(OWN_MOVES_ON_STREAM) != "1")
+                                         leave_out_own_acts=os.environ.get(OWN_MOVES_ON_STREAM) != "1",
+                                         view_format=view_format())
         while not stopping.is_set():
             if self.moves_on_stream:
                 stream = self.playing = self.table.Play(metadata=self.metadata)
@@ -223,7 +232,7 @@ class Seat:
             # A hand is on: the start pressed before it is spent, so press again once it ends.
             self.ready = False
         if view.legal_actions:
-            action = self.decide(json.loads(view.view_json)["hand"]["state"], self.rng)
+            action = self.decide(view_of(view)["hand"]["state"], self.rng)
             if action is None:
                 return None
             if self.think_seconds:
@@ -235,7 +244,8 @@ class Seat:
                 await self.playing.write(table_pb2.PlayRequest(move=table_pb2.PlayMove(
                     move_id=self.moves_sent, expected_version=view.version, action=action)))
                 return None
-            request = table_pb2.ActRequest(table_id=self.plan.table_id, expected_version=view.version, action=action)
+            request = table_pb2.ActRequest(table_id=self.plan.table_id, expected_version=view.version, action=action,
+                                           view_format=view_format())
             started = time.perf_counter()
             try:
                 reply = await self.table.Act(request, metadata=self.metadata)
@@ -632,6 +642,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ready-calls", action="store_true",
                         help="players on Play streams press start with a LobbyService.Ready call each, as before presses "
                              "went on the stream")
+    parser.add_argument("--json-views", action="store_true",
+                        help="players ask for views and events as JSON (view_json, payload_json) instead of typed "
+                             "messages, as the web client does")
     parser.add_argument("--own-moves-on-stream", action="store_true",
                         help="players' streams bring their own moves too, as for a client that does not take them "
                              "from Act's reply (leave_out_own_acts off)")
@@ -642,6 +655,8 @@ def main(argv: list[str] | None = None) -> int:
         os.environ[ACT_CALLS] = "1"
     if args.ready_calls:
         os.environ[READY_CALLS] = "1"
+    if args.json_views:
+        os.environ[JSON_VIEWS] = "1"
     if args.tables < 1 or args.seconds <= 0 or args.loadgen_processes < 1 or args.rounds < 1:
         parser.error("--tables, --loadgen-processes and --rounds must be at least 1, --seconds above 0")
     split = split_cores(args.server_cores)

@@ -661,8 +661,9 @@ def test_an_acts_own_events_come_back_with_the_ids_the_stream_gives_them(deploym
     finally:
         stream.cancel()
     assert reply.events and all(event.id for event in reply.events)
-    assert [(e.id, e.type, e.payload_json) for e in reply.events] == [
-        (e.id, e.type, e.payload_json) for e in streamed[:len(reply.events)]]
+    assert all(e.HasField("typed") for e in reply.events)  # typed: nobody asked for JSON
+    assert [(e.id, e.type, e.typed) for e in reply.events] == [
+        (e.id, e.type, e.typed) for e in streamed[:len(reply.events)]]
     finish_hand(clients, room)
     for client in clients:
         client.stand(room)

@@ -1,10 +1,20 @@
-"""The wire form of a view: what a frontend reads without parsing the JSON."""
+"""The wire form of a view and of an event: what a frontend reads without parsing the JSON, and
+the view and events typed unless the caller asks for JSON."""
 
 from __future__ import annotations
 
 import json
 
-from paiju.table.messages import table_view_message
+import orjson
+
+from paiju.common.typed_views import payload_of, view_of
+from paiju.proto.v1 import views_pb2
+from paiju.table.commits import TableCommits
+from paiju.table.messages import event_message, table_view_message
+from paiju.table.record import TableRecord
+from paiju.table.store import StoredEvent
+
+JSON = views_pb2.VIEW_FORMAT_JSON
 
 
 def test_the_turn_says_whose_it_is_and_when_it_runs_out_to_the_millisecond() -> None:
@@ -13,7 +23,7 @@ def test_the_turn_says_whose_it_is_and_when_it_runs_out_to_the_millisecond() -> 
         "hand": {"hand_id": "h-1", "seats": [0, 2], "state": {"to_act": 1, "legal_actions": ["fold", "call"]}},
         "turn_due_ms": 1_764_547_200_123,
     }
-    message = table_view_message("t1", view)
+    message = table_view_message("t1", view, JSON)
     assert (message.turn.seat, message.seat, message.version, message.hand_id) == (2, 2, 3, "h-1")
     assert list(message.legal_actions) == ["fold", "call"]
     assert message.turn.due_at.ToMilliseconds() == 1_764_547_200_123
@@ -22,5 +32,33 @@ def test_the_turn_says_whose_it_is_and_when_it_runs_out_to_the_millisecond() -> 
 
 def test_a_view_between_hands_has_no_turn() -> None:
     view = {"table": {"game": "zhajinhua"}, "version": 1, "last_event_id": "", "seat": None, "hand": None}
-    message = table_view_message("t1", view)
+    message = table_view_message("t1", view, JSON)
     assert not message.HasField("turn") and not message.HasField("seat") and message.hand_id == ""
+
+
+def test_a_view_is_typed_unless_json_is_asked_for() -> None:
+    record = TableRecord.open("t1", "hunzhan", "stake10")
+    view = {**TableCommits.view_of(4, "17-0", record, None), "turn_due_ms": None, "ready_kick": None,
+            "reconnect_by_ms": {}}
+    typed = table_view_message("t1", view)
+    assert typed.HasField("state") and typed.view_json == ""
+    assert typed.state.table.game == "hunzhan" and len(typed.state.table.seats) == len(record.seats)
+    as_json = table_view_message("t1", view, JSON)
+    assert not as_json.HasField("state")
+    assert view_of(typed) == view_of(as_json) == json.loads(orjson.dumps(view))
+
+
+def test_an_event_is_typed_unless_json_is_asked_for() -> None:
+    stored = StoredEvent("5-0", 7, None, "trick_won", orjson.dumps({"seat": 2, "points": 15, "total": 40}), hand=3)
+    typed = event_message(stored, "h-3", "hunzhan")
+    assert typed.typed.hunzhan.trick_won.points == 15 and typed.payload_json == ""
+    as_json = event_message(stored, "h-3", "hunzhan", JSON)
+    assert not as_json.HasField("typed")
+    assert payload_of(typed) == payload_of(as_json) == {"seat": 2, "points": 15, "total": 40}
+    assert (typed.id, typed.type, typed.version, typed.hand_id) == ("5-0", "trick_won", 7, "h-3")
+
+
+def test_an_event_no_message_describes_yet_goes_as_json() -> None:
+    stored = StoredEvent("6-0", 8, None, "brand_new", b'{"seat":1}')
+    message = event_message(stored, "", "hunzhan")
+    assert not message.HasField("typed") and json.loads(message.payload_json) == {"seat": 1}

@@ -10,7 +10,13 @@
 import { Code, codeOf, reasonOf, table } from "./api";
 import type { EventIds } from "./event_ids";
 import type { TableView, WatchResponse } from "./gen/paiju/v1/table_pb";
+import { ViewFormat } from "./gen/paiju/v1/views_pb";
 import { sleep } from "./util";
+
+/** The form of views and events this client asks for: the JSON text (`viewJson`, `payloadJson`)
+ * its screens parse. The server sends typed messages (`TableView.state`, `Event.typed`) unless
+ * asked so. */
+export const VIEW_FORMAT = ViewFormat.JSON;
 
 const FIRST_PAUSE_MS = 500;
 const LONGEST_PAUSE_MS = 5000;
@@ -52,7 +58,7 @@ export async function followTable(tableId: string, follower: Follower, stop: Abo
   const confirmResumed = async (current: AbortController) => {
     const asked = updates;
     try {
-      const { view } = await table.getView({ tableId }, { signal: current.signal });
+      const { view } = await table.getView({ tableId, viewFormat: VIEW_FORMAT }, { signal: current.signal });
       if (current.signal.aborted) return;
       pause = FIRST_PAUSE_MS;
       if (updates === asked && view) follower.view(view); // else the stream has brought something newer
@@ -75,7 +81,7 @@ export async function followTable(tableId: string, follower: Follower, stop: Abo
       try {
         const after = ids.after;
         const stream = table.watch(
-          { tableId, afterEventId: after, followView: true, leaveOutOwnActs: true },
+          { tableId, afterEventId: after, followView: true, leaveOutOwnActs: true, viewFormat: VIEW_FORMAT },
           { signal: current.signal },
         );
         if (after) confirmResumed(current);

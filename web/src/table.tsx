@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { Code, codeOf, lobby, paijuCodeOf, reasonOf, table } from "./api";
 import type { TableView } from "./gen/paiju/v1/table_pb";
 import { checkAction } from "./check";
-import { followTable, isSeatLost } from "./follow";
+import { followTable, isSeatLost, VIEW_FORMAT } from "./follow";
 import { gameTitle, STAND_REASONS, waitingFor } from "./labels";
 import type { SeatMemory, Session } from "./session";
 import { RulesDialog } from "./rules";
@@ -96,7 +96,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
       do {
         again.current = false;
         try {
-          const { view } = await table.getView({ tableId: seat.tableId });
+          const { view } = await table.getView({ tableId: seat.tableId, viewFormat: VIEW_FORMAT });
           if (view) show(view);
         } catch (e) {
           if (isSeatLost(e)) onLeave(`你的座位已失去 Your seat is gone: ${reasonOf(e)}`);
@@ -193,7 +193,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
     });
     for (let attempt = 0; ; attempt++) {
       try {
-        const r = await table.act({ tableId: seat.tableId, expectedVersion: version, action });
+        const r = await table.act({ tableId: seat.tableId, expectedVersion: version, action, viewFormat: VIEW_FORMAT });
         if (r.events.length) onEvents(r.events); // the stream leaves out the person's own moves
         if (r.view) show(r.view);
         setMessage("");
@@ -204,7 +204,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
           setMessage(turnGone ? YOUR_TIME_RAN_OUT : reasonOf(e));
           return false;
         }
-        const fresh = await table.getView({ tableId: seat.tableId }).then((answer) => answer.view ?? null, () => null);
+        const fresh = await table.getView({ tableId: seat.tableId, viewFormat: VIEW_FORMAT }).then((answer) => answer.view ?? null, () => null);
         if (fresh) show(fresh);
         const still = fresh && (await checkAction(seat.tableId, action, fresh.legalActions, false)).legal;
         if (!fresh || attempt >= 2 || !still) {

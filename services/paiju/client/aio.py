@@ -16,7 +16,6 @@ Same transport (TLS but to loopback, a deadline on every call but the streams), 
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 from collections.abc import AsyncIterator
 from typing import Any, Self
@@ -31,6 +30,7 @@ from paiju.client.sdk import (
     LOGIN_RETRY_LONGEST_PAUSE_S,
     LOGIN_TRIES,
 )
+from paiju.common.typed_views import view_of
 from paiju.common.wire import AUTHORIZATION_KEY
 from paiju.proto.v1 import (
     common_pb2,
@@ -171,11 +171,11 @@ class AsyncPaijuClient:
 
     async def view(self, table_id: str) -> dict[str, Any]:
         answer = await self._call(self.table.GetView, table_pb2.GetViewRequest(table_id=table_id))
-        return json.loads(answer.view.view_json)
+        return view_of(answer.view)
 
     async def act(self, table_id: str, action: str, expected_version: int) -> dict[str, Any]:
         request = table_pb2.ActRequest(table_id=table_id, expected_version=expected_version, action=action)
-        return json.loads((await self._call(self.table.Act, request)).view.view_json)
+        return view_of((await self._call(self.table.Act, request)).view)
 
     async def check(self, table_id: str, action: str) -> tuple[bool, str]:
         message = await self._call(self.table.CheckAction, table_pb2.CheckActionRequest(table_id=table_id, action=action))

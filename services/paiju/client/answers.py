@@ -8,13 +8,13 @@ its kinds) and a table stream's messages as plain updates. The calls (:mod:`paij
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import grpc
 
+from paiju.common.typed_views import payload_of, view_of
 from paiju.common.wire import CURRENT_VERSION_KEY, ERROR_CODE_KEY, trailer
 from paiju.proto.v1 import table_pb2
 
@@ -69,7 +69,7 @@ class WatchResponse:
 def updates_of(update: table_pb2.WatchResponse) -> Iterator[WatchResponse]:
     """A stream message's items: its events, then its view (as of after them)."""
     for event in update.events:
-        yield WatchResponse(event_id=event.id, event_type=event.type, event=json.loads(event.payload_json))
+        yield WatchResponse(event_id=event.id, event_type=event.type, event=payload_of(event))
     if update.HasField("snapshot"):
-        yield WatchResponse(view=json.loads(update.snapshot.view_json))
+        yield WatchResponse(view=view_of(update.snapshot))
 

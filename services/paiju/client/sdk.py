@@ -9,7 +9,6 @@ The SDK's face: :class:`PaijuClient` and the refusals its calls raise (:class:`P
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from collections.abc import Iterator
@@ -26,6 +25,7 @@ from paiju.client.answers import (
     updates_of,
 )
 from paiju.client.session import PlaySession
+from paiju.common.typed_views import view_of
 from paiju.common.wire import SERVER_BUSY, TOO_MANY_LOGINS
 from paiju.proto.v1 import (
     common_pb2,
@@ -235,12 +235,12 @@ class PaijuClient:
     def view(self, table_id: str) -> dict[str, Any]:
         """My view of the table: the table, my seat, and the hand as my seat may see it."""
         answer = self._call(self.table.GetView, table_pb2.GetViewRequest(table_id=table_id))
-        return json.loads(answer.view.view_json)
+        return view_of(answer.view)
 
     def act(self, table_id: str, action: str, expected_version: int) -> dict[str, Any]:
         """Play ``action`` if the table is still at ``expected_version``; my new view."""
         request = table_pb2.ActRequest(table_id=table_id, expected_version=expected_version, action=action)
-        return json.loads(self._call(self.table.Act, request).view.view_json)
+        return view_of(self._call(self.table.Act, request).view)
 
     def check(self, table_id: str, action: str) -> tuple[bool, str]:
         """Whether I may take ``action`` now (e.g. the cards I selected as a play), and the

@@ -10,7 +10,6 @@ stream, each move answered on it (``PaijuClient.play_stream``).
 from __future__ import annotations
 
 import itertools
-import json
 import queue
 import threading
 from collections.abc import Callable, Iterator
@@ -20,6 +19,7 @@ from typing import Any, Self
 import grpc
 
 from paiju.client.answers import PaijuError, WatchResponse, refusal, updates_of
+from paiju.common.typed_views import view_of
 from paiju.proto.v1 import table_pb2
 
 _ENDED = object()
@@ -48,7 +48,7 @@ class PlaySession:
         view after it. Refusals raise as ``PaijuClient.act``'s do (IllegalMove, StaleView, …)."""
         outcome = self._asked(lambda move_id: table_pb2.PlayRequest(move=table_pb2.PlayMove(
             move_id=move_id, expected_version=expected_version, action=action)), timeout)
-        return json.loads(outcome.accepted.view.view_json)
+        return view_of(outcome.accepted.view)
 
     def ready(self, timeout: float | None = 30.0) -> bool:
         """Press start at this table, as ``PaijuClient.ready`` does; True if this started the

@@ -13,11 +13,13 @@ settlement's details beside ``coins``, nested in the message).
 
 :func:`view_dict` and :func:`event_dict` give the JSON form back, exactly as the server would
 have written it (``tests/common/test_typed_views.py`` checks both ways over random hands of every
-game): a client reads the messages directly, or these dicts, without the JSON text.
+game): a client reads the messages directly, or these dicts, without the JSON text
+(:func:`view_of` and :func:`payload_of` read a message of either form).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -129,6 +131,12 @@ def _game_view(state: Dict) -> Dict:
 def view_state(view: Mapping[str, Any]) -> views_pb2.TableViewState:
     """The typed form of a view as the table makes it (:mod:`paiju.table.views`). Raises
     ValueError (or TypeError) when the view has a field its message does not."""
+    return views_pb2.TableViewState(**view_state_fields(view))
+
+
+def view_state_fields(view: Mapping[str, Any]) -> Dict:
+    """A view as the fields of its ``TableViewState``: what a message holding one takes as it is
+    made (``TableView(state=…)``), which spares making the state apart and copying it in."""
     table, hand, last_hand = view["table"], view["hand"], view["last_hand"]
     fields = {
         **view,
@@ -138,7 +146,7 @@ def view_state(view: Mapping[str, Any]) -> views_pb2.TableViewState:
     }
     if "ready_kick" not in view:
         fields["windows_left_out"] = True
-    return views_pb2.TableViewState(**fields)
+    return fields
 
 
 def _seat_cards(payload: Dict) -> Dict:
@@ -291,6 +299,18 @@ def event_dict(typed: events_pb2.TypedEvent) -> tuple[str, Dict]:
     return event_type, _json_form(getattr(events, event_type))
 
 
-__all__ = [
-    "UntypedEvent", "event_dict", "event_source", "typed_event", "view_dict", "view_state",
-]
+
+
+def view_of(message: Any) -> Dict:
+    """The JSON form of a ``TableView``: from its typed ``state``, or from ``view_json`` when the
+    server sent JSON (asked for, or a server from before typed views)."""
+    if message.HasField("state"):
+        return view_dict(message.state)
+    return json.loads(message.view_json)
+
+
+def payload_of(message: Any) -> Dict:
+    """The JSON form of an ``Event``'s fields: from its ``typed`` message, or ``payload_json``."""
+    if message.HasField("typed"):
+        return event_dict(message.typed)[1]
+    return json.loads(message.payload_json)

@@ -1,15 +1,24 @@
 """The table's domain values on the wire: views and events as protobuf messages, and the table
-domain's errors as the statuses its contract documents."""
+domain's errors as the statuses its contract documents.
+
+A view or event goes out typed (``TableView.state``, ``Event.typed``; :mod:`paiju.common.typed_views`)
+unless the caller asked for JSON (``VIEW_FORMAT_JSON``: ``view_json``, ``payload_json``). An
+event's typed message is made once whatever the number of streams that send it (a small cache by
+its stored payload); a view is each viewer's own.
+"""
 
 from __future__ import annotations
 
+import functools
+import logging
 from typing import Any, NoReturn
 
 import grpc
 import orjson
 
+from paiju.common.typed_views import UntypedEvent, typed_event, view_state_fields
 from paiju.games.engine import IllegalAction
-from paiju.proto.v1 import table_pb2
+from paiju.proto.v1 import table_pb2, views_pb2
 from paiju.rpc.errors import abort, refuse_illegal
 from paiju.table.commits import NotSeated, TableNotFound
 from paiju.table.session import BadEventId, NotAllowed
@@ -18,17 +27,30 @@ from paiju.table.store import StaleVersion
 TABLE_ERRORS = (TableNotFound, NotSeated, NotAllowed, BadEventId, StaleVersion, IllegalAction)
 """The domain's refusals :func:`refuse` answers; anything else is unexpected."""
 
+JSON = views_pb2.VIEW_FORMAT_JSON
+TYPED_EVENTS_KEPT = 4096
+"""Typed events kept for the streams that send them after the first (a commit's events go to
+every watcher of its table within milliseconds; a backlog resent after a drop is rare)."""
 
-def table_view_message(table_id: str, view: dict[str, Any]) -> table_pb2.TableView:
-    """The wire form of a view from :meth:`Tables.view` (or :mod:`paiju.table.views`)."""
+log = logging.getLogger(__name__)
+
+
+def table_view_message(table_id: str, view: dict[str, Any], view_format: int = 0) -> table_pb2.TableView:
+    """The wire form of a view from :meth:`Tables.view` (or :mod:`paiju.table.views`), typed
+    unless ``view_format`` asks for JSON."""
     hand = view["hand"]
+    if view_format == JSON:
+        form = {"view_json": orjson.dumps(view, option=orjson.OPT_NON_STR_KEYS).decode()}
+    else:
+        # Made in place from the fields, in one call: a state made apart and copied in costs more.
+        form = {"state": view_state_fields(view)}
     message = table_pb2.TableView(
         table_id=table_id,
         game=view["table"]["game"],
         version=view["version"],
         hand_id="" if hand is None else hand["hand_id"],
-        view_json=orjson.dumps(view, option=orjson.OPT_NON_STR_KEYS).decode(),
         last_event_id=view["last_event_id"],
+        **form,
     )
     if view["seat"] is not None:
         message.seat = view["seat"]
@@ -46,14 +68,27 @@ def table_view_message(table_id: str, view: dict[str, Any]) -> table_pb2.TableVi
     return message
 
 
-def event_message(event: Any, hand_id: str = "") -> table_pb2.Event:
-    return table_pb2.Event(
-        id=event.id,
-        type=event.type,
-        payload_json=event.payload.decode(),
-        version=event.version,
-        hand_id=hand_id,
-    )
+def event_message(event: Any, hand_id: str = "", game: str = "", view_format: int = 0) -> table_pb2.Event:
+    """The wire form of a stored event of a table of ``game``, typed unless ``view_format`` asks
+    for JSON (or no message has the event yet: then as JSON, logged). A typed one is shared by
+    every stream that sends it: never change it (a message holding it takes a copy)."""
+    if view_format == JSON:
+        return table_pb2.Event(id=event.id, type=event.type, version=event.version, hand_id=hand_id,
+                               payload_json=event.payload.decode())
+    return _typed_event(game, hand_id, event.id, event.version, event.type, event.payload)
+
+
+@functools.lru_cache(maxsize=TYPED_EVENTS_KEPT)
+def _typed_event(game: str, hand_id: str, event_id: str, version: int, event_type: str, payload: bytes) -> table_pb2.Event:
+    """Everything an event message holds is in the key, so a message made for one stream is the
+    message for any other."""
+    message = table_pb2.Event(id=event_id, type=event_type, version=version, hand_id=hand_id)
+    try:
+        message.typed.CopyFrom(typed_event(game, event_type, orjson.loads(payload)))
+    except UntypedEvent:
+        log.exception("an event without its typed message goes as JSON")
+        message.payload_json = payload.decode()
+    return message
 
 
 def refuse(context: grpc.ServicerContext, error: Exception) -> NoReturn:

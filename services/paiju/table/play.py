@@ -106,7 +106,7 @@ def play(requests: Any, context: Any, watch: Watching, act: Acting, ready: Ready
     watching.leave_out_own_acts = True  # each move's answer carries its events and view
     table_id = watching.table_id
     bind_log_context(table_id=table_id or None)  # in the stream's own scope: each of its steps
-    answering = Answering(table_id, context, act, ready)
+    answering = Answering(table_id, context, act, ready, watching.view_format)
     updates = watch(watching, context, lambda: answering.moves_wait(requests.waiting()))
     try:
         for update in updates:
@@ -128,8 +128,10 @@ class Answering:
     """The requests of a stream after the first, answered in the order they came: each as soon
     as it is taken, except behind a press of start that went to the thread pool."""
 
-    def __init__(self, table_id: str, context: Any, act: Acting, ready: Readying | None) -> None:
+    def __init__(self, table_id: str, context: Any, act: Acting, ready: Readying | None, view_format: int = 0) -> None:
+        """``view_format``: the stream's (its ``open``), which its moves' answers follow too."""
         self._table_id = table_id
+        self._view_format = view_format
         self._context = context
         self._act = act
         self._ready = ready
@@ -178,7 +180,7 @@ class Answering:
         if kind == "move":
             move = request.move
             asked = table_pb2.ActRequest(table_id=self._table_id, expected_version=move.expected_version,
-                                         action=move.action)
+                                         action=move.action, view_format=self._view_format)
             return _served(move_id, MOVE_METHOD, lambda: _accepted(move_id, self._act(asked, MoveContext(self._context))))
         if self._ready is None:
             return _refused(move_id, grpc.StatusCode.UNIMPLEMENTED, "presses of start are not served here",

@@ -83,7 +83,7 @@ class TableService(table_pb2_grpc.TableServiceServicer):
         except TABLE_ERRORS as error:
             refuse(context, error)
         view = self.views.now(request.table_id, account, snapshot, record)
-        return table_pb2.GetViewResponse(view=table_view_message(request.table_id, view))
+        return table_pb2.GetViewResponse(view=table_view_message(request.table_id, view, request.view_format))
 
     def Act(self, request: table_pb2.ActRequest, context: grpc.ServicerContext) -> table_pb2.ActResponse:
         required(context, request.table_id, "table_id", check_table_id)
@@ -97,8 +97,11 @@ class TableService(table_pb2_grpc.TableServiceServicer):
         # to its seat, as the store wrote them (encoded once, with their ids): what a stream
         # leaving out the caller's moves does not send.
         reply = CommitOutput.for_actor(self.views, request.table_id, account, outcome)
-        return table_pb2.ActResponse(version=reply.version, view=table_view_message(request.table_id, reply.view),
-                                     events=[event_message(event, hand_id) for event, hand_id in reply.events])
+        view_format, game = request.view_format, reply.view["table"]["game"]
+        return table_pb2.ActResponse(version=reply.version,
+                                     view=table_view_message(request.table_id, reply.view, view_format),
+                                     events=[event_message(event, hand_id, game, view_format)
+                                             for event, hand_id in reply.events])
 
     def CheckAction(
         self, request: table_pb2.CheckActionRequest, context: grpc.ServicerContext
@@ -142,17 +145,18 @@ class TableService(table_pb2_grpc.TableServiceServicer):
         except TABLE_ERRORS as error:
             refuse(context, error)
         try:
-            yield from self._updates(session, request.after_event_id, context, send_now)
+            yield from self._updates(session, request.after_event_id, context, send_now, request.view_format)
         finally:
             # A draining server leaves presence alone: the player is expected back elsewhere.
             session.close(keep_presence=self.draining.is_set())
 
     def _updates(
         self, session: WatchSession, after_event_id: str, context: grpc.ServicerContext,
-        send_now: Callable[[], bool] = lambda: False,
+        send_now: Callable[[], bool] = lambda: False, view_format: int = 0,
     ) -> Iterator[table_pb2.WatchResponse]:
-        """The session's items as messages: events without a view held a moment on an event
-        loop (:data:`EVENTS_HOLD_SECONDS`), at most :data:`MAX_EVENTS_PER_UPDATE` a message."""
+        """The session's items as messages (typed, or JSON as ``view_format`` asks): events
+        without a view held a moment on an event loop (:data:`EVENTS_HOLD_SECONDS`), at most
+        :data:`MAX_EVENTS_PER_UPDATE` a message."""
         table_id = session.table_id
         on_loop = getattr(context, "waits_on_loop", False)
         try:
@@ -195,18 +199,18 @@ class TableService(table_pb2_grpc.TableServiceServicer):
             for item in pending:
                 if isinstance(item, VisibleEvents):
                     for event, hand_id in item.events:
-                        events.append(event_message(event, hand_id))
+                        events.append(event_message(event, hand_id, session.game, view_format))
                         if len(events) >= MAX_EVENTS_PER_UPDATE:  # a long backlog goes in parts
                             yield table_pb2.WatchResponse(events=events)
                             events = []
                 elif isinstance(item, FollowedView):
-                    yield table_pb2.WatchResponse(events=events, snapshot=table_view_message(table_id, item.view))
+                    yield table_pb2.WatchResponse(events=events, snapshot=table_view_message(table_id, item.view, view_format))
                     events, held_until = [], None
                 elif isinstance(item, StartOver):
                     if events:
                         yield table_pb2.WatchResponse(events=events)
                         events = []
-                    yield table_pb2.WatchResponse(snapshot=table_view_message(table_id, item.view))
+                    yield table_pb2.WatchResponse(snapshot=table_view_message(table_id, item.view, view_format))
             pending = []
             if not events:
                 continue

@@ -114,6 +114,8 @@ class WatchSession:
         self.hub = hub
         self.views = views
         self.table_id = table_id
+        self.game = record.game
+        """The table's game: its events' typed messages are the game's."""
         self.account = account
         self.seat = None if account is None else record.seat_of(account)
         """The seat whose events the stream gets: it follows the player, who may sit elsewhere."""
