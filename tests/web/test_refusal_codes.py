@@ -13,6 +13,10 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
+import grpc
+
+from paiju.common.error_details import status_word
+
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ROOT / "services" / "paiju"
 REFUSALS = ROOT / "web" / "src" / "refusals.ts"
@@ -57,7 +61,8 @@ def _called(node: ast.Call) -> str | None:
 def server_error_codes() -> set[str]:
     trees = [ast.parse(path.read_text()) for path in _python_sources()]
     constants = _string_constants(trees)
-    codes = {DEFAULT_CODE}
+    # A status ended without a particular word is named by its status (paiju.rpc.errors.abort).
+    codes = {DEFAULT_CODE} | {status_word(code) for code in grpc.StatusCode if code is not grpc.StatusCode.OK}
     for tree in trees:
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):

@@ -4,6 +4,7 @@ import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import { LobbyService } from "./gen/paiju/v1/lobby_pb";
 import { TableService } from "./gen/paiju/v1/table_pb";
 import { WalletService } from "./gen/paiju/v1/wallet_pb";
+import { paijuCodeOf } from "./error_info";
 import { bilingual } from "./refusals";
 import { session } from "./session";
 
@@ -53,7 +54,7 @@ export const table = createClient(TableService, transport);
 export { Code, ConnectError };
 
 /** The server's reason for a refusal, in Chinese and English where its code is known: the status
- * message without the code prefix, after the Chinese sentence for its `paiju-error-code`. */
+ * message without the code prefix, after the Chinese sentence for its code (`paijuCodeOf`). */
 export function reasonOf(error: unknown): string {
   if (error instanceof ConnectError) return bilingual(paijuCodeOf(error), error.rawMessage || Code[error.code]);
   if (error instanceof Error) return error.message;
@@ -64,10 +65,7 @@ export function codeOf(error: unknown): Code | undefined {
   return error instanceof ConnectError ? error.code : undefined;
 }
 
-/** The platform's own error code of a refusal (its `paiju-error-code` metadata), if any. */
-export function paijuCodeOf(error: unknown): string | undefined {
-  return error instanceof ConnectError ? error.metadata.get("paiju-error-code") ?? undefined : undefined;
-}
+export { paijuCodeOf };
 
 /** Refusals of a login or registration that only say "not now": the server takes a few at a
  * time from one address (a family behind one router, a café) and asks the rest to come back. */

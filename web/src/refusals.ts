@@ -80,6 +80,21 @@ export const REFUSALS_ZH: Record<string, string> = {
   bad_multiple: "不能选这个倍数",
   too_late: "倍数要在庄家首次出牌前选",
   not_playing: "现在不是出牌的时候",
+  unauthenticated: "请先登录",
+  services_only: "只有服务器内部可以这样做",
+  // A refusal no more particular word names is named by its status.
+  cancelled: "请求已取消",
+  unknown: "出了点问题",
+  deadline_exceeded: "服务器没有及时回应，请再试",
+  not_found: "找不到",
+  already_exists: "已经存在",
+  permission_denied: "你不能这样做",
+  resource_exhausted: "请求太多，请稍候",
+  failed_precondition: "现在不能这样做",
+  aborted: "操作被中止，请再试",
+  out_of_range: "超出范围",
+  unavailable: "服务暂时不可用，请稍后再试",
+  data_loss: "数据出错",
 };
 
 /** "中文 · English" for a refusal with a known code, else the English alone. */
