@@ -9,8 +9,10 @@ from contextlib import contextmanager
 
 import grpc
 import pytest
+from google.rpc import status_pb2
 
 from paiju.common.auth import Role, TokenSigner
+from paiju.common.error_details import DETAILS_KEY, error_info, retry_delay
 from paiju.common.metrics import METRICS
 from paiju.proto.v1 import table_pb2, table_pb2_grpc, wallet_pb2, wallet_pb2_grpc
 from paiju.rpc import aio_bridge
@@ -82,6 +84,21 @@ def test_a_player_over_their_calls_per_second_is_refused_until_the_bucket_refill
     clock.now += 0.1  # one token back
     admission.admit(GET_VIEW, ann, "ipv4:127.0.0.1:1", streaming=False)()
     refused(RATE_LIMITED, lambda: admission.admit(GET_VIEW, ann, "ipv4:127.0.0.1:1", streaming=False))
+
+
+def test_a_rate_refusal_says_how_long_until_the_next_token_and_which_limit(clock, signer) -> None:
+    admission = Admission(Limits(calls_per_second=10, call_burst=2), signer, clock)
+    ann = token_of(signer, "ann")
+    for _ in range(2):
+        admission.admit(GET_VIEW, ann, "ipv4:127.0.0.1:1", streaming=False)()
+    clock.now += 0.04  # four tenths of a token back: the next one comes in 0.06 s
+    refusal = refused(RATE_LIMITED, lambda: admission.admit(GET_VIEW, ann, "ipv4:127.0.0.1:1", streaming=False))
+    assert refusal.retry_after == pytest.approx(0.06)
+    status = status_pb2.Status.FromString(dict(refusal.trailing_metadata)[DETAILS_KEY])
+    assert retry_delay(status) == pytest.approx(0.06)
+    info = error_info(status)
+    assert (info.reason, dict(info.metadata)) == (RATE_LIMITED, {"calls_per_second": "10"})
+    assert (status.code, status.message) == (grpc.StatusCode.RESOURCE_EXHAUSTED.value[0], refusal.reason)
 
 
 def test_paiju_services_and_calls_without_a_valid_token_are_not_counted_against_a_player(clock, signer) -> None:

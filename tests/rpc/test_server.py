@@ -20,6 +20,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from paiju.common.auth import Role, TokenSigner
 from paiju.common.config import Settings
+from paiju.common.error_details import error_info, reason_of, status_of
 from paiju.proto.v1 import (
     lobby_pb2,
     lobby_pb2_grpc,
@@ -320,11 +321,13 @@ def test_refusals_carry_the_reason_and_the_stable_words_in_trailers(channel: grp
     stale = act(4)
     assert stale.code() is grpc.StatusCode.ABORTED
     assert trailer(stale, CURRENT_VERSION_KEY) == "5"
-    assert trailer(stale, ERROR_CODE_KEY) is None
+    # Given no particular word, the status's own name; in the trailer and the ErrorInfo alike.
+    assert trailer(stale, ERROR_CODE_KEY) == reason_of(stale) == "aborted"
+    assert error_info(status_of(stale)).metadata["current_version"] == "5"
     illegal = act(5)
     assert illegal.code() is grpc.StatusCode.FAILED_PRECONDITION
     assert illegal.details() == "it is seat 2's turn"
-    assert trailer(illegal, ERROR_CODE_KEY) == "not_your_turn"
+    assert trailer(illegal, ERROR_CODE_KEY) == reason_of(illegal) == "not_your_turn"
 
 
 def test_an_authorized_channel_presents_its_token_on_every_call(address: str) -> None:

@@ -4,8 +4,9 @@ A browser cannot speak gRPC (it has no access to HTTP/2 trailers), so it sends g
 POST per call, the request as a frame, the answer as frames ending with a trailer frame (see
 :mod:`paiju.gateway.frames`). Each call is relayed, as bytes, to the gRPC server of the same
 process over loopback with ``grpc.aio``: the servicers, the auth and metrics interceptors and the
-errors are the native ones, so the status, its message and the ``paiju-*`` trailing metadata a
-browser reads are exactly what a native client reads. Every method is relayed as a server stream
+errors are the native ones, so the status, its message and the trailing metadata a browser
+reads (``paiju-*``, and ``grpc-status-details-bin`` with the refusal's ``ErrorInfo``, base64 as
+gRPC-Web carries binary values) are exactly what a native client reads. Every method is relayed as a server stream
 (on the wire a unary answer is a stream of one message), so the relay needs no method table.
 
 Only :data:`ROUTED_SERVICES` are relayed; a call to any other service, the internal ones
@@ -36,6 +37,7 @@ from paiju.gateway.frames import (
     timeout_seconds,
     trailer_frame,
 )
+from paiju.rpc.errors import refusal_trailers
 
 ROUTED_SERVICES: frozenset[str] = frozenset({"paiju.v1.WalletService", "paiju.v1.LobbyService", "paiju.v1.TableService"})
 """The services a frontend may call through a front door (this one, or Envoy in Kubernetes)."""
@@ -119,7 +121,7 @@ async def _relay(request: web.Request, response_type: str, call: grpc.aio.UnaryS
     except grpc.aio.AioRpcError as error:
         code, details, trailing = error.code(), error.details(), error.trailing_metadata()
     if f":{target.rsplit(':', 1)[-1]}" in (details or ""):  # grpc's message names the address
-        details = UNREACHABLE
+        details, trailing = UNREACHABLE, refusal_trailers(code, UNREACHABLE, "backend_unavailable")
     trailers = _trailers(code, details or "", trailing or ())
     await response.write(encode_text(trailers) if text else trailers)
     await response.write_eof()
@@ -131,7 +133,7 @@ async def _status_only(request: web.Request, response_type: str, code: grpc.Stat
     """A call ended before reaching the server: no message, only the trailer frame."""
     response = web.StreamResponse(headers={"Content-Type": response_type})
     await response.prepare(request)
-    trailers = _trailers(code, details, ())
+    trailers = _trailers(code, details, refusal_trailers(code, details))
     await response.write(encode_text(trailers) if response_type == TEXT_TYPE else trailers)
     await response.write_eof()
     return response

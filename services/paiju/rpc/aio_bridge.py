@@ -44,7 +44,7 @@ from typing import Any
 
 import grpc
 
-from paiju.rpc.errors import ERROR_CODE_KEY
+from paiju.rpc.errors import refusal_trailers
 from paiju.rpc.failures import answer_for
 from paiju.rpc.limits import MOST_PAUSED_REFUSALS, Admission, Refused
 
@@ -125,7 +125,7 @@ class BridgedContext:
     def details(self) -> str:
         return self._details
 
-    def set_trailing_metadata(self, metadata: Sequence[tuple[str, str]]) -> None:
+    def set_trailing_metadata(self, metadata: Sequence[tuple[str, str | bytes]]) -> None:
         self._context.set_trailing_metadata(tuple(metadata))
 
     def invocation_metadata(self) -> Any:
@@ -449,7 +449,9 @@ def _unbridged(method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHan
     answered UNIMPLEMENTED, as grpc answers a method nobody serves."""
 
     async def refuse(_requests: Any, context: grpc.aio.ServicerContext) -> None:
-        await context.abort(grpc.StatusCode.UNIMPLEMENTED, f"{method.rpartition('/')[2]} is not served here")
+        code, message = grpc.StatusCode.UNIMPLEMENTED, f"{method.rpartition('/')[2]} is not served here"
+        context.set_trailing_metadata(refusal_trailers(code, message))
+        await context.abort(code, message)
 
     factory = grpc.stream_stream_rpc_method_handler if handler.response_streaming else grpc.stream_unary_rpc_method_handler
     return factory(refuse, request_deserializer=handler.request_deserializer,
@@ -480,9 +482,11 @@ async def _failed(context: grpc.aio.ServicerContext, bridged: BridgedContext, er
     answer = answer_for(error)
     if code is None or code is grpc.StatusCode.OK:
         log.error("the servicer failed: %s", answer.error_code, exc_info=error)
-        context.set_trailing_metadata(((ERROR_CODE_KEY, answer.error_code),))
+        context.set_trailing_metadata(refusal_trailers(answer.code, answer.message, answer.error_code))
         await context.abort(answer.code, answer.message)
-    await context.abort(code, bridged.details() or answer.message)
+    message = bridged.details() or answer.message
+    context.set_trailing_metadata(refusal_trailers(code, message))
+    await context.abort(code, message)
 
 
 class HandlerCollector:

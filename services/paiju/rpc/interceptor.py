@@ -46,6 +46,10 @@ INTERNAL_SERVICES: frozenset[str] = frozenset(
     }
 )
 """Services only other Paiju services (tokens of the ``service`` role) may call."""
+UNAUTHENTICATED = "unauthenticated"
+"""The ``paiju-error-code`` of a call without a valid token (none, malformed, forged, expired)."""
+SERVICES_ONLY = "services_only"
+"""The ``paiju-error-code`` of a player's call to an internal service."""
 
 _BEARER = "bearer"
 
@@ -141,10 +145,11 @@ class AuthInterceptor(grpc.ServerInterceptor):
             # A stale token must not block logging in again, so public calls ignore a bad one.
             return handler if caller is None else _with_caller(handler, caller)
         if caller is None:
-            return _refusal(handler, grpc.StatusCode.UNAUTHENTICATED, token_problem or "")
+            return _refusal(handler, grpc.StatusCode.UNAUTHENTICATED, token_problem or "", error_code=UNAUTHENTICATED)
         if service in self._internal_services and not caller.is_service:
             return _refusal(
-                handler, grpc.StatusCode.PERMISSION_DENIED, f"{service} is for Paiju services only"
+                handler, grpc.StatusCode.PERMISSION_DENIED, f"{service} is for Paiju services only",
+                error_code=SERVICES_ONLY,
             )
         return _with_caller(handler, caller, self._sessions)
 
@@ -218,10 +223,10 @@ def _with_caller(handler: grpc.RpcMethodHandler, caller: Caller,
 
 
 def _refusal(
-    handler: grpc.RpcMethodHandler, code: grpc.StatusCode, message: str
+    handler: grpc.RpcMethodHandler, code: grpc.StatusCode, message: str, *, error_code: str
 ) -> grpc.RpcMethodHandler:
     def refuse(request: Any, context: grpc.ServicerContext) -> Any:
-        context.abort(code, message)
+        abort(context, code, message, error_code=error_code)
 
     return rebuilt_with(handler, refuse)
 

@@ -19,8 +19,9 @@ call's thread (:mod:`paiju.rpc.threads_admission`), with the same refusals:
   the hashing itself is bounded by the wallet's :class:`~paiju.wallet.passwords.PasswordHasher`.
 
 Each refusal is RESOURCE_EXHAUSTED with a short reason and a stable word in ``paiju-error-code``
-(:data:`TOO_LARGE`, :data:`RATE_LIMITED`, :data:`TOO_MANY_STREAMS`, :data:`TOO_MANY_LOGINS`,
-:data:`SERVER_BUSY`). Calls of Paiju's own services (tokens of the ``service`` role) are never
+and in the ``ErrorInfo`` of ``grpc-status-details-bin`` (:data:`TOO_LARGE`, :data:`RATE_LIMITED`,
+:data:`TOO_MANY_STREAMS`, :data:`TOO_MANY_LOGINS`, :data:`SERVER_BUSY`), the ``ErrorInfo`` naming
+the limit, and a ``RetryInfo`` with the wait when a rate refused (until its next token). Calls of Paiju's own services (tokens of the ``service`` role) are never
 limited by rate or streams.
 
 A refusal is decided at once but answered after ``refusal_pause_ms`` (at most
@@ -52,7 +53,7 @@ import grpc
 from paiju.common.auth import TokenSigner
 from paiju.common.config import Settings
 from paiju.common.wire import SERVER_BUSY, TOO_MANY_LOGINS
-from paiju.rpc.errors import ERROR_CODE_KEY
+from paiju.rpc.errors import Trailers, refusal_trailers
 from paiju.rpc.interceptor import PUBLIC_METHODS, presented_caller
 from paiju.rpc.shared_logins import SharedLoginBudget
 
@@ -133,18 +134,27 @@ class Limits:
 
 class Refused(Exception):
     """A call the limits turn away: RESOURCE_EXHAUSTED (INVALID_ARGUMENT for a request no valid
-    one is as large as) with ``reason`` and ``error_code``."""
+    one is as large as) with ``reason`` and ``error_code``; ``retry_after``: the seconds after
+    which the same call would be admitted, when the limit knows (a rate's next token)."""
 
     def __init__(self, reason: str, error_code: str,
-                 code: grpc.StatusCode = grpc.StatusCode.RESOURCE_EXHAUSTED) -> None:
+                 code: grpc.StatusCode = grpc.StatusCode.RESOURCE_EXHAUSTED, *,
+                 retry_after: float | None = None, limit: tuple[str, object] | None = None) -> None:
+        """``limit``: the limit refused by, as (its setting's name, its value)."""
         super().__init__(reason)
         self.reason = reason
         self.error_code = error_code
         self.code = code
+        self.retry_after = retry_after
+        self.limit = limit
 
     @property
-    def trailing_metadata(self) -> tuple[tuple[str, str]]:
-        return ((ERROR_CODE_KEY, self.error_code),)
+    def trailing_metadata(self) -> Trailers:
+        """``paiju-error-code``, and the ``ErrorInfo`` (with the limit) and ``RetryInfo`` of
+        ``grpc-status-details-bin``."""
+        metadata = {} if self.limit is None else {self.limit[0]: str(self.limit[1])}
+        return refusal_trailers(self.code, self.reason, self.error_code, metadata=metadata,
+                                retry_after=self.retry_after)
 
 
 class FakeClock:
@@ -179,6 +189,11 @@ class TokenBucket:
         self._refill()
         return self._tokens >= self.burst
 
+    def seconds_to_next(self) -> float | None:
+        """How long until a token can be taken (0 when one can now; ``None``: never, no rate)."""
+        self._refill()
+        return max(0.0, (1.0 - self._tokens) / self.rate) if self.rate > 0 else None
+
     def _refill(self) -> None:
         now = self._clock()
         self._tokens = min(float(self.burst), self._tokens + (now - self._last) * self.rate)
@@ -200,6 +215,11 @@ class Buckets:
                 self._buckets = {kept: b for kept, b in self._buckets.items() if not b.is_full()}
             bucket = self._buckets[key] = TokenBucket(self.rate, self.burst, self._clock)
         return bucket.take()
+
+    def seconds_to_next(self, key: str) -> float | None:
+        """How long until one of ``key``'s tokens can be taken (``None``: never)."""
+        bucket = self._buckets.get(key)
+        return 0.0 if bucket is None else bucket.seconds_to_next()
 
 
 class Counts:
@@ -310,12 +330,15 @@ class Admission:
         account = caller.account_id
         with self._lock:
             if not self._calls.take(account):
-                raise Refused(f"more than {self.limits.calls_per_second} calls a second: slow down", RATE_LIMITED)
+                raise Refused(f"more than {self.limits.calls_per_second} calls a second: slow down", RATE_LIMITED,
+                              retry_after=self._calls.seconds_to_next(account),
+                              limit=("calls_per_second", self.limits.calls_per_second))
             if not streaming:
                 return _nothing
             if not self._streams.acquire(account):
                 raise Refused(f"at most {self.limits.streams_per_account} open streams per player; "
-                              "close one first", TOO_MANY_STREAMS)
+                              "close one first", TOO_MANY_STREAMS,
+                              limit=("streams_per_account", self.limits.streams_per_account))
 
         def release() -> None:
             with self._lock:
@@ -339,20 +362,26 @@ class Admission:
         with self._lock:
             if self._logins_of.held(address) >= self._logins_of.most:
                 raise Refused(f"at most {self.limits.logins_per_peer} logins at a time from one address",
-                              TOO_MANY_LOGINS)
+                              TOO_MANY_LOGINS, limit=("logins_per_peer", self.limits.logins_per_peer))
             if self._logins_in_flight >= self.limits.logins_in_flight:
-                raise Refused("too many logins at once: try again in a moment", SERVER_BUSY)
+                raise Refused("too many logins at once: try again in a moment", SERVER_BUSY,
+                              limit=("logins_in_flight", self.limits.logins_in_flight))
             if not self._logins_from.take(address):
-                raise Refused(f"more than {self.limits.login_rate_per_peer} logins a second from one address",
-                              TOO_MANY_LOGINS)
+                raise self._login_rate_refusal(self._logins_from.seconds_to_next(address))
             self._logins_of.acquire(address)
             self._logins_in_flight += 1
         # Outside the lock: a Redis round trip must not hold up the other calls' admission.
         if self._shared_logins is not None and not self._shared_logins.take(address):
             self._release_login(address)
-            raise Refused(f"more than {self.limits.login_rate_per_peer} logins a second from one address",
-                          TOO_MANY_LOGINS)
+            # The shared bucket says only "empty": its next token is a rate's step away at most.
+            raise self._login_rate_refusal(1 / self.limits.login_rate_per_peer if self.limits.login_rate_per_peer > 0
+                                           else None)
         return lambda: self._release_login(address)
+
+    def _login_rate_refusal(self, retry_after: float | None) -> Refused:
+        return Refused(f"more than {self.limits.login_rate_per_peer} logins a second from one address",
+                       TOO_MANY_LOGINS, retry_after=retry_after,
+                       limit=("login_rate_per_peer", self.limits.login_rate_per_peer))
 
     def _release_login(self, address: str) -> None:
         with self._lock:
@@ -384,7 +413,7 @@ def too_large(method: str, oversized: Oversized, most: int) -> Refused:
     name = method.rpartition("/")[2]
     # Malformed, not a lack of capacity: no valid request of the method is that large.
     return Refused(f"a {name} request is at most {most} bytes, not {oversized.size}", TOO_LARGE,
-                   grpc.StatusCode.INVALID_ARGUMENT)
+                   grpc.StatusCode.INVALID_ARGUMENT, limit=("most_bytes", most))
 
 
 def _nothing() -> None:
