@@ -112,7 +112,8 @@ def test_the_sdk_installs_without_the_servers_dependencies() -> None:
 
     project = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())["project"]
     names = {spec.split(">")[0].split("=")[0].split("[")[0] for spec in project["dependencies"]}
-    assert names == {"grpcio", "protobuf"}, "pip install paiju is the client: the server is the `server` extra"
+    # grpcio-status: the googleapis protos a refusal's ErrorInfo is read with.
+    assert names == {"grpcio", "grpcio-status", "protobuf"}, "pip install paiju is the client: the server is the `server` extra"
 
 
 def _run_without_the_server(body: str) -> subprocess.CompletedProcess[str]:

@@ -14,6 +14,7 @@ from typing import Any
 
 import grpc
 
+from paiju.common.error_details import error_info, status_of
 from paiju.common.typed_views import payload_of, view_of
 from paiju.common.wire import CURRENT_VERSION_KEY, ERROR_CODE_KEY, trailer
 from paiju.proto.v1 import table_pb2
@@ -42,9 +43,13 @@ class StaleView(PaijuError):
 
 
 def refusal_of(error: grpc.RpcError) -> PaijuError:
-    """The exception for a refused call, read from its status and trailers."""
-    return refusal(error.code(), error.details() or "", trailer(error, ERROR_CODE_KEY),  # type: ignore[attr-defined]
-                   int(trailer(error, CURRENT_VERSION_KEY) or 0))
+    """The exception for a refused call, read from its status and its ``ErrorInfo`` (the stable
+    word, the current version), or, from a server that sends none, its ``paiju-*`` trailers."""
+    info = error_info(status_of(error))
+    found = {} if info is None else info.metadata
+    error_code = info.reason if info is not None and info.reason else trailer(error, ERROR_CODE_KEY)
+    current_version = found.get("current_version") or trailer(error, CURRENT_VERSION_KEY)
+    return refusal(error.code(), error.details() or "", error_code, int(current_version or 0))  # type: ignore[attr-defined]
 
 
 def refusal(status: grpc.StatusCode, reason: str, error_code: str | None, current_version: int = 0) -> PaijuError:
