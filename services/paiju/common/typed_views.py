@@ -23,7 +23,6 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from paiju.proto.v1 import chaodipi_pb2, events_pb2, hunzhan_pb2, views_pb2, zhajinhua_pb2
@@ -247,10 +246,38 @@ AS_JSON_FORM: dict[str, Callable[[Any], Any]] = {
 """Messages whose JSON form is no object of their fields."""
 
 
-def _value(field: FieldDescriptor, value: Any) -> Any:
-    if field.type == FieldDescriptor.TYPE_MESSAGE:
-        return _json_form(value)
-    return value
+SCALAR, MESSAGE, REPEATED_SCALAR, REPEATED_MESSAGE, MAP_SCALAR, MAP_MESSAGE = range(6)
+NULL, LEFT_OUT, ALWAYS = range(3)
+"""What an unset field is in the JSON form: null, left out, or a field without presence."""
+
+FieldPlan = tuple[str, int, int]
+_plans: dict[str, list[FieldPlan]] = {}
+
+
+def _plan(descriptor: Any) -> list[FieldPlan]:
+    """How each field of a message goes into the JSON form: its name, its kind and what unset
+    means (worked out once per message type: reading descriptors costs more than the values)."""
+    plan = _plans.get(descriptor.full_name)
+    if plan is None:
+        left_out = LEFT_OUT_WHEN_UNSET.get(descriptor.full_name, frozenset())
+        plan = []
+        for field in descriptor.fields:
+            message_type = field.message_type
+            if message_type is not None and message_type.GetOptions().map_entry:
+                kind = MAP_MESSAGE if message_type.fields_by_name["value"].message_type is not None else MAP_SCALAR
+            elif field.is_repeated:
+                kind = REPEATED_MESSAGE if message_type is not None else REPEATED_SCALAR
+            else:
+                kind = MESSAGE if message_type is not None else SCALAR
+            if kind not in (SCALAR, MESSAGE) or not field.has_presence:
+                unset = ALWAYS
+            elif field.name in left_out or (message_type is not None and message_type.full_name in NULLABLE_WRAPPERS):
+                unset = LEFT_OUT
+            else:
+                unset = NULL
+            plan.append((field.name, kind, unset))
+        _plans[descriptor.full_name] = plan
+    return plan
 
 
 def _json_form(message: Message) -> Any:
@@ -259,23 +286,25 @@ def _json_form(message: Message) -> Any:
 
 
 def _as_dict(message: Message) -> Dict:
-    descriptor = message.DESCRIPTOR
-    left_out = LEFT_OUT_WHEN_UNSET.get(descriptor.full_name, frozenset())
     data: Dict = {}
-    for field in descriptor.fields:
-        name = field.name
+    for name, kind, unset in _plan(message.DESCRIPTOR):
+        if unset != ALWAYS and not message.HasField(name):
+            if unset == NULL:
+                data[name] = None
+            continue
         value = getattr(message, name)
-        if field.message_type is not None and field.message_type.GetOptions().map_entry:
-            value_field = field.message_type.fields_by_name["value"]
-            data[name] = {str(key): _value(value_field, item) for key, item in value.items()}
-        elif field.is_repeated:
-            data[name] = [_value(field, item) for item in value]
-        elif field.has_presence and not message.HasField(name):
-            if name in left_out or (field.message_type is not None and field.message_type.full_name in NULLABLE_WRAPPERS):
-                continue
-            data[name] = None
+        if kind == SCALAR:
+            data[name] = value
+        elif kind == MESSAGE:
+            data[name] = _json_form(value)
+        elif kind == REPEATED_SCALAR:
+            data[name] = list(value)
+        elif kind == REPEATED_MESSAGE:
+            data[name] = [_json_form(item) for item in value]
+        elif kind == MAP_SCALAR:
+            data[name] = {str(key): item for key, item in value.items()}
         else:
-            data[name] = _value(field, value)
+            data[name] = {str(key): _json_form(item) for key, item in value.items()}
     return data
 
 
