@@ -14,8 +14,10 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -43,6 +45,20 @@ class Deployment:
     @property
     def address(self) -> str:
         return self.server.address
+
+
+@contextmanager
+def serving(settings: Settings, shape: str, **build_options: Any) -> Iterator[Deployment]:
+    """A platform built from ``settings`` (and ``build_options``), served on loopback with its
+    settlement relay running, until the block ends."""
+    platform = build(settings, **build_options)
+    server = start_from_settings(settings, platform.bindings(), port=0)
+    platform.start_background(relay=True)
+    try:
+        yield Deployment(platform, server, shape)
+    finally:
+        server.stop(grace=0.5)
+        platform.close()
 
 
 def without_turn_timer(deployment: Deployment, room: str) -> None:

@@ -23,11 +23,9 @@ from paiju.client.bots import sensible_bot
 from paiju.client.play import play_bot
 from paiju.client.sdk import PaijuError
 from paiju.common.config import Settings
-from paiju.platform import build
-from paiju.rpc.server import start_from_settings
 from paiju.wallet.celery_app import WorkerOptions
 from tests.e2e import test_chaodipi_platform, test_hunzhan_platform, test_platform
-from tests.e2e.conftest import SECRET, Deployment
+from tests.e2e.conftest import SECRET, Deployment, serving
 from tests.e2e.test_platform import everyone_settled, new_clients, wait_for
 from tests.redis_cluster import LocalCluster
 
@@ -61,15 +59,9 @@ def cluster_deployment(cluster: LocalCluster, redis_url: str, tmp_path_factory) 
         "PAIJU_RELAY_SECONDS": "0.2",
         "PAIJU_STARTING_GRANT": "20000",
     }
-    settings = Settings.from_env(environment)
-    platform = build(settings, rooms_per_tier=5, options=WorkerOptions.from_env(environment))
-    server = start_from_settings(settings, platform.bindings(), port=0)
-    platform.start_background(relay=True)
-    try:
-        yield Deployment(platform, server, "cluster")
-    finally:
-        server.stop(grace=0.5)
-        platform.close()
+    with serving(Settings.from_env(environment), "cluster", rooms_per_tier=5,
+                 options=WorkerOptions.from_env(environment)) as deployment:
+        yield deployment
 
 
 def test_a_cluster_client_is_what_the_platform_uses(cluster_deployment):
