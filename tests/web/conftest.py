@@ -1,4 +1,5 @@
-"""A real `paiju serve` with bots and its web port, and Chromium driven by selenium.
+"""A real `paiju serve` with bots and its web port, and Chromium driven by selenium. A test that
+needs settings of its own (a short turn timer) starts a server of its own with `paiju_serve`.
 
 The server runs on real Redis and PostgreSQL when they answer on loopback (a key prefix and a
 schema of this run), else on its embedded defaults. Chromium is Debian's ``/usr/bin/chromium``
@@ -20,9 +21,11 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +33,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from paiju.client.sdk import PaijuClient, PaijuError
 from tests.conftest import DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, _reachable
 
 ARTIFACTS = Path(os.environ.get("PAIJU_TEST_ARTIFACTS") or Path(tempfile.gettempdir()) / "paiju-test-artifacts")
@@ -72,6 +76,21 @@ def wait_until(what: str, condition: Callable[[], Any], timeout: float = 60.0, p
     pytest.fail(f"timed out waiting for {what}" + (f" (last error: {last})" if last else ""))
 
 
+def move_whenever_asked(players: list[PaijuClient], room: str, move: str, stop: threading.Event) -> None:
+    """SDK players beside the browser who make ``move`` ("fold", "call") at every turn of theirs
+    where it is legal, until ``stop``: the target of a thread of its own."""
+    while not stop.is_set():
+        for player in players:
+            try:
+                view = player.view(room)
+                hand = view["hand"]
+                if hand and move in hand["state"].get("legal_actions", []):
+                    player.act(room, move, view["version"])
+            except PaijuError:
+                continue
+        time.sleep(0.1)
+
+
 def _need_browser() -> None:
     missing = [path for path in (CHROMIUM, CHROMEDRIVER) if not Path(path).exists()]
     try:
@@ -106,12 +125,19 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     if os.environ.get("PAIJU_WEB_TEST_URL"):
         yield WebServer(os.environ["PAIJU_WEB_TEST_URL"], None)
         return
-    folder = tmp_path_factory.mktemp("web-serve")
+    with paiju_serve(tmp_path_factory.mktemp("web-serve"), {}, bots=BOT_TABLES) as server:
+        yield server
+
+
+@contextmanager
+def paiju_serve(folder: Path, settings: dict[str, str], bots: int) -> Iterator[WebServer]:
+    """`paiju serve --bots N` on free ports with ``settings`` (environment variables) over the
+    tests' own, its log in ``folder``; stopped, and its Redis keys and schema dropped, at the end."""
     run = secrets.token_hex(4)
     web_port, grpc_port = free_port(), free_port()
     environment = {**os.environ, "PAIJU_PORT": str(grpc_port), "PAIJU_WEB_PORT": str(web_port),
                    "PAIJU_METRICS_PORT": "0", "PAIJU_SECRET": f"web test secret {run}",
-                   "PAIJU_RELAY_SECONDS": "0.2", "PAIJU_SHUTDOWN_GRACE_SECONDS": "2"}
+                   "PAIJU_RELAY_SECONDS": "0.2", "PAIJU_SHUTDOWN_GRACE_SECONDS": "2", **settings}
     redis_url = os.environ.get("REDIS_URL", DEFAULT_REDIS_URL)
     database_url = os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL)
     schema = None
@@ -129,7 +155,7 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
         environment["DATABASE_URL"] = f"sqlite:///{folder / 'ledger.sqlite3'}"
     log = folder / "serve.log"
     with log.open("w") as output:
-        process = subprocess.Popen([sys.executable, "-m", "paiju.cli", "serve", "--bots", str(BOT_TABLES), "--rooms", str(ROOMS)],
+        process = subprocess.Popen([sys.executable, "-m", "paiju.cli", "serve", "--bots", str(bots), "--rooms", str(ROOMS)],
                                    env=environment, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{web_port}/"
 

@@ -122,6 +122,12 @@ class Player:
         one(self.driver, "button[name=register]").click()
         wait_until("the lobby", lambda: css(self.driver, ".room"))
 
+    def register_and_sit(self, game: str, tier: str, room: str) -> None:
+        """A new account, straight to a seat at ``room`` of ``game`` and ``tier``."""
+        self.register()
+        self.choose(game, tier)
+        self.sit(room)
+
     def choose(self, game: str, tier: str) -> None:
         one(self.driver, f"[data-game={game}]").click()
         wait_until(f"the {tier} tier", lambda: one(self.driver, f"[data-tier='{tier}']")).click()

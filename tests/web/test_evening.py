@@ -5,29 +5,14 @@ from __future__ import annotations
 
 import secrets
 import threading
-import time
 
-from paiju.client.sdk import PaijuClient, PaijuError
-from tests.web.conftest import ROOMS, wait_until
+from paiju.client.sdk import PaijuClient
+from tests.web.conftest import ROOMS, move_whenever_asked, wait_until
 from tests.web.pages import Player, css, one
 
 PASSWORD = "a password for the evening"
 EVENING_ROOM = ROOMS - 1
 """The evening's rooms of its own (the last, ROOMS, is test_screens.py's)."""
-
-
-def _fold_whenever_asked(players: list[PaijuClient], room: str, stop: threading.Event) -> None:
-    """SDK players who fold at every turn of theirs, so the browser's hand ends soon."""
-    while not stop.is_set():
-        for player in players:
-            try:
-                view = player.view(room)
-                hand = view["hand"]
-                if hand and "fold" in hand["state"].get("legal_actions", []):
-                    player.act(room, "fold", view["version"])
-            except PaijuError:
-                continue
-        time.sleep(0.2)
 
 
 def test_the_settlement_counts_down_to_the_ready_kick_once_the_others_are_ready(web_server, browsers, artifacts):
@@ -38,14 +23,12 @@ def test_the_settlement_counts_down_to_the_ready_kick_once_the_others_are_ready(
     tag = secrets.token_hex(3)
     others = [PaijuClient.connect(address, f"eve{tag}{i}", PASSWORD, register=True) for i in range(2)]
     stop = threading.Event()
-    folding = threading.Thread(target=_fold_whenever_asked, args=(others, room, stop), daemon=True)
+    folding = threading.Thread(target=move_whenever_asked, args=(others, room, "fold", stop), daemon=True)
     try:
         for other in others:
             other.sit(room)
         ann = Player(browsers.open(), web_server.url, artifacts, "kick")
-        ann.register()
-        ann.choose("zhajinhua", "free")
-        ann.sit(room)
+        ann.register_and_sit("zhajinhua", "free", room)
         ann.press_start()
         for other in others:
             other.ready(room)
@@ -75,6 +58,8 @@ def test_the_settlement_counts_down_to_the_ready_kick_once_the_others_are_ready(
                    lambda: not css(ann.driver, "[data-testid=settlement-kick]") and not css(ann.driver, "[data-testid=my-kick]"))
     finally:
         stop.set()
+        if folding.is_alive():  # done with its last call before its players' channels close
+            folding.join(timeout=10)
         for other in others:
             other.close()
 
@@ -185,13 +170,11 @@ def test_a_person_looks_back_at_a_hand_and_replays_it_move_by_move(web_server, b
     room = f"zhajinhua-expert-{EVENING_ROOM:02d}"
     other = PaijuClient.connect(address, f"hist{secrets.token_hex(3)}", PASSWORD, register=True)
     stop = threading.Event()
-    folding = threading.Thread(target=_fold_whenever_asked, args=([other], room, stop), daemon=True)
+    folding = threading.Thread(target=move_whenever_asked, args=([other], room, "fold", stop), daemon=True)
     try:
         other.sit(room)
         ann = Player(browsers.open(), web_server.url, artifacts, "history")
-        ann.register()
-        ann.choose("zhajinhua", "expert")
-        ann.sit(room)
+        ann.register_and_sit("zhajinhua", "expert", room)
         ann.press_start()
         other.ready(room)
         folding.start()
@@ -215,6 +198,8 @@ def test_a_person_looks_back_at_a_hand_and_replays_it_move_by_move(web_server, b
             ann.shot("phone-replay-end")
     finally:
         stop.set()
+        if folding.is_alive():
+            folding.join(timeout=10)
         other.close()
 
 
@@ -238,9 +223,7 @@ def test_on_a_phone_the_start_reminder_leaves_every_seats_name_in_view(web_serve
     others = [PaijuClient.connect(address, f"ph{tag}{i}", PASSWORD, register=True) for i in range(3)]
     try:
         ann = Player(browsers.open(390, 844), web_server.url, artifacts, "phone")
-        ann.register()
-        ann.choose("hunzhan", "stake10")
-        ann.sit(room)
+        ann.register_and_sit("hunzhan", "stake10", room)
         for other in others:
             other.sit(room)
             other.ready(room)
