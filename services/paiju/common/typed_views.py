@@ -127,6 +127,11 @@ def _game_view(state: Dict) -> Dict:
     return {game: GAME_VIEW_FIELDS[game](state)}
 
 
+def game_view(state: Mapping[str, Any]) -> views_pb2.GameView:
+    """The typed form of a game's view of a hand (a view's ``hand.state``; a replayed step's)."""
+    return views_pb2.GameView(**_game_view(dict(state)))
+
+
 def view_state(view: Mapping[str, Any]) -> views_pb2.TableViewState:
     """The typed form of a view as the table makes it (:mod:`paiju.table.views`). Raises
     ValueError (or TypeError) when the view has a field its message does not."""
@@ -306,6 +311,11 @@ def _as_dict(message: Message) -> Dict:
         else:
             data[name] = {str(key): _json_form(item) for key, item in value.items()}
     return data
+
+
+def game_view_dict(state: views_pb2.GameView) -> Dict:
+    """The JSON form of a typed game's view of a hand."""
+    return _game_view_dict(state)
 
 
 def view_dict(state: views_pb2.TableViewState) -> Dict:

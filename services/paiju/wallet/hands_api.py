@@ -8,6 +8,7 @@ import json
 import grpc
 from google.protobuf.timestamp_pb2 import Timestamp
 
+from paiju.common.typed_views import game_view
 from paiju.games.replays import replay_start
 from paiju.proto.v1 import wallet_pb2
 from paiju.quoting import quoted
@@ -63,7 +64,8 @@ def replay_hand(wallet: Wallet, account: int, request: wallet_pb2.ReplayHandRequ
         steps=[
             wallet_pb2.ReplayStep(seat=-1 if step["move"] is None or step["move"][0] < 0 else step["move"][0],
                                   move="" if step["move"] is None else step["move"][1],
-                                  view_json=json.dumps(step["view"], separators=(",", ":"), ensure_ascii=False))
+                                  view_json=json.dumps(step["view"], separators=(",", ":"), ensure_ascii=False),
+                                  state=game_view(step["view"]))
             for step in steps
         ],
     )

@@ -2,6 +2,7 @@
 import datetime
 
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from paiju.proto.v1 import views_pb2 as _views_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -317,14 +318,16 @@ class ReplayHandRequest(_message.Message):
     def __init__(self, hand_id: _Optional[str] = ...) -> None: ...
 
 class ReplayStep(_message.Message):
-    __slots__ = ("seat", "move", "view_json")
+    __slots__ = ("seat", "move", "view_json", "state")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
     VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
     seat: int
     move: str
     view_json: str
-    def __init__(self, seat: _Optional[int] = ..., move: _Optional[str] = ..., view_json: _Optional[str] = ...) -> None: ...
+    state: _views_pb2.GameView
+    def __init__(self, seat: _Optional[int] = ..., move: _Optional[str] = ..., view_json: _Optional[str] = ..., state: _Optional[_Union[_views_pb2.GameView, _Mapping]] = ...) -> None: ...
 
 class ReplayHandResponse(_message.Message):
     __slots__ = ("hand_id", "game", "seat", "names", "steps")
