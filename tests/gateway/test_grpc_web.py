@@ -224,7 +224,8 @@ def test_an_answer_lets_a_page_from_another_origin_read_the_status_headers(platf
                   headers={"Origin": "http://localhost:5173"})
     assert answer.headers["Access-Control-Allow-Origin"] == "*"
     exposed = {name.strip() for name in answer.headers["Access-Control-Expose-Headers"].split(",")}
-    assert {"grpc-status", "grpc-message", "paiju-error-code", "paiju-current-version"} <= exposed
+    assert {"grpc-status", "grpc-message", "grpc-status-details-bin", "paiju-error-code",
+            "paiju-current-version"} <= exposed
 
 
 def test_a_refusal_in_chinese_arrives_percent_encoded_and_whole(scripted_door) -> None:

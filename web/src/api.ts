@@ -4,7 +4,7 @@ import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import { LobbyService } from "./gen/paiju/v1/lobby_pb";
 import { TableService } from "./gen/paiju/v1/table_pb";
 import { WalletService } from "./gen/paiju/v1/wallet_pb";
-import { paijuCodeOf } from "./error_info";
+import { paijuCodeOf, retryDelayMsOf } from "./error_info";
 import { bilingual } from "./refusals";
 import { session } from "./session";
 
@@ -71,18 +71,21 @@ export { paijuCodeOf };
  * time from one address (a family behind one router, a café) and asks the rest to come back. */
 const LOGIN_BUSY = new Set(["too_many_logins", "server_busy"]);
 
-/** `call`, tried again with a growing pause (up to about 20 s in all) while the server turns
- * logins away as busy; `waiting` is told when a retry is under way, so the page can say so. */
+/** `call`, tried again with a growing pause (up to about 20 s in all; never shorter than the
+ * wait the server asks for) while the server turns logins away as busy; `waiting` is told when a
+ * retry is under way, so the page can say so. */
 export async function whenAdmitted<T>(call: () => Promise<T>, waiting: (retrying: boolean) => void): Promise<T> {
   let pause = 250;
   for (let tries = 1; ; tries++) {
+    let asked = 0;
     try {
       return await call();
     } catch (e) {
       if (tries >= 10 || !LOGIN_BUSY.has(paijuCodeOf(e) ?? "")) throw e;
+      asked = retryDelayMsOf(e) ?? 0;
     }
     waiting(true);
-    await new Promise((resolve) => setTimeout(resolve, pause * (0.5 + Math.random())));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(asked, pause * (0.5 + Math.random()))));
     pause = Math.min(pause * 2, 4000);
   }
 }
