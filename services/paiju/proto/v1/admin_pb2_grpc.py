@@ -28,8 +28,8 @@ if _version_not_supported:
 
 class AdminServiceStub:
     """Operators only. Every RPC needs a token of the `operator` role (`paiju admin token`):
-    UNAUTHENTICATED without a valid token, PERMISSION_DENIED with a player's or a service's token.
-    Refusals carry a stable word in the `paiju-error-code` trailer.
+    UNAUTHENTICATED without a valid token, PERMISSION_DENIED (`operators_only`) with a player's or a
+    service's token. Refusals carry a stable word (the ErrorInfo's reason, and `paiju-error-code`).
     """
 
     def __init__(self, channel):
@@ -92,8 +92,8 @@ class AdminServiceStub:
 
 class AdminServiceServicer:
     """Operators only. Every RPC needs a token of the `operator` role (`paiju admin token`):
-    UNAUTHENTICATED without a valid token, PERMISSION_DENIED with a player's or a service's token.
-    Refusals carry a stable word in the `paiju-error-code` trailer.
+    UNAUTHENTICATED without a valid token, PERMISSION_DENIED (`operators_only`) with a player's or a
+    service's token. Refusals carry a stable word (the ErrorInfo's reason, and `paiju-error-code`).
     """
 
     def FindPlayer(self, request, context):
@@ -257,8 +257,8 @@ def add_AdminServiceServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class AdminService:
     """Operators only. Every RPC needs a token of the `operator` role (`paiju admin token`):
-    UNAUTHENTICATED without a valid token, PERMISSION_DENIED with a player's or a service's token.
-    Refusals carry a stable word in the `paiju-error-code` trailer.
+    UNAUTHENTICATED without a valid token, PERMISSION_DENIED (`operators_only`) with a player's or a
+    service's token. Refusals carry a stable word (the ErrorInfo's reason, and `paiju-error-code`).
     """
 
     @staticmethod

@@ -781,8 +781,8 @@ export const ListAuditLogResponseSchema: GenMessage<ListAuditLogResponse> = /*@_
 
 /**
  * Operators only. Every RPC needs a token of the `operator` role (`paiju admin token`):
- * UNAUTHENTICATED without a valid token, PERMISSION_DENIED with a player's or a service's token.
- * Refusals carry a stable word in the `paiju-error-code` trailer.
+ * UNAUTHENTICATED without a valid token, PERMISSION_DENIED (`operators_only`) with a player's or a
+ * service's token. Refusals carry a stable word (the ErrorInfo's reason, and `paiju-error-code`).
  *
  * @generated from service paiju.v1.AdminService
  */

@@ -5,14 +5,19 @@
 // * Authentication: every RPC except `WalletService.Register`, `WalletService.Login`, gRPC health checking and
 //   server reflection needs the metadata `authorization: Bearer <session token>`, the token
 //   returned by `WalletService.Register`/`WalletService.Login`. A missing, malformed, forged or expired token
-//   is answered with UNAUTHENTICATED before any service code runs.
+//   is answered with UNAUTHENTICATED (`unauthenticated`) before any service code runs.
 // * Internal services (`WalletInternalService`, `TableInternalService`, `WatchdogService`) are for
 //   service-to-service calls only: they need a token of the `service` role, and a player's token
-//   is answered with PERMISSION_DENIED.
+//   is answered with PERMISSION_DENIED (`services_only`).
 // * Errors are gRPC status codes; each RPC documents the codes it returns. The status message is
-//   a sentence meant for a person (for an illegal action: the rule's reason). Where a program needs
-//   a stable word, it is sent in the trailing metadata `paiju-error-code` (for example
-//   `not_your_turn`); ABORTED answers to a stale version also carry `paiju-current-version`.
+//   a sentence meant for a person (for an illegal action: the rule's reason). Every error also
+//   carries a stable word for programs: the word its RPC documents (for example `not_your_turn`),
+//   else the status's own name in lower case (`not_found`). It is the `reason` of a
+//   `google.rpc.ErrorInfo` (domain `paiju.dev`) in the standard status details
+//   (`grpc-status-details-bin`), which gRPC libraries decode, and is also sent in the trailing
+//   metadata `paiju-error-code`. ABORTED answers to a stale version also carry the current
+//   version (`current_version` in the ErrorInfo's metadata, and `paiju-current-version`); a rate
+//   limit's refusal carries a `google.rpc.RetryInfo`. See docs/errors.md.
 // * Games are named by text: "zhajinhua", "hunzhan", "chaodipi". Nothing in the API is specific
 //   to one game: actions are their text form, views and event payloads are JSON documents.
 // * Money is an integer number of coins (int64); there are no fractional coins anywhere.
