@@ -2,7 +2,8 @@
 JSON (``view_json``, ``payload_json``): bytes per message and server CPU to build it.
 
 For a mid-hand table of each game (a seated player's view, as ``GetView`` or a followed view
-sends it) and for every event of random hands of that game, builds the message both ways with
+sends it), for the same table between hands (``after``: the last hand's end view in every view
+until the next starts), and for every event of random hands of that game, builds the message both ways with
 the servicer's own functions (:mod:`paiju.table.messages`) and serialises it, alternating the two
 forms A B A B in one run; prints bytes and the median µs of each form. An event's typed message
 is built once per commit and copied into each watcher's message: both costs are shown (``first``
@@ -35,9 +36,9 @@ MID_HAND = {"zhajinhua": 6, "hunzhan": 160, "chaodipi": 220}
 every card dealt and a few tricks played)."""
 
 
-def mid_hand(game: str, seed: int) -> tuple[dict[str, Any], list[StoredEvent]]:
-    """A seated player's table view of a hand ``MID_HAND`` steps in, and every event of the
-    hand until then as the table stores them."""
+def mid_hand(game: str, seed: int, steps: int | None = None) -> tuple[dict[str, Any], list[StoredEvent]]:
+    """A seated player's table view of a hand ``MID_HAND`` steps in (or ``steps``), and every
+    event of the hand until then as the table stores them."""
     spec = game_spec(game)
     tier = spec.tiers[-1]
     rng = random.Random(seed)
@@ -45,12 +46,13 @@ def mid_hand(game: str, seed: int) -> tuple[dict[str, Any], list[StoredEvent]]:
     hand = spec.start_hand(spec.tier_rules(tier), [tier.min_coins * 5 + 100 * s for s in range(seats)], 0,
                            f"bench/{seed}".encode(), None)
     events = list(hand.opening_events)
-    for _ in range(MID_HAND[game]):
+    for _ in range(MID_HAND[game] if steps is None else steps):
         if hand.is_over:
             break
         movers = [s for s in range(seats) if hand.legal_actions(s)]
-        if hand.to_act is None:
-            events += hand.system_step()
+        if hand.to_act is None:  # a paced deal: now and then a seat declares (else it is dealt again)
+            events += (hand.apply(movers[0], rng.choice(hand.legal_actions(movers[0])))
+                       if movers and rng.random() < 0.1 else hand.system_step())
         else:
             seat = hand.to_act if hand.to_act in movers else movers[0]
             events += hand.apply(seat, rng.choice(hand.legal_actions(seat)))
@@ -93,14 +95,26 @@ def ab(forms: dict[str, Callable[[], Any]], rounds: int, repeats: int) -> dict[s
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
-def view_figures(game: str, view: dict[str, Any], rounds: int, repeats: int) -> str:
+def between_hands(game: str, seed: int) -> dict[str, Any]:
+    """A seated player's table view after a hand, before the next: no hand, the last one's public
+    end view (settlement and reveal) in ``last_hand``, the same in every view until the next."""
+    view, _ = mid_hand(game, seed, steps=5000)
+    hand = view["hand"]
+    state = hand["state"]
+    assert state["result"] is not None, "the hand did not end"
+    public = {**state, "seat": None, "legal_actions": []}
+    return {**view, "hand": None, "turn_due_ms": None,
+            "last_hand": {"hand_id": hand["hand_id"], "seats": hand["seats"], "state": public}}
+
+
+def view_figures(game: str, view: dict[str, Any], rounds: int, repeats: int, label: str = "view") -> str:
     def built(view_format: int) -> Callable[[], bytes]:
         return lambda: table_pb2.GetViewResponse(view=table_view_message("t", view, view_format)).SerializeToString()
 
     forms = {"json": built(JSON), "typed": built(TYPED)}
     sizes = {name: len(build()) for name, build in forms.items()}
     cost = ab(forms, rounds, repeats)
-    return (f"{game:9} view   json {sizes['json']:6} B {cost['json']:7.1f} µs   "
+    return (f"{game:9} {label:6} json {sizes['json']:6} B {cost['json']:7.1f} µs   "
             f"typed {sizes['typed']:6} B {cost['typed']:7.1f} µs")
 
 
@@ -133,6 +147,7 @@ def main() -> None:
     for game in ("zhajinhua", "hunzhan", "chaodipi"):
         view, events = mid_hand(game, args.seed)
         print(view_figures(game, view, args.rounds, args.repeats))
+        print(view_figures(game, between_hands(game, args.seed), args.rounds, args.repeats, label="after"))
         print(event_figures(game, events, args.rounds, args.repeats))
 
 

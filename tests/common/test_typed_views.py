@@ -74,11 +74,15 @@ class RoundTrips(Playout):
             if hand.is_over:
                 # The end view a table keeps as its last hand, beside no hand in play.
                 self.check_view({**table_view(self.spec.name, self.tier.name, hand.view(None), seats, step),
-                                 "hand": None, "last_hand": {"hand_id": "h", "seats": list(range(seats)),
+                                 "hand": None, "last_hand": {"hand_id": self.hand_id(number), "seats": list(range(seats)),
                                                              "state": hand.view(None)}})
                 return hand
             self.check_events(self.step(hand, seats))
         pytest.fail(f"the hand did not end in {MAX_STEPS} steps")
+
+    def hand_id(self, number: int) -> str:
+        """A hand's id, which names one hand only (the messages of last hands are kept by it)."""
+        return f"{self.spec.name}-{self.tier.name}-{self.seed}-{number}"
 
     @staticmethod
     def check_view(view: dict[str, Any]) -> None:
