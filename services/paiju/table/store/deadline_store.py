@@ -63,6 +63,7 @@ class DeadlineStore(StoreParts):
         for table_id in table_ids:
             pipe.get(self.keys(table_id).state)
         found: list[DueDeadline] = []
+        early: list[str] = []
         for table_id, raw in zip(table_ids, pipe.execute(raise_on_error=False), strict=True):
             keys = self.keys(table_id)
             due = [
@@ -71,12 +72,28 @@ class DeadlineStore(StoreParts):
                 if d.due_ms <= now_ms
             ]
             if not due:
-                # The index was behind (a claim or commit whose sync has not landed, or a
-                # crash): put it right so the next call does not list this table again.
-                self.indexes.sync(table_id)
+                early.append(table_id)
             found += due
+        self._reindex(early)
         found.sort(key=lambda d: (d.due_ms, d.table_id, d.name))
         return found[:limit]
+
+    def _reindex(self, table_ids: list[str]) -> None:
+        """Put right the index entries of tables listed with nothing due, so the next listing
+        does not find them again: commits that push a deadline later leave the entry early (see
+        ``commit.lua``), and under a cluster a claim's or a commit's note may have run ahead."""
+        if not self._indexes_reachable_from_scripts:
+            for table_id in table_ids:
+                self.indexes.sync(table_id)
+            return
+        if not table_ids:
+            return
+        pipe = self._client.pipeline(transaction=False)
+        for table_id in table_ids:
+            keys = self.keys(table_id)
+            self._scripts.reindex(keys=[keys.state, keys.events, keys.deadlines, self.indexes.keys.deadlines],
+                                  args=[table_id], client=pipe)
+        pipe.execute()
 
     def set_deadline(self, table_id: str, name: str, due_ms: int, version_set_for: int) -> None:
         """Set (or replace) one deadline without a commit: the table's version, state and events

@@ -13,10 +13,11 @@ from typing import Any
 
 from redis.commands.core import Script
 
-SCRIPT_NAMES = ("create", "commit", "claim_deadline", "ack_outbox", "delete", "drop_events", "set_deadline")
-READING_TABLE_STATE = ("create", "commit", "drop_events", "claim_deadline", "set_deadline")
+SCRIPT_NAMES = ("create", "commit", "claim_deadline", "ack_outbox", "delete", "drop_events", "set_deadline",
+                "reindex")
+READING_TABLE_STATE = ("create", "commit", "drop_events", "claim_deadline", "set_deadline", "reindex")
 """The scripts that read or write the state key: ``lua/table_state.lua`` is prepended to them."""
-KEEPING_INDEXES = ("commit", "claim_deadline", "ack_outbox", "set_deadline")
+KEEPING_INDEXES = ("commit", "claim_deadline", "ack_outbox", "set_deadline", "reindex")
 """The scripts that keep the global indexes on a single Redis: ``lua/index_entries.lua`` is
 prepended to them."""
 
@@ -47,6 +48,7 @@ class StoreScripts:
     delete: Script
     drop_events: Script
     set_deadline: Script
+    reindex: Script
 
     @classmethod
     def register(cls, client: Any) -> StoreScripts:

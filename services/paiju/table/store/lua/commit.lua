@@ -11,7 +11,7 @@
 --       outbox-acked (6 bytes of the key's hash),
 --       then the channel that hears of commits with events, and the table id it is told
 -- Reply: {'ok', new version, last event id, earliest deadline due (ms, or false; -1 when the
---        commit left it as it was), pending outbox entries (-1: unchanged, the commit queued
+--        commit leaves the table's deadline index entry as it stands), pending outbox entries (-1: unchanged, the commit queued
 --        none), the last event id before this commit, the number of deadline fields, those
 --        fields (name, stored value, ...)}, {'stale', current version, last event id, state},
 --        {'missing'}, or {'duplicate', outbox key}. The events' ids are the sequence numbers up
@@ -72,12 +72,14 @@ local notice_channel, table_id, outbox_channel = ARGV[at + 1], ARGV[at + 2], ARG
 -- An outbox key may be queued once: not while pending, nor again after it was acknowledged
 -- (within the remembered window), so a settlement is never delivered twice from here.
 -- Sets written before the store remembered hashes hold the keys themselves, hence the second
--- ZSCORE (such a key leaves the set after acked_outbox_memory newer acknowledgements).
+-- member asked for (such a key leaves the set after acked_outbox_memory newer acknowledgements).
 for i = 1, #outbox, 2 do
   local key = outbox[i]
-  if redis.call('HEXISTS', outbox_key, key) == 1
-      or redis.call('ZSCORE', acked_key, acked_members[(i + 1) / 2])
-      or redis.call('ZSCORE', acked_key, key) then
+  if redis.call('HEXISTS', outbox_key, key) == 1 then
+    return {'duplicate', key}
+  end
+  local acked = redis.call('ZMSCORE', acked_key, acked_members[(i + 1) / 2], key)
+  if acked[1] or acked[2] then
     return {'duplicate', key}
   end
 end
@@ -123,8 +125,9 @@ end
 -- in both lists anyway).
 local deadlines = table_state.deadlines
 local earliest_before = earliest_due(deadlines)
+local removed = false
 for _, name in ipairs(deadlines_clear) do
-  put_deadline(deadlines, name, nil)
+  removed = put_deadline(deadlines, name, nil) or removed
 end
 for i = 1, #deadlines_set, 2 do
   put_deadline(deadlines, deadlines_set[i], deadlines_set[i + 1])
@@ -148,21 +151,24 @@ if event_count > 0 then
 end
 
 -- What the global indexes must say after this commit, known here exactly: written here when
--- they are at hand, so they never run ahead of the table (no listing finds a table with nothing
--- due and has to put its entry right); else the caller notes them.
--- Only what this commit changed is written: the deadline index holds the table's earliest
--- deadline (every script that changes a table's deadlines keeps it so), written only when that
--- moved; a commit never takes an outbox entry away (an acknowledgement does, and keeps the index
+-- they are at hand; else the caller notes them. Only what this commit changed is written.
+-- The deadline index holds each table's earliest deadline or an earlier time, never a later
+-- one: no deadline is ever late. A commit writes the table's entry, exactly, when its earliest
+-- deadline moves earlier, or goes, or when it cleared one; one that only pushes a deadline later
+-- (a move pushes the turn timer on) leaves the entry early, as it stands, and the listing that
+-- finds it early puts it right (due_deadlines). Moves come far more often than a turn runs out.
+-- A commit never takes an outbox entry away (an acknowledgement does, and keeps the index
 -- itself), so without new entries the outbox and its index stand, and the pending count is
 -- answered as -1 (unchanged). A table an older store wrote has its entry written once, exact.
 local earliest = earliest_due(deadlines)
-local earliest_moved = earliest ~= earliest_before or table_state.deadlines_in_hash
+local index_moves = table_state.deadlines_in_hash or (earliest ~= earliest_before
+  and (removed or not earliest or not earliest_before or earliest < earliest_before))
 local pending = -1
 if #outbox > 0 then
   pending = redis.call('HLEN', outbox_key)
 end
 if deadline_index_key then
-  if earliest_moved then
+  if index_moves then
     set_index_entry(deadline_index_key, table_id, earliest)
   end
   if pending > 0 then
@@ -174,7 +180,7 @@ end
 -- everything up to here.
 -- The deadlines spare it a read for the timers a view shows.
 local earliest_answer = earliest
-if not earliest_moved then
+if not index_moves then
   earliest_answer = -1
 end
 local reply = {'ok', version, last_id, earliest_answer, pending, previous_id, #deadlines}

@@ -126,23 +126,25 @@ local function deadline_value(deadlines, name)
   return nil
 end
 
--- Set (value) or remove (value nil) the deadline `name` of a flat deadlines list, in place.
+-- Set (value) or remove (value nil) the deadline `name` of a flat deadlines list, in place;
+-- true if it removed one.
 local function put_deadline(deadlines, name, value)
   for i = 1, #deadlines, 2 do
     if deadlines[i] == name then
       if value then
         deadlines[i + 1] = value
-      else
-        table.remove(deadlines, i + 1)
-        table.remove(deadlines, i)
+        return false
       end
-      return
+      table.remove(deadlines, i + 1)
+      table.remove(deadlines, i)
+      return true
     end
   end
   if value then
     deadlines[#deadlines + 1] = name
     deadlines[#deadlines + 1] = value
   end
+  return false
 end
 
 -- The earliest due time (epoch ms) in a flat deadlines list (name, 'due_ms:version', ...), or false.
