@@ -3,7 +3,7 @@
 Every RPC's comment in ``protos/paiju/v1/*.proto`` lists its errors (``Errors: NOT_FOUND (…)``).
 :data:`CASES` holds at least one call per (RPC, documented code) that must end with that code,
 and :func:`test_every_documented_error_has_a_case` reads the .proto files so that a code added
-to a comment without a case here fails.
+to a comment without a case here fails. Each refusal's word must arrive in its ErrorInfo too.
 """
 
 from __future__ import annotations
@@ -20,9 +20,11 @@ from typing import Any
 
 import grpc
 import pytest
+from grpc_status import rpc_status
 
 from paiju.client.sdk import PaijuClient
 from paiju.common.auth import Role, TokenSigner
+from paiju.common.error_details import error_info
 from paiju.proto.v1 import (
     admin_pb2,
     admin_pb2_grpc,
@@ -314,8 +316,13 @@ def test_each_documented_error_is_what_the_call_gets(world, rpc, code, what, cal
         pytest.fail(f"{rpc} ({what}) answered {str(result)[:200]!r}")
     assert refused.value.code().name == code, (what, refused.value.details())
     assert len(refused.value.details()) < 300
+    # Its stable word reaches any gRPC client: the ErrorInfo of the standard status details
+    # (whose code and message from_call checks are the call's), the same as the older trailer.
+    info = error_info(rpc_status.from_call(refused.value))
+    assert info is not None and info.reason == trailer(refused.value, ERROR_CODE_KEY), (what, info)
     if code == "ABORTED":
         assert trailer(refused.value, CURRENT_VERSION_KEY) == str(world.view_version())
+        assert info.metadata["current_version"] == str(world.view_version())
 
 
 def test_list_rooms_with_an_empty_tier_lists_every_tier(world):
