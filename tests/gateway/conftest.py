@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import secrets
 import threading
 from collections.abc import Iterable, Iterator
@@ -11,6 +12,7 @@ from typing import Any
 
 import grpc
 import pytest
+from google.rpc import status_pb2
 
 from paiju.common.config import Settings
 from paiju.gateway.door import WebDoor, start_web_door
@@ -68,6 +70,16 @@ def stale_action_refused_natively(grpc_address: str, token: str) -> tuple[table_
 def paiju_metadata(pairs: Iterable[tuple[str, Any]]) -> list[tuple[str, Any]]:
     """The ``paiju-*`` entries of trailing metadata or trailers, in order."""
     return [(key, value) for key, value in pairs if key.startswith("paiju-")]
+
+
+def rich_status(pairs: Iterable[tuple[str, Any]]) -> status_pb2.Status | None:
+    """The ``google.rpc.Status`` of ``grpc-status-details-bin`` in trailing metadata (bytes) or in
+    gRPC-Web trailers (base64 text, padded or not)."""
+    for key, value in pairs:
+        if key == "grpc-status-details-bin":
+            raw = value if isinstance(value, bytes) else base64.b64decode(value + "=" * (-len(value) % 4))
+            return status_pb2.Status.FromString(raw)
+    return None
 
 
 @dataclass

@@ -17,7 +17,7 @@ from paiju.proto.v1 import (
 )
 from paiju.rpc.interceptor import bearer_metadata
 from tests.conftest import missing_tool
-from tests.gateway.conftest import paiju_metadata, stale_action_refused_natively
+from tests.gateway.conftest import paiju_metadata, rich_status, stale_action_refused_natively
 from tests.gateway.envoy_process import door_in_front_of, envoy_binary
 from tests.gateway.grpc_web_client import OpenStream, call
 
@@ -55,6 +55,8 @@ def test_a_refusal_keeps_its_status_and_paiju_metadata_through_envoy(envoy_port:
 
     assert (answer.code, answer.details) == (native.code().value[0], native.details())
     assert paiju_metadata(answer.trailers) == paiju_metadata(native.trailing_metadata())
+    # The status details (the ErrorInfo with the stable word) pass too, as the server sent them.
+    assert rich_status(answer.trailers) == rich_status(native.trailing_metadata()) is not None
 
 
 def test_a_stream_flows_through_envoy(envoy_port: int) -> None:

@@ -19,7 +19,7 @@ from paiju.proto.v1 import (
     wallet_pb2_grpc,
 )
 from paiju.rpc.interceptor import bearer_metadata
-from tests.gateway.conftest import paiju_metadata, stale_action_refused_natively
+from tests.gateway.conftest import paiju_metadata, rich_status, stale_action_refused_natively
 from tests.gateway.grpc_web_client import (
     BINARY,
     TEXT,
@@ -100,6 +100,8 @@ def test_an_error_carries_the_status_message_and_paiju_metadata_exactly_as_nativ
     assert answer.messages == []
     assert (answer.code, answer.details) == (native.code().value[0], native.details())
     assert paiju_metadata(answer.trailers) == paiju_metadata(native.trailing_metadata())
+    # The status details (the ErrorInfo with the stable word) pass too, as the server sent them.
+    assert rich_status(answer.trailers) == rich_status(native.trailing_metadata()) is not None
 
 
 def test_a_call_without_a_session_is_refused_by_the_servers_own_check(platform_door) -> None:
