@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import json
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -50,6 +51,7 @@ LAST_HANDS_KEPT = 1024
 """Messages kept for the views that carry them again (a table's summary, its last hand): about
 one per busy table."""
 _last_hands: dict[str, views_pb2.LastHand] = {}
+_last_hands_lock = threading.Lock()
 
 
 class UntypedEvent(ValueError):
@@ -177,9 +179,10 @@ def _last_hand(last_hand: Mapping[str, Any]) -> views_pb2.LastHand:
     message = _last_hands.get(hand_id)
     if message is None:
         message = views_pb2.LastHand(**{**last_hand, "state": _game_view(last_hand["state"])})
-        if len(_last_hands) >= LAST_HANDS_KEPT:
-            del _last_hands[next(iter(_last_hands))]
-        _last_hands[hand_id] = message
+        with _last_hands_lock:  # streams' threads and the event loop make views at once
+            while len(_last_hands) >= LAST_HANDS_KEPT:
+                del _last_hands[next(iter(_last_hands))]  # the oldest hand first
+            _last_hands[hand_id] = message
     return message
 
 
