@@ -99,26 +99,26 @@ if event_count > 0 then
   local ms, seq = string.match(previous_id, '^(%d+)%-(%d+)$')
   last_id = ms .. '-' .. string.format('%d', tonumber(seq) + event_count)
   table_state.last_id = last_id
-  table_state.ring = table_state.ring .. netstring(last_id) .. netstring(version) .. netstring(packed_events)
-  table_state.ring_entries = table_state.ring_entries + 1
   -- The ring keeps the newest keep_length commits. The last dropped entry's id is the trim
   -- mark: a reader resuming from an older id would silently miss events, so it is told to take
-  -- a fresh snapshot instead.
-  local ring, at = table_state.ring, 1
-  while table_state.ring_entries > keep_length do
-    local colon = string.find(ring, ':', at, true)
-    local id_end = colon + tonumber(string.sub(ring, at, colon - 1))
-    table_state.trim_mark = string.sub(ring, colon + 1, id_end)
+  -- a fresh snapshot instead. The ring is read where it lies in the stored string, and what is
+  -- kept of it is copied once.
+  local source, at, ring_to = ring_bounds(table_state)
+  local entries = table_state.ring_entries + 1
+  while entries > keep_length do
+    local colon = string.find(source, ':', at, true)
+    local id_end = colon + tonumber(string.sub(source, at, colon - 1))
+    table_state.trim_mark = string.sub(source, colon + 1, id_end)
     at = id_end + 1
     for _ = 1, 2 do  -- the entry's version and events
-      colon = string.find(ring, ':', at, true)
-      at = colon + tonumber(string.sub(ring, at, colon - 1)) + 1
+      colon = string.find(source, ':', at, true)
+      at = colon + tonumber(string.sub(source, at, colon - 1)) + 1
     end
-    table_state.ring_entries = table_state.ring_entries - 1
+    entries = entries - 1
   end
-  if at > 1 then
-    table_state.ring = string.sub(ring, at)
-  end
+  table_state.ring = string.sub(source, at, ring_to)
+  table_state.ring_tail = netstring(last_id) .. netstring(version) .. netstring(packed_events)
+  table_state.ring_entries = entries
 end
 -- The deadlines ride in the state too: the turn timer a move replaces costs no command of its own.
 -- Clears before sets, so a name that is replaced ends up set (the client refuses a name

@@ -30,6 +30,18 @@ local function netstring_values(text)
   return values
 end
 
+-- The ring and the state bytes are the bulk of a stored state (a kilobyte or two): each is
+-- copied out of the stored string only when a script asks for it (a commit replaces the state
+-- and rewrites the ring from the stored string directly), as each copy costs Redis about as much
+-- as the SET that writes the table.
+local copied_when_asked = {__index = function(table_state, name)
+  if name == 'ring' or name == 'state' then
+    local value = string.sub(table_state.source, table_state[name .. '_from'], table_state[name .. '_to'])
+    rawset(table_state, name, value)
+    return value
+  end
+end}
+
 local function parse_table_state(stored)
   local header_end = string.find(stored, '\n', 1, true)
   local version, last_id, trim_mark, meta_length, rest =
@@ -38,7 +50,7 @@ local function parse_table_state(stored)
   local meta_end = header_end + tonumber(meta_length)
   local deadlines_end = meta_end + ((deadlines_length or '') ~= '' and tonumber(deadlines_length) or 0)
   local ring_end = deadlines_end + (ring_length and tonumber(ring_length) or 0)
-  return {
+  return setmetatable({
     version = version,
     last_id = last_id,
     trim_mark = trim_mark,
@@ -47,9 +59,17 @@ local function parse_table_state(stored)
     deadlines = (deadlines_length or '') ~= '' and netstring_values(string.sub(stored, meta_end + 1, deadlines_end)),
     -- false: written before the ring (its events are in the table's old stream)
     ring_entries = ring_entries and tonumber(ring_entries) or false,
-    ring = string.sub(stored, deadlines_end + 1, ring_end),
-    state = string.sub(stored, ring_end + 1),
-  }
+    source = stored, ring_from = deadlines_end + 1, ring_to = ring_end, state_from = ring_end + 1, state_to = -1,
+  }, copied_when_asked)
+end
+
+-- The string that holds the table's ring and where in it the ring lies (nothing is copied).
+local function ring_bounds(table_state)
+  local ring = rawget(table_state, 'ring')
+  if ring then
+    return ring, 1, #ring
+  end
+  return table_state.source, table_state.ring_from, table_state.ring_to
 end
 
 -- The table's state, or nil if there is no table. A table in an older form is read as it is,
@@ -100,15 +120,16 @@ local function read_table_state(state_key, events_key, deadlines_key)
   return table_state
 end
 
+-- Write the table in the current form; `ring_tail`, when set, is a new entry after the ring.
 local function write_table_state(key, table_state)
-  local ring = table_state.ring
+  local ring, tail = table_state.ring, table_state.ring_tail or ''
   local deadlines = {}
   for i, value in ipairs(table_state.deadlines) do deadlines[i] = netstring(value) end
   deadlines = table.concat(deadlines)
   redis.call('SET', key, table.concat({
     table_state.version, ' ', table_state.last_id, ' ', table_state.trim_mark, ' ',
-    #table_state.meta, ' ', string.format('%d', table_state.ring_entries), ' ', #ring, ' ', #deadlines, '\n',
-    table_state.meta, deadlines, ring, table_state.state,
+    #table_state.meta, ' ', string.format('%d', table_state.ring_entries), ' ', #ring + #tail, ' ', #deadlines, '\n',
+    table_state.meta, deadlines, ring, tail, table_state.state,
   }))
   if table_state.events_in_stream then
     redis.call('DEL', table_state.events_in_stream)
