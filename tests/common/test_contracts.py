@@ -183,11 +183,12 @@ def test_the_rpcs_asked_for_exist() -> None:
     assert {"ExpireDeadline", "MarkDisconnected"} <= methods(table_pb2, "TableInternalService")
     assert "LobbyInternal" not in lobby_pb2.DESCRIPTOR.services_by_name
     act = table_pb2.DESCRIPTOR.services_by_name["TableService"].methods_by_name["Act"].input_type
-    assert [field.name for field in act.fields] == ["table_id", "expected_version", "action"]
+    assert [field.name for field in act.fields] == ["table_id", "expected_version", "action", "view_format"]
     watch = table_pb2.DESCRIPTOR.services_by_name["TableService"].methods_by_name["Watch"]
     assert watch.server_streaming and [f.name for f in watch.input_type.fields] == [
         "table_id",
         "after_event_id",
         "follow_view",
         "leave_out_own_acts",
+        "view_format",
     ]

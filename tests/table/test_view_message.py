@@ -8,6 +8,7 @@ import json
 import orjson
 
 from paiju.common.typed_views import payload_of, view_of
+from paiju.games import zhajinhua
 from paiju.proto.v1 import views_pb2
 from paiju.table.commits import TableCommits
 from paiju.table.messages import event_message, table_view_message
@@ -62,3 +63,16 @@ def test_an_event_no_message_describes_yet_goes_as_json() -> None:
     stored = StoredEvent("6-0", 8, None, "brand_new", b'{"seat":1}')
     message = event_message(stored, "", "hunzhan")
     assert not message.HasField("typed") and json.loads(message.payload_json) == {"seat": 1}
+
+
+def test_views_sharing_a_table_summary_and_last_hand_each_carry_them_whole() -> None:
+    # The summary and the last hand are made into messages once and copied into every view.
+    hand = zhajinhua.Game().new_hand(coins=[5000] * 3, dealer=0, seed=b"last-hand")
+    while not hand.is_over:
+        hand.apply(hand.to_act, "fold")
+    last_hand = {"hand_id": "zhajinhua-free-01-7-0badf00d", "seats": [0, 1, 2], "state": hand.view(None)}
+    record = TableRecord.open("t1", "zhajinhua", "free")
+    for version in (5, 6):
+        view = {**TableCommits.view_of(version, "17-0", record, None), "last_hand": last_hand, "turn_due_ms": None,
+                "ready_kick": None, "reconnect_by_ms": {}}
+        assert view_of(table_view_message("t1", view)) == json.loads(orjson.dumps(view))

@@ -19,13 +19,10 @@ game): a client reads the messages directly, or these dicts, without the JSON te
 
 from __future__ import annotations
 
-import functools
 import json
-import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import orjson
 from google.protobuf.message import Message
 
 from paiju.proto.v1 import chaodipi_pb2, events_pb2, hunzhan_pb2, views_pb2, zhajinhua_pb2
@@ -44,14 +41,6 @@ GAME_EVENTS: dict[str, frozenset[str]] = {
 TABLE_EVENT_TYPES = frozenset(field.name for field in events_pb2.TableEvent.DESCRIPTOR.oneofs_by_name["event"].fields)
 """The table's own event types (a game's event of the same name is the game's: 混战's and
 炒地皮's ``escaped`` carry a reason)."""
-
-
-SUMMARIES_KEPT = 1024
-LAST_HANDS_KEPT = 1024
-"""Messages kept for the views that carry them again (a table's summary, its last hand): about
-one per busy table."""
-_last_hands: dict[str, views_pb2.LastHand] = {}
-_last_hands_lock = threading.Lock()
 
 
 class UntypedEvent(ValueError):
@@ -138,6 +127,16 @@ def _game_view(state: Dict) -> Dict:
     return {game: GAME_VIEW_FIELDS[game](state)}
 
 
+def summary_fields(table: Mapping[str, Any]) -> Dict:
+    """A table summary as its ``TableSummary``'s fields."""
+    return {**table, "seats": [{"player": seat} for seat in table["seats"]]}
+
+
+def last_hand_fields(last_hand: Mapping[str, Any]) -> Dict:
+    """The hand last played as its ``LastHand``'s fields."""
+    return {**last_hand, "state": _game_view(last_hand["state"])}
+
+
 def game_view(state: Mapping[str, Any]) -> views_pb2.GameView:
     """The typed form of a game's view of a hand (a view's ``hand.state``; a replayed step's)."""
     return views_pb2.GameView(**_game_view(dict(state)))
@@ -149,41 +148,25 @@ def view_state(view: Mapping[str, Any]) -> views_pb2.TableViewState:
     return views_pb2.TableViewState(**view_state_fields(view))
 
 
-def view_state_fields(view: Mapping[str, Any]) -> Dict:
+def view_state_fields(view: Mapping[str, Any], table: views_pb2.TableSummary | None = None,
+                      last_hand: views_pb2.LastHand | None = None) -> Dict:
     """A view as the fields of its ``TableViewState``: what a message holding one takes as it is
-    made (``TableView(state=…)``), which spares making the state apart and copying it in."""
-    hand, last_hand = view["hand"], view["last_hand"]
+    made (``TableView(state=…)``), which spares making the state apart and copying it in.
+    ``table`` and ``last_hand``: their messages when the caller has them already (the same in
+    every view of a commit)."""
+    hand = view["hand"]
     fields = {
         **view,
-        "table": _summary(orjson.dumps(view["table"])),
+        "table": summary_fields(view["table"]) if table is None else table,
         "hand": None if hand is None else {**hand, "state": _game_view(hand["state"])},
-        "last_hand": None if last_hand is None else _last_hand(last_hand),
     }
+    if last_hand is None and view["last_hand"] is not None:
+        fields["last_hand"] = last_hand_fields(view["last_hand"])
+    elif last_hand is not None:
+        fields["last_hand"] = last_hand
     if "ready_kick" not in view:
         fields["windows_left_out"] = True
     return fields
-
-
-@functools.lru_cache(maxsize=SUMMARIES_KEPT)
-def _summary(table: bytes) -> views_pb2.TableSummary:
-    """A table's summary, the same in every view of a commit (and of the commits that change no
-    seat): made once, found again by its JSON (which costs a tenth of making the message)."""
-    summary = orjson.loads(table)
-    return views_pb2.TableSummary(**{**summary, "seats": [{"player": seat} for seat in summary["seats"]]})
-
-
-def _last_hand(last_hand: Mapping[str, Any]) -> views_pb2.LastHand:
-    """The hand last played: its public end view never changes once it is played, and every view
-    carries it until the next hand starts, so its message is made once per hand (by its id)."""
-    hand_id = last_hand["hand_id"]
-    message = _last_hands.get(hand_id)
-    if message is None:
-        message = views_pb2.LastHand(**{**last_hand, "state": _game_view(last_hand["state"])})
-        with _last_hands_lock:  # streams' threads and the event loop make views at once
-            while len(_last_hands) >= LAST_HANDS_KEPT:
-                del _last_hands[next(iter(_last_hands))]  # the oldest hand first
-            _last_hands[hand_id] = message
-    return message
 
 
 def _seat_cards(payload: Dict) -> Dict:

@@ -4,19 +4,27 @@ domain's errors as the statuses its contract documents.
 A view or event goes out typed (``TableView.state``, ``Event.typed``; :mod:`paiju.common.typed_views`)
 unless the caller asked for JSON (``VIEW_FORMAT_JSON``: ``view_json``, ``payload_json``). An
 event's typed message is made once whatever the number of streams that send it (a small cache by
-its stored payload); a view is each viewer's own.
+its stored payload); a view is each viewer's own, but its table summary and last hand, the same
+for every viewer, are made once.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+import threading
 from typing import Any, NoReturn
 
 import grpc
 import orjson
 
-from paiju.common.typed_views import UntypedEvent, typed_event, view_state_fields
+from paiju.common.typed_views import (
+    UntypedEvent,
+    last_hand_fields,
+    summary_fields,
+    typed_event,
+    view_state_fields,
+)
 from paiju.games.engine import IllegalAction
 from paiju.proto.v1 import table_pb2, views_pb2
 from paiju.rpc.errors import abort, refuse_illegal
@@ -28,6 +36,12 @@ TABLE_ERRORS = (TableNotFound, NotSeated, NotAllowed, BadEventId, StaleVersion, 
 """The domain's refusals :func:`refuse` answers; anything else is unexpected."""
 
 JSON = views_pb2.VIEW_FORMAT_JSON
+SUMMARIES_KEPT = 1024
+LAST_HANDS_KEPT = 1024
+"""Messages kept for the views that carry them again (a table's summary, its last hand): about
+one per busy table."""
+_last_hands: dict[str, views_pb2.LastHand] = {}
+_last_hands_lock = threading.Lock()
 TYPED_EVENTS_KEPT = 4096
 """Typed events kept for the streams that send them after the first (a commit's events go to
 every watcher of its table within milliseconds; a backlog resent after a drop is rare)."""
@@ -43,7 +57,9 @@ def table_view_message(table_id: str, view: dict[str, Any], view_format: int = 0
         form = {"view_json": orjson.dumps(view, option=orjson.OPT_NON_STR_KEYS).decode()}
     else:
         # Made in place from the fields, in one call: a state made apart and copied in costs more.
-        form = {"state": view_state_fields(view)}
+        last_hand = view["last_hand"]
+        form = {"state": view_state_fields(view, _summary(orjson.dumps(view["table"])),
+                                           None if last_hand is None else _last_hand(last_hand))}
     message = table_pb2.TableView(
         table_id=table_id,
         game=view["table"]["game"],
@@ -65,6 +81,27 @@ def table_view_message(table_id: str, view: dict[str, Any], view_format: int = 0
                 seconds, milliseconds = divmod(due, 1000)
                 message.turn.due_at.seconds = seconds
                 message.turn.due_at.nanos = milliseconds * 1_000_000
+    return message
+
+
+@functools.lru_cache(maxsize=SUMMARIES_KEPT)
+def _summary(table: bytes) -> views_pb2.TableSummary:
+    """A table's summary, the same in every view of a commit (and of the commits that change no
+    seat): made once, found again by its JSON (which costs a tenth of making the message)."""
+    return views_pb2.TableSummary(**summary_fields(orjson.loads(table)))
+
+
+def _last_hand(last_hand: dict[str, Any]) -> views_pb2.LastHand:
+    """The hand last played: its public end view never changes once it is played, and every view
+    carries it until the next hand starts, so its message is made once per hand (by its id)."""
+    hand_id = last_hand["hand_id"]
+    message = _last_hands.get(hand_id)
+    if message is None:
+        message = views_pb2.LastHand(**last_hand_fields(last_hand))
+        with _last_hands_lock:  # streams' threads and the event loop make views at once
+            while len(_last_hands) >= LAST_HANDS_KEPT:
+                del _last_hands[next(iter(_last_hands))]  # the oldest hand first
+            _last_hands[hand_id] = message
     return message
 
 
