@@ -76,3 +76,10 @@ def test_views_sharing_a_table_summary_and_last_hand_each_carry_them_whole() -> 
         view = {**TableCommits.view_of(version, "17-0", record, None), "last_hand": last_hand, "turn_due_ms": None,
                 "ready_kick": None, "reconnect_by_ms": {}}
         assert view_of(table_view_message("t1", view)) == json.loads(orjson.dumps(view))
+
+
+def test_a_view_no_message_describes_yet_goes_as_json() -> None:
+    record = TableRecord.open("t1", "hunzhan", "stake10")
+    view = {**TableCommits.view_of(4, "17-0", record, None), "turn_due_ms": None, "brand_new": 1}
+    message = table_view_message("t1", view)
+    assert not message.HasField("state") and json.loads(message.view_json) == view
