@@ -143,3 +143,20 @@ def test_an_event_or_field_without_a_message_is_refused() -> None:
         typed_event("hunzhan", "played", {"seat": 1, "cards": "AS", "new_field": 1})
     with pytest.raises(ValueError):
         view_state(table_view("zhajinhua", "t", {"seat": None, "game": "zhajinhua", "result": None, "new_field": 1}, 4, 0))
+
+
+def test_a_chaodipi_ending_with_every_nullable_set_goes_to_its_message_and_back() -> None:
+    # Random hands seldom end a match, go 上天入地 or name the banker side's result: set them.
+    spec = game_spec("chaodipi")
+    hand = RoundTrips("chaodipi", spec.tiers[0].name, 1).play_hand(0, None)
+    result = json_form(hand.result.to_dict())  # type: ignore[union-attr]
+    details = {**result["details"], "how": "played", "winner": "banker", "score": 3, "levels_gained": 2,
+               "jack_to_bottom": False, "last_trick": {"winner": 1, "play": "AS AS"},
+               "name": "大光", "match_winner": 1, "heaven_and_earth": "banker"}
+    over = {"coins": result["coins"], **details}
+    assert event_dict(typed_event("chaodipi", "hand_over", over)) == ("hand_over", over)
+    state = json_form(hand.view(None))
+    state["result"] = {**result, "details": details}
+    view = {**table_view("chaodipi", spec.tiers[0].name, state, 4, 1), "hand": None,
+            "last_hand": {"hand_id": "chaodipi-ended", "seats": [0, 1, 2, 3], "state": state}}
+    assert view_dict(view_state(view)) == json_form(view)
