@@ -231,12 +231,15 @@ class Platform:
     def _start_hands_after_settlements(self) -> None:
         """Where the relay runs elsewhere (the ledger's process, the Celery worker), start a
         table's next hand as soon as its settlement is acknowledged, if this process plays the
-        table (it remembers its state) and is the first of the servers that heard the notice to
-        claim its start; other tables, and a lost notice, wait for their start timer."""
+        table (it remembers its state, with everyone ready) and is the first of the servers that
+        heard the notice to claim its start; other tables, and a lost notice, wait for their start
+        timer."""
         starter = HandStarter(self._start_after_settlement)
 
         def heard(table_id: str) -> None:
-            if self.store.remembers(table_id) and self.store.claim_start(table_id):
+            # Most settlements land before the last player presses start: nothing to claim, and
+            # no start to try and then confirm by a read (two round trips a hand).
+            if self.tables.remembered_ready_to_start(table_id) and self.store.claim_start(table_id):
                 starter.start_soon(table_id)
 
         listener = NoticeListener(self.store, self.store.settled_channel, heard, "settled-notices", self._stop).start()

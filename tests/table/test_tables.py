@@ -528,3 +528,22 @@ def test_a_last_press_by_a_player_short_of_coins_is_refused_and_keeps_the_seat(t
     view = tables.view("t1", poor)
     assert view["seat"] is not None and view["hand"] is None
     assert not view["table"]["seats"][view["seat"]]["ready"]
+
+
+def test_only_a_remembered_table_with_everyone_ready_waits_for_its_settlement_to_start(tables, wallet, store):
+    """A settlement's notice claims the table's start, and tries it, only where it can start: most
+    land before the last press, and each such try cost a claim and a read to confirm it."""
+    accounts = seated_table(tables, wallet)
+    assert not tables.remembered_ready_to_start("t1"), "nobody pressed start"
+    for account in accounts:
+        tables.ready("t1", account)
+    assert not tables.remembered_ready_to_start("t1"), "a hand is on"
+    play_to_the_end(tables, accounts, random.Random(1))
+    tables.ready("t1", accounts[0])
+    tables.ready("t1", accounts[1])
+    assert not tables.remembered_ready_to_start("t1"), "one has not pressed"
+    tables.ready("t1", accounts[2])
+    assert store.outbox_keys("t1") and tables.view("t1", None)["hand"] is None, "the settlement is on its way"
+    assert tables.remembered_ready_to_start("t1")
+    elsewhere = Tables(TableStore(store.client, prefix=store.prefix), DirectWallet(wallet), Timers(), clock_ms=lambda: 0)
+    assert not elsewhere.remembered_ready_to_start("t1"), "a process that does not play the table"

@@ -156,6 +156,19 @@ class TableSeating(TableCommits):
         if not record.can_afford(available):
             raise LedgerNeeded("the board says too few coins: the ledger decides")
 
+    def remembered_ready_to_start(self, table_id: str) -> bool:
+        """Whether the table as this process remembers it (no read) waits only for its last
+        settlement: no hand on, everyone ready. A table this process does not remember, or whose
+        players have not all pressed start, has nothing to start when its settlement lands; a
+        press elsewhere that makes everyone ready sets the start timer as well."""
+        if not self.store.remembers(table_id):
+            return False
+        snapshot = self.store.latest_known(table_id)
+        if snapshot is None:
+            return False
+        record = self.records.decode(table_id, snapshot.state)
+        return record.hand is None and record.can_start()
+
     def start_if_ready(self, table_id: str) -> Outcome | None:
         """Start the hand now if everyone is ready and the last settlement has landed (the
         relay calls this right after settling, so a table does not wait for its start timer)."""
