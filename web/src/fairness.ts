@@ -1,6 +1,9 @@
 // The fairness check: the commitment published when a hand starts is SHA-256(seed ‖ order),
 // the order in card notation as ASCII (services/paiju/cards.py); the seed and order revealed at
 // the end must give it back.
+import type { HandReveal } from "./gen/paiju/v1/hand_parts_pb";
+import type { ZhajinhuaReveal } from "./gen/paiju/v1/zhajinhua_pb";
+
 function hexToBytes(hex: string): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(hex.length / 2);
   for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
@@ -26,10 +29,11 @@ export interface Deal {
   order: string;
 }
 
-/** The revealed deals of a finished hand's public view, whatever the game. */
-export function dealsOf(reveal: Record<string, any> | null | undefined): Deal[] {
+/** The revealed deals of a finished hand's public view, whatever the game: the trick games
+ * reveal every deal (a hand nobody declared in is dealt again), 炸金花 its one. */
+export function dealsOf(reveal: HandReveal | ZhajinhuaReveal | undefined): Deal[] {
   if (!reveal) return [];
-  if (Array.isArray(reveal.deals)) return reveal.deals as Deal[];
+  if (reveal.$typeName === "paiju.v1.HandReveal") return reveal.deals;
   if (reveal.seed && reveal.order) return [{ seed: reveal.seed, order: reveal.order }];
   return [];
 }

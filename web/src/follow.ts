@@ -13,10 +13,10 @@ import type { TableView, WatchResponse } from "./gen/paiju/v1/table_pb";
 import { ViewFormat } from "./gen/paiju/v1/views_pb";
 import { sleep } from "./util";
 
-/** The form of views and events this client asks for: the JSON text (`viewJson`, `payloadJson`)
- * its screens parse. The server sends typed messages (`TableView.state`, `Event.typed`) unless
- * asked so. */
-export const VIEW_FORMAT = ViewFormat.JSON;
+/** The form of views and events this client asks for: typed messages (`TableView.state`,
+ * `Event.typed`), read through the generated types so that tsc checks every field the screens
+ * read against the contract. */
+export const VIEW_FORMAT = ViewFormat.TYPED;
 
 const FIRST_PAUSE_MS = 500;
 const LONGEST_PAUSE_MS = 5000;

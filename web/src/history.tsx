@@ -100,7 +100,9 @@ function Replay({ handId, onBack }: { handId: string; onBack: () => void }) {
   if (!replay) return <p>…</p>;
   const last = replay.steps.length - 1;
   const current = replay.steps[step];
-  const view = JSON.parse(current.viewJson);
+  const view = current.state?.game;
+  const players = view?.value?.players ?? [];
+  const trick = view?.case === "hunzhan" || view?.case === "chaodipi" ? view.value.trick : [];
   const name = (seat: number) => replay.names[seat] ?? `seat ${seat + 1}`;
   const moveText =
     current.seat < 0
@@ -117,32 +119,32 @@ function Replay({ handId, onBack }: { handId: string; onBack: () => void }) {
         {step}/{last} · {moveText}
       </p>
       <div class="replay-players">
-        {(view.players ?? []).map((p: Record<string, any>) => (
+        {players.map((p) => (
           <div key={p.seat} class={`replay-player${p.seat === replay.seat ? " mine" : ""}`} data-testid="replay-player">
             <b>
               {name(p.seat)}
               {p.seat === replay.seat ? " (you)" : ""}
             </b>
-            {p.status && <span class="muted"> {ZJH_STATUS[p.status] ?? p.status}</span>}
-            {p.points != null && <span class="muted"> · {p.points} 分</span>}
+            {p.$typeName === "paiju.v1.ZhajinhuaPlayer" && p.status && <span class="muted"> {ZJH_STATUS[p.status] ?? p.status}</span>}
+            {p.$typeName === "paiju.v1.HunzhanPlayer" && <span class="muted"> · {p.points} 分</span>}
             <CardRow cards={cardsOf(p.cards)} small />
           </div>
         ))}
       </div>
-      {Array.isArray(view.trick) && view.trick.length > 0 && (
+      {trick.length > 0 && (
         <div class="replay-trick">
           这一轮 This trick:{" "}
-          {view.trick.map((play: Record<string, any>) => (
+          {trick.map((play) => (
             <span key={play.seat}>
-              {name(play.seat)} {prettyCards(play.cards ?? "")}{" "}
+              {name(play.seat)} {prettyCards(play.cards)}{" "}
             </span>
           ))}
         </div>
       )}
-      {view.pot != null && <p class="muted">底池 Pot {view.pot}</p>}
-      {view.result && (
+      {view?.case === "zhajinhua" && <p class="muted">底池 Pot {String(view.value.pot)}</p>}
+      {view?.value?.result && (
         <p data-testid="replay-result">
-          结果 Result: {(view.result.coins ?? []).map((c: number, seat: number) => `${name(seat)} ${signed(c)}`).join(" · ")}
+          结果 Result: {view.value.result.coins.map((c, seat) => `${name(seat)} ${signed(c)}`).join(" · ")}
         </p>
       )}
       <div class="buttons">

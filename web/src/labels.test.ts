@@ -4,13 +4,13 @@ import { test } from "node:test";
 import { SUIT_NAMES, chipLabel, liveliestTier, moveLabel, trumpLabel, waitingFor } from "./labels";
 
 test("a 炒地皮 hand known to be no-trump says so, not 'not yet'", () => {
-  assert.equal(trumpLabel({ trump: null, trump_known: true }), SUIT_NAMES.NT);
-  assert.equal(trumpLabel({ trump: null, trump_known: false }), "未定 not yet");
+  assert.equal(trumpLabel({ trumpKnown: true }), SUIT_NAMES.NT);
+  assert.equal(trumpLabel({ trumpKnown: false }), "未定 not yet");
 });
 
 test("混战's no-trump and a trump suit", () => {
-  assert.equal(trumpLabel({ no_trump: true }), SUIT_NAMES.NT);
-  assert.equal(trumpLabel({ trump: "D", trump_known: true }), SUIT_NAMES.D);
+  assert.equal(trumpLabel({ noTrump: true }), SUIT_NAMES.NT);
+  assert.equal(trumpLabel({ trump: "D", trumpKnown: true }), SUIT_NAMES.D);
 });
 
 test("the tier offered first is where players sit: 炒地皮's empty yancheng 积分 was the default", () => {

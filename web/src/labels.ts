@@ -62,11 +62,11 @@ export const HOW: Record<string, string> = {
   escape: "有人逃跑 a player escaped",
 };
 
-/** The trump as the side panel names it. 混战 says `no_trump` once a no-trump hand is played;
- * 炒地皮 says `trump_known` with a `trump` of null for no-trump. */
-export function trumpLabel(state: { trump?: string | null; no_trump?: boolean; trump_known?: boolean }): string {
+/** The trump as the side panel names it. 混战 says `noTrump` once a no-trump hand is played;
+ * 炒地皮 says `trumpKnown` with no `trump` for no-trump. */
+export function trumpLabel(state: { trump?: string; noTrump?: boolean; trumpKnown?: boolean }): string {
   if (state.trump) return SUIT_NAMES[state.trump] ?? state.trump;
-  return state.no_trump || state.trump_known ? SUIT_NAMES.NT : "未定 not yet";
+  return state.noTrump || state.trumpKnown ? SUIT_NAMES.NT : "未定 not yet";
 }
 
 /** A stake as a chip can hold it: 200, 1k, 2.5k, 10k (a chip is too small for "1,000"). */

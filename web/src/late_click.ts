@@ -1,6 +1,7 @@
 // What a person is told when a move of theirs is refused because the table moved on. A click that
 // lands after the turn ran out would otherwise read as "the table moved on", as if someone else
 // had done something, when the server made the default move for the person: say so plainly.
+import type { SeenEvent } from "./events";
 
 export const TABLE_MOVED_ON = "牌桌已变化 The table moved on: look again and decide.";
 export const YOUR_TIME_RAN_OUT = "你已超时 Your time ran out: the default move was made for you.";
@@ -12,11 +13,6 @@ export interface TurnClock {
   suspended: boolean;
 }
 
-/** An event as the log keeps it (hand seats in a game's events, as the server sends them). */
-export interface SeenEvent {
-  type: string;
-  payload: Record<string, any>;
-}
 
 export interface LateClick {
   /** The player's table seat (null: a spectator). */
@@ -39,9 +35,9 @@ const CLOCK_SLACK_MS = 1500;
 /** Whether an event says the server timed out the player's own turn: a strike (炸金花 counts
  * them at the table), a trick game's timed_out, or a fold the timeout made. */
 export function isOwnTimeout(event: SeenEvent, myHandSeat: number | null): boolean {
-  if (myHandSeat === null || event.payload?.seat !== myHandSeat) return false;
-  if (event.type === "strike" || event.type === "timed_out") return true;
-  return event.type === "folded" && event.payload?.reason === "timeout";
+  if (myHandSeat === null) return false;
+  if (event.type === "strike" || event.type === "timed_out") return event.payload.seat === myHandSeat;
+  return event.type === "folded" && event.payload.seat === myHandSeat && event.payload.reason === "timeout";
 }
 
 /** Whether the player's own turn, the one they clicked on, ended by its timer: an event says so,

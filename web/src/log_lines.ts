@@ -3,6 +3,8 @@
 // that every event the docs list is one or the other, so a new event cannot go unshown again
 // (a 炒地皮 rob once changed trump while the log showed only passes).
 import { prettyCards } from "./cards";
+import type { EventType, PayloadOf, SeenEvent } from "./events";
+import type { NullableString } from "./gen/paiju/v1/hand_parts_pb";
 import { SUIT_NAMES } from "./labels";
 
 /** Who a seat is: game events name hand seats, table events table seats. */
@@ -11,7 +13,7 @@ export interface Namers {
   table: (tableSeat: number) => string;
 }
 
-type Line = (p: Record<string, any>, n: Namers) => string | null;
+type Lines = { [T in EventType]?: (p: PayloadOf<T>, n: Namers) => string | null };
 
 const FOLD_WHY: Record<string, string> = {
   fold: "弃牌 folded",
@@ -29,10 +31,14 @@ const STOOD_WHY: Record<string, string> = {
 
 const suit = (trump: string | null | undefined) => (trump ? (SUIT_NAMES[trump] ?? trump) : SUIT_NAMES.NT);
 const cards = (text: string | undefined) => prettyCards(text ?? "");
+/** 混战 always says which trump closed the declaring; 炒地皮 leaves it out while declarations
+ * stay face down (a set `NullableString` whose value is unset is no trump). */
+const closedTrump = (trump: string | NullableString | undefined): string | null | undefined =>
+  typeof trump === "object" ? (trump.value ?? null) : trump;
 
-export const LOG_LINES: Record<string, Line> = {
+export const LOG_LINES: Lines = {
   // every game: the table
-  sat: (p, n) => `${p.name ?? n.table(p.seat)} 入座 sat down`,
+  sat: (p, n) => `${p.name || n.table(p.seat)} 入座 sat down`,
   stood: (p, n) => `${n.table(p.seat)} ${STOOD_WHY[p.reason] ?? p.reason}`,
   ready: (p, n) => `${n.table(p.seat)} 举手 pressed start`,
   disconnected: (p, n) => `${n.table(p.seat)} 掉线 lost connection: the seat is kept for a while`,
@@ -42,7 +48,7 @@ export const LOG_LINES: Record<string, Line> = {
   hand_over: () => `本局结束 hand over`,
   hand_voided: () => `本局作废 the hand was called off: nothing is settled, every stake goes back`,
   // 炸金花
-  hand_started: (p) => (p.ante ? `新一局 a new hand: 底注 ante ${p.ante}` : `新一局 a new hand`),
+  hand_started: (p) => ("ante" in p && p.ante ? `新一局 a new hand: 底注 ante ${p.ante}` : `新一局 a new hand`),
   looked: (p, n) => `${n.hand(p.seat)} 看牌 looked`,
   called: (p, n) => `${n.hand(p.seat)} 跟注 called ${p.amount}`,
   raised: (p, n) => `${n.hand(p.seat)} 加注 raised to ${p.stake}`,
@@ -57,13 +63,16 @@ export const LOG_LINES: Record<string, Line> = {
   robbed: (p, n) => (p.cards ? `${n.hand(p.seat)} 抄底 robbed with ${cards(p.cards)}` : `${n.hand(p.seat)} 暗抄 robbed face down`),
   passed: (p, n) => `${n.hand(p.seat)} 不抄 passed`,
   redeal: () => `无人亮主 nobody declared: dealt again`,
-  declaring_closed: (p) => ("trump" in p ? `定主 trump is ${suit(p.trump)}` : `亮主结束 declaring closed`),
+  declaring_closed: (p) => {
+    const trump = "declarer" in p ? (p.trump ?? null) : closedTrump(p.trump);
+    return trump !== undefined ? `定主 trump is ${suit(trump)}` : `亮主结束 declaring closed`;
+  },
   declarations_revealed: (p) => `亮底 the face-down declarations are shown: trump is ${suit(p.trump)}`,
   kitty_turned: (p) => `翻底定主 nobody declared: the kitty turned up makes ${suit(p.trump)} trump`,
   kitty_taken: (p, n) => `${n.hand(p.seat)} 拿底 took the kitty`,
   buried: (p, n) => `${n.hand(p.seat)} 扣底 buried 8 cards`,
   play_started: (p, n) => `开打 play starts: ${n.hand(p.banker)} leads, trump ${suit(p.trump)}`,
-  multiple: (p, n) => `${n.hand(p.seat)} 倍数 ×${p.multiple ?? p.value ?? ""}`,
+  multiple: (p, n) => `${n.hand(p.seat)} 倍数 ×${p.multiple}`,
   throw_failed: (p, n) => `${n.hand(p.seat)} 甩牌失败 a throw failed: only its lowest part is played`,
   played: (p, n) => `${n.hand(p.seat)} 出 ${cards(p.cards)}`,
   trick_won: (p, n) => `${n.hand(p.seat)} 赢墩 took the trick${p.points ? ` (+${p.points})` : ""}`,
@@ -86,7 +95,7 @@ export const QUIET: Record<string, string> = {
 };
 
 /** The log's line for one event, or null for a quiet one (or one a newer server added). */
-export function logLine(event: { type: string; payload: Record<string, any> }, names: Namers): string | null {
-  const line = LOG_LINES[event.type];
+export function logLine(event: SeenEvent, names: Namers): string | null {
+  const line = LOG_LINES[event.type] as ((p: SeenEvent["payload"], n: Namers) => string | null) | undefined;
   return line ? line(event.payload, names) : null;
 }

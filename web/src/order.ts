@@ -1,5 +1,7 @@
 // Display order only: how a hand is laid out, strongest trumps on the left, then each plain suit
 // from the ace down. The server decides every rule; this only sorts what it sent.
+import type { TricksView } from "./game_props";
+
 const RANKS = "23456789TJQKA";
 const SUIT_ORDER = "SHCD";
 
@@ -12,15 +14,12 @@ interface Trumps {
   top: string[];
 }
 
-export function trumpsOf(game: string, state: Record<string, any>): Trumps {
-  const trump: string | null = state.trump ?? null;
+export function trumpsOf(view: TricksView): Trumps {
+  const trump = view.value.trump;
   const suit = trump && SUIT_ORDER.includes(trump) ? trump : null;
-  if (game === "hunzhan") return { suit, ranks: ["T", "2"], top: [] };
-  if (game === "chaodipi") {
-    const level: string | null = state.flag_hand ? null : (state.level ?? null);
-    return { suit, ranks: level ? [level] : [], top: ["5H"] };
-  }
-  return { suit: null, ranks: [], top: [] };
+  if (view.case === "hunzhan") return { suit, ranks: ["T", "2"], top: [] };
+  const level = view.value.flagHand ? null : (view.value.level ?? null);
+  return { suit, ranks: level ? [level] : [], top: ["5H"] };
 }
 
 function weight(code: string, t: Trumps): number {

@@ -4,21 +4,15 @@ import type { ComponentChildren } from "preact";
 import { sideOf, zoneStyle } from "./place";
 import { coins, secondsLeft } from "./util";
 import { CoinIcon } from "./coin";
+import type { SeatedPlayer } from "./gen/paiju/v1/views_pb";
 
-export interface TableSeat {
-  account: string;
-  name: string;
-  ready: boolean;
-  coins: number;
-  connected: boolean;
-}
 
 interface Props {
   seatCount: number;
   place: number;
   tableSeat: number;
   /** Who sits there (null: the seat is free). */
-  sitter: TableSeat | null;
+  sitter: SeatedPlayer | null;
   /** The seat's place in the hand (null: not dealt in, or no hand on). */
   handSeat: number | null;
   handOn: boolean;

@@ -3,13 +3,14 @@
 import { useEffect, useState } from "preact/hooks";
 import { CardRow, cardsOf } from "./cards";
 import { dealsOf, verifyDeal, type FairnessResult } from "./fairness";
+import type { SeatedPlayer, LastHand } from "./gen/paiju/v1/views_pb";
 import { HOW } from "./labels";
 import type { Session } from "./session";
 import { secondsLeft, signed } from "./util";
 
 interface Props {
-  lastHand: { hand_id: string; seats: number[]; state: Record<string, any> };
-  tableSeats: ({ name: string; account: string } | null)[];
+  lastHand: LastHand;
+  tableSeats: (SeatedPlayer | null)[];
   me: Session;
   myTableSeat: number | null;
   ready: boolean;
@@ -27,34 +28,38 @@ interface Props {
 
 export function Settlement(props: Props) {
   const { lastHand, tableSeats, myTableSeat, ready, kickDueMs, now, message, onMessageRead, onAgain, onClose, onLeave } = props;
-  const state = lastHand.state;
-  const result = state.result ?? {};
-  const details = result.details ?? {};
-  const game: string = state.game;
+  const view = lastHand.state?.game;
+  const state = view?.value;
+  const result = state?.result;
+  const how = result?.details?.how ?? "";
+  const game = view?.case;
+  const handPoints = view?.case === "hunzhan" ? (view.value.result?.details?.points ?? []) : [];
   const seats = lastHand.seats;
   const mine = myTableSeat === null ? -1 : seats.indexOf(myTableSeat);
   const order = seats.map((_, hs) => hs).sort((a, b) => (a === mine ? -1 : b === mine ? 1 : a - b));
-  const winners: number[] = result.winners ?? [];
+  const winners = result?.winners ?? [];
   const [fair, setFair] = useState<FairnessResult | null>(null);
   const [fairError, setFairError] = useState("");
 
   useEffect(() => {
-    const deals = dealsOf(state.reveal);
-    if (!deals.length || !state.commitment) return;
+    const deals = dealsOf(state?.reveal);
+    if (!deals.length || !state?.commitment) return;
     verifyDeal(state.commitment, deals[deals.length - 1])
       .then(setFair)
       .catch((e) => setFairError(String(e)));
-  }, [lastHand.hand_id]);
+  }, [lastHand.handId]);
 
   // The house's fee per seat (a fee line is negative): shown whenever the hand charged one, so the
   // coins column adds up (+29/+29/−30/−30 once did not, with the fee nowhere).
   const feeOf = (hs: number): number =>
-    -((result.lines ?? []) as [number, number, string][])
-      .filter(([seat, , reason]) => seat === hs && reason === "fee")
-      .reduce((sum, [, amount]) => sum + amount, 0);
-  const fees = (result.fee ?? 0) > 0;
+    -(result?.lines ?? [])
+      .filter((line) => line.seat === hs && line.reason === "fee")
+      .reduce((sum, line) => sum + Number(line.amount), 0);
+  const fees = Number(result?.fee ?? 0) > 0;
   const nameOf = (hs: number) => tableSeats[seats[hs]]?.name ?? `seat ${seats[hs] + 1}`;
-  const myCoins = mine >= 0 ? (result.coins?.[mine] ?? 0) : 0;
+  const coinsOf = (hs: number): number => Number(result?.coins[hs] ?? 0);
+  const scores = result?.scores?.values;
+  const myCoins = mine >= 0 ? coinsOf(mine) : 0;
 
   return (
     <div class="modal-back">
@@ -62,7 +67,7 @@ export function Settlement(props: Props) {
         <h2 class={myCoins > 0 ? "won" : myCoins < 0 ? "lost" : ""}>
           {mine >= 0 && winners.includes(mine) ? "🎉 你赢了 You won!" : "本局结算 Settlement"}
         </h2>
-        {details.how && <p class="how">{HOW[details.how] ?? details.how}</p>}
+        {how && <p class="how">{HOW[how] ?? how}</p>}
         {message && (
           <p class="settlement-message" role="alert" data-testid="table-message" onClick={onMessageRead}>
             {message}
@@ -75,7 +80,7 @@ export function Settlement(props: Props) {
               {game === "zhajinhua" && <th>牌 Cards</th>}
               {game === "hunzhan" && <th>分 Points</th>}
               {game === "chaodipi" && <th>方 Side</th>}
-              {result.scores && <th>积分 Score</th>}
+              {scores && <th>积分 Score</th>}
               {fees && <th title="the house's fee, taken from winnings">台费 Fee</th>}
               <th>金币 Coins</th>
             </tr>
@@ -88,23 +93,23 @@ export function Settlement(props: Props) {
                   {nameOf(hs)}
                   {hs === mine ? " (you)" : ""}
                 </td>
-                {game === "zhajinhua" && (
+                {view?.case === "zhajinhua" && (
                   <td>
-                    <CardRow cards={cardsOf(state.players?.[hs]?.cards)} small />
+                    <CardRow cards={cardsOf(view.value.players[hs]?.cards)} small />
                   </td>
                 )}
-                {game === "hunzhan" && <td>{details.points?.[hs] ?? ""}</td>}
-                {game === "chaodipi" && <td>{state.players?.[hs]?.side === "banker" ? "庄 banker" : "闲 attacker"}</td>}
-                {result.scores && <td>{signed(result.scores[hs] ?? 0)}</td>}
+                {game === "hunzhan" && <td>{handPoints[hs] ?? ""}</td>}
+                {view?.case === "chaodipi" && <td>{view.value.players[hs]?.side === "banker" ? "庄 banker" : "闲 attacker"}</td>}
+                {scores && <td>{signed(scores[hs] ?? 0)}</td>}
                 {fees && <td class="fee" data-testid="fee">{feeOf(hs) ? `−${feeOf(hs)}` : ""}</td>}
-                <td class={(result.coins?.[hs] ?? 0) >= 0 ? "plus" : "minus"}>{signed(result.coins?.[hs] ?? 0)}</td>
+                <td class={coinsOf(hs) >= 0 ? "plus" : "minus"}>{signed(coinsOf(hs))}</td>
               </tr>
             ))}
           </tbody>
         </table>
         {fees && (
           <p class="muted fee-note" data-testid="fee-note">
-            台费 The house takes {result.fee} as its fee from the winnings: the coins column is after it.
+            台费 The house takes {String(result?.fee ?? 0)} as its fee from the winnings: the coins column is after it.
           </p>
         )}
         <div class="fairness" data-testid="fairness">

@@ -2,14 +2,16 @@
 // for whenever events arrive), the player panels around the felt, and the game's own controls.
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { Code, codeOf, lobby, paijuCodeOf, reasonOf, table } from "./api";
-import type { TableView } from "./gen/paiju/v1/table_pb";
+import type { Event, TableView } from "./gen/paiju/v1/table_pb";
+import type { SeatedPlayer } from "./gen/paiju/v1/views_pb";
+import { seenEvents } from "./events";
 import { checkAction } from "./check";
 import { followTable, isSeatLost, VIEW_FORMAT } from "./follow";
 import { gameTitle, STAND_REASONS, waitingFor } from "./labels";
 import type { SeatMemory, Session } from "./session";
 import { RulesDialog } from "./rules";
 import { Settlement } from "./settlement";
-import { SeatZone, type TableSeat } from "./seats";
+import { SeatZone } from "./seats";
 import { TricksControls, TricksFelt, TricksInfo, TricksSeat } from "./tricks";
 import { coins, secondsLeft, useTick } from "./util";
 import { ZhajinhuaControls, ZhajinhuaFelt, ZhajinhuaInfo, ZhajinhuaSeat } from "./zhajinhua";
@@ -23,21 +25,21 @@ import { staleMoveMessage, turnRanOut, YOUR_TIME_RAN_OUT } from "./late_click";
 /** Refusals that can mean the player's turn was over before the click arrived. */
 const TURN_GONE_CODES = new Set(["not_your_turn", "hand_over", "no_hand", "not_in_hand"]);
 
-function liveOf(message: TableView): Live {
+function turnOf(message: TableView): Live["turn"] {
   const turn = message.turn;
-  return {
-    version: message.version,
-    seat: message.seat ?? null,
-    legal: message.legalActions,
-    turn: turn
-      ? {
-          seat: turn.seat,
-          dueMs: turn.dueAt ? Number(turn.dueAt.seconds) * 1000 + Math.floor(turn.dueAt.nanos / 1e6) : 0,
-          suspended: turn.suspended,
-        }
-      : null,
-    view: JSON.parse(message.viewJson),
-  };
+  return turn
+    ? {
+        seat: turn.seat,
+        dueMs: turn.dueAt ? Number(turn.dueAt.seconds) * 1000 + Math.floor(turn.dueAt.nanos / 1e6) : 0,
+        suspended: turn.suspended,
+      }
+    : null;
+}
+
+/** The view to show, or null when it came without its typed state (a newer server's field). */
+function liveOf(message: TableView): Live | null {
+  if (!message.state) return null;
+  return { version: message.version, seat: message.seat ?? null, legal: message.legalActions, turn: turnOf(message), view: message.state };
 }
 
 interface Props {
@@ -75,14 +77,14 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
   // end unseen, without its settlement.
   const newest = useRef(new NewestView());
   const show = (view: TableView) => {
-    if (!newest.current.take(view.version)) return;
     const fresh = liveOf(view);
+    if (!fresh || !newest.current.take(view.version)) return;
     const hand = fresh.view.hand;
-    (fresh.view.table?.seats ?? []).forEach((sitter: TableSeat | null, ts: number) => {
-      if (sitter) seatNames.current[ts] = sitter.name;
+    (fresh.view.table?.seats ?? []).forEach(({ player }, ts) => {
+      if (player) seatNames.current[ts] = player.name;
     });
-    if (hand?.seats) handSeatsNow.current = hand.seats;
-    if (hand && hand.my_hand_seat != null) rememberPlayed(hand.hand_id);
+    if (hand) handSeatsNow.current = hand.seats;
+    if (hand && hand.myHandSeat !== undefined) rememberPlayed(hand.handId);
     setLive(fresh);
   };
 
@@ -114,20 +116,21 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
     return fresh > 0 ? eventsSeen.current.recent.slice(-fresh) : [];
   };
   // From the stream, and the person's own moves from Act's reply: each event once, by its id.
-  const onEvents = (batch: { type: string; payloadJson: string; id: string }[]) => {
+  const onEvents = (batch: Event[]) => {
     const lines: EventLine[] = [];
-    for (const e of eventIds.current.fresh(batch)) {
-      const payload = safeJson(e.payloadJson);
-      if (e.type === "hand_seats" && Array.isArray(payload.seats)) handSeatsNow.current = payload.seats;
-      if (e.type === "sat" && payload.name) seatNames.current[payload.seat] = payload.name;
-      lines.push({ type: e.type, payload, at: Date.now(), line: logLine({ type: e.type, payload }, names) });
+    for (const e of seenEvents(eventIds.current.fresh(batch))) {
+      if (e.type === "hand_seats") handSeatsNow.current = e.payload.seats;
+      if (e.type === "sat" && e.payload.name) seatNames.current[e.payload.seat] = e.payload.name;
+      lines.push({ ...e, at: Date.now(), line: logLine(e, names) });
     }
     for (const line of lines) {
       if (line.type === "disconnected") {
-        setAway((a) => ({ ...a, [line.payload.seat]: line.payload.reconnect_by_ms ?? 0 }));
+        const { seat: awaySeat, reconnectByMs } = line.payload;
+        setAway((a) => ({ ...a, [awaySeat]: Number(reconnectByMs) }));
       } else if (line.type === "reconnected") {
+        const backSeat = line.payload.seat;
         setAway((a) => {
-          const { [line.payload.seat]: _, ...rest } = a;
+          const { [backSeat]: _, ...rest } = a;
           return rest;
         });
       } else if (line.type === "stood" && line.payload.account === me.accountId) {
@@ -145,12 +148,12 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
 
   // The tier's title in both languages (the view names the tier by its id).
   const [tierTitle, setTierTitle] = useState("");
-  const game = live?.view.table.game;
+  const game = live?.view.table?.game;
   useEffect(() => {
     if (!game) return;
     lobby
       .listTiers({ game })
-      .then((r) => setTierTitle(r.tiers.find((t) => t.tier === live?.view.table.tier)?.title ?? ""))
+      .then((r) => setTierTitle(r.tiers.find((t) => t.tier === live?.view.table?.tier)?.title ?? ""))
       .catch(() => setTierTitle(""));
   }, [game]);
 
@@ -185,7 +188,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
     const eventsAtClick = eventsSeen.current.count;
     const lateClick = (turnNow: Live["turn"]) => ({
       myTableSeat: live.seat,
-      myHandSeat: live.view.hand?.my_hand_seat ?? null,
+      myHandSeat: live.view.hand?.myHandSeat ?? null,
       turnClicked: live.turn,
       turnNow,
       eventsSince: eventsSinceCount(eventsAtClick),
@@ -208,7 +211,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
         if (fresh) show(fresh);
         const still = fresh && (await checkAction(seat.tableId, action, fresh.legalActions, false)).legal;
         if (!fresh || attempt >= 2 || !still) {
-          setMessage(staleMoveMessage(lateClick(fresh ? liveOf(fresh).turn : null)));
+          setMessage(staleMoveMessage(lateClick(fresh ? turnOf(fresh) : null)));
           return false;
         }
         version = fresh.version;
@@ -220,7 +223,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
     setPressedStart(true);
     try {
       await lobby.ready({ roomId: seat.roomId });
-      setDismissed(live?.view.last_hand?.hand_id ?? "");
+      setDismissed(live?.view.lastHand?.handId ?? "");
       refresh();
     } catch (e) {
       setPressedStart(false);
@@ -242,7 +245,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
 
   // The header's balance follows the seat's coins: a settlement changes both, and the header must
   // not wait for an event that a dropped stream lost.
-  const myCoins = live && live.view.seat != null ? live.view.table.seats[live.view.seat]?.coins : undefined;
+  const myCoins = live && live.view.seat !== undefined ? live.view.table?.seats[live.view.seat]?.player?.coins : undefined;
   useEffect(() => {
     if (myCoins !== undefined) onMoneyChanged(!live?.view.hand);
   }, [myCoins]);
@@ -255,11 +258,17 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
     );
   }
   const view = live.view;
-  const tableSeats: (TableSeat | null)[] = view.table.seats;
-  const mySeatAtTable: number | null = view.seat;
+  const gameName = view.table?.game ?? "";
+  const tableSeats: (SeatedPlayer | null)[] = (view.table?.seats ?? []).map((s) => s.player ?? null);
+  const mySeatAtTable: number | null = view.seat ?? null;
   const hand = view.hand;
   const handSeats: number[] | null = hand ? hand.seats : null;
-  const myHandSeat: number | null = hand ? hand.my_hand_seat : null;
+  const myHandSeat: number | null = hand?.myHandSeat ?? null;
+  const kick = view.readyKick ? { seat: view.readyKick.seat, dueMs: Number(view.readyKick.dueMs) } : null;
+  const awayOf = (ts: number): number | null => {
+    const until = view.reconnectByMs[String(ts)];
+    return until !== undefined ? Number(until) : null;
+  };
   const seatCount = tableSeats.length;
   const placeOfTable = (ts: number) => (mySeatAtTable === null ? ts : (ts - mySeatAtTable + seatCount) % seatCount);
   const tableSeatOfHand = (hs: number) => (handSeats ? handSeats[hs] : hs);
@@ -272,11 +281,12 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
   const turnSeat = live.turn ? live.turn.seat : null;
   const turnLeft = live.turn && live.turn.dueMs ? secondsLeft(live.turn.dueMs, now) : null;
   const myTurn = turnSeat !== null && turnSeat === mySeatAtTable;
-  const lastHand = view.last_hand;
-  const zjh = view.table.game === "zhajinhua";
+  const lastHand = view.lastHand;
+  const zjh = gameName === "zhajinhua";
   // Only a hand the player was dealt into is settled on their screen.
-  const showSettlement = !hand && lastHand && lastHand.hand_id !== dismissed && playedIn(lastHand.hand_id);
+  const showSettlement = !hand && lastHand && lastHand.handId !== dismissed && playedIn(lastHand.handId);
   const GameSeat = zjh ? ZhajinhuaSeat : TricksSeat;
+  const commitment = hand?.state?.game.value?.commitment;
   const gameProps: GameProps = {
     live,
     me,
@@ -289,9 +299,9 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
 
   return (
     <main
-      class={`table-screen game-${view.table.game}${myTurn ? " my-turn" : ""}${connected ? "" : " offline"}`}
+      class={`table-screen game-${gameName}${myTurn ? " my-turn" : ""}${connected ? "" : " offline"}`}
       data-testid="table"
-      data-hand-id={hand?.hand_id}
+      data-hand-id={hand?.handId}
     >
       <div class="felt-area">
         {!connected && (
@@ -315,8 +325,8 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
                 handOn={!!hand}
                 isTurn={isTurn}
                 turnLeft={isTurn && !live.turn?.suspended ? turnLeft : null}
-                awayUntilMs={away[ts] ?? view.reconnect_by_ms?.[String(ts)] ?? null}
-                kickDueMs={view.ready_kick?.seat === ts ? view.ready_kick.due_ms : null}
+                awayUntilMs={away[ts] ?? awayOf(ts)}
+                kickDueMs={kick?.seat === ts ? kick.dueMs : null}
                 now={now}
               >
                 {hand && hs >= 0 && <GameSeat {...gameProps} handSeat={hs} />}
@@ -339,17 +349,17 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
         {!hand && !showSettlement && (
           <div class="center-message">
             {me_?.ready || pressedStart ? (
-              <p data-testid="waiting-others">已举手 Ready ✋ — {waitingFor(view.table.game, tableSeats, me.username)}</p>
+              <p data-testid="waiting-others">已举手 Ready ✋ — {waitingFor(gameName, tableSeats, me.username)}</p>
             ) : (
               <>
                 <button class="primary huge" data-testid="start" onClick={ready}>
                   开始 Start
                 </button>
-                {view.ready_kick?.seat === mySeatAtTable && (
+                {kick && kick.seat === mySeatAtTable && (
                   <p class="kick-warning" data-testid="my-kick">
-                    其他玩家已举手：{secondsLeft(view.ready_kick.due_ms, now)} 秒内请按开始，否则将离座。
+                    其他玩家已举手：{secondsLeft(kick.dueMs, now)} 秒内请按开始，否则将离座。
                     <br />
-                    The others are ready: press start within {secondsLeft(view.ready_kick.due_ms, now)}s or you will be stood up.
+                    The others are ready: press start within {secondsLeft(kick.dueMs, now)}s or you will be stood up.
                   </p>
                 )}
               </>
@@ -375,7 +385,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
           </div>
         </div>
         <div class="side-table">
-          <b>{gameTitle(view.table.game)}</b> <span class="muted" data-testid="room-name">{tierTitle || view.table.tier} · 桌 {seat.roomId.replace(/^.*-(\d+)$/, "$1")}</span>
+          <b>{gameTitle(gameName)}</b> <span class="muted" data-testid="room-name">{tierTitle || view.table?.tier} · 桌 {seat.roomId.replace(/^.*-(\d+)$/, "$1")}</span>
           <button class="link rules-link" data-testid="open-rules" onClick={() => setRulesOpen(true)}>
             📖 规则 Rules
           </button>
@@ -385,10 +395,10 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
         </div>
         {hand && !zjh && <TricksInfo {...gameProps} />}
         {hand && zjh && <ZhajinhuaInfo {...gameProps} />}
-        {hand?.state?.commitment && (
+        {commitment && (
           <div class="commitment" title="SHA-256 of the shuffle's seed and order, published before the deal">
             洗牌承诺 Shuffle commitment
-            <code data-testid="commitment">{hand.state.commitment.slice(0, 16)}…</code>
+            <code data-testid="commitment">{commitment.slice(0, 16)}…</code>
           </div>
         )}
         <EventLog events={events} />
@@ -396,7 +406,7 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
           离开 Leave table
         </button>
       </aside>
-      {rulesOpen && <RulesDialog game={view.table.game} onClose={() => setRulesOpen(false)} />}
+      {rulesOpen && <RulesDialog game={gameName} onClose={() => setRulesOpen(false)} />}
       {showSettlement && (
         <Settlement
           lastHand={lastHand}
@@ -404,12 +414,12 @@ export function TableScreen({ seat, me, onLeave, onMoneyChanged }: Props) {
           me={me}
           myTableSeat={mySeatAtTable}
           ready={!!me_?.ready || pressedStart}
-          kickDueMs={view.ready_kick?.seat === mySeatAtTable ? view.ready_kick.due_ms : null}
+          kickDueMs={kick && kick.seat === mySeatAtTable ? kick.dueMs : null}
           now={now}
           message={message}
           onMessageRead={() => setMessage("")}
           onAgain={ready}
-          onClose={() => setDismissed(lastHand.hand_id)}
+          onClose={() => setDismissed(lastHand.handId)}
           onLeave={leave}
         />
       )}
@@ -426,14 +436,6 @@ function rememberPlayed(handId: string): void {
 
 function playedIn(handId: string): boolean {
   return (JSON.parse(sessionStorage.getItem(PLAYED_KEY) ?? "[]") as string[]).includes(handId);
-}
-
-function safeJson(text: string): Record<string, any> {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return {};
-  }
 }
 
 function EventLog({ events }: { events: EventLine[] }) {

@@ -7,12 +7,14 @@ import { Card, CardBack, CardRow, cardsOf, prettyCards } from "./cards";
 import { checkAction, type Check } from "./check";
 import { trumpLabel } from "./labels";
 import { displayOrder, trumpsOf } from "./order";
-import type { GameProps } from "./game_props";
+import { type GameProps, tricksOf, type TricksView } from "./game_props";
+import type { SeatCards } from "./gen/paiju/v1/hand_parts_pb";
 
-interface Play {
-  seat: number;
-  cards: string;
-}
+type TrickState = TricksView["value"];
+
+/** Who took the trick just finished: 混战 says so; 炒地皮 only shows the trick. */
+const lastTrickWinnerOf = (state: TrickState): number | null =>
+  state.$typeName === "paiju.v1.HunzhanView" ? (state.lastTrickWinner ?? null) : null;
 
 const PHASES: Record<string, string> = {
   dealing: "发牌 Dealing — declare a trump when you can",
@@ -26,21 +28,21 @@ const PHASES: Record<string, string> = {
 
 /** In the side panel: trump, declaration, banker and the attackers' points. */
 export function TricksInfo({ live, nameOf }: GameProps) {
-  const game: string = live.view.table.game;
-  const state = live.view.hand.state;
-  const trumpText = trumpLabel(state);
+  const view = tricksOf(live);
+  if (!view) return null;
+  const trumpText = trumpLabel(view.value);
   return (
       <div class="trick-info" data-testid="trick-info">
         <span class="tag trump">主 Trump {trumpText}</span>
-        {game === "chaodipi" && <span class="tag">级 Level {state.level}</span>}
-        {state.declaration && (
+        {view.case === "chaodipi" && <span class="tag">级 Level {view.value.level ?? ""}</span>}
+        {view.case === "hunzhan" && view.value.declaration && (
           <span class="tag">
-            亮主 {nameOf(state.declaration.seat)} {prettyCards(state.declaration.cards)}
+            亮主 {nameOf(view.value.declaration.seat)} {prettyCards(view.value.declaration.cards)}
           </span>
         )}
-        {state.banker !== null && state.banker !== undefined && <span class="tag">庄 banker {nameOf(state.banker)}</span>}
-        {game === "chaodipi" && state.attacker_points && (
-          <span class="tag">闲家得分 attackers {state.attacker_points.total}</span>
+        {view.case === "chaodipi" && view.value.banker !== undefined && <span class="tag">庄 banker {nameOf(view.value.banker)}</span>}
+        {view.case === "chaodipi" && view.value.attackerPoints && (
+          <span class="tag">闲家得分 attackers {view.value.attackerPoints.total}</span>
         )}
               </div>
   );
@@ -48,27 +50,27 @@ export function TricksInfo({ live, nameOf }: GameProps) {
 
 /** The trick on the felt: the one being played, or for a moment after it was taken, the one
  * just finished (with who took it). */
-function useTrickOnFelt(state: any): { plays: Play[]; winner: number | null } {
-  const [linger, setLinger] = useState<{ trick: Play[]; winner: number | null } | null>(null);
+function useTrickOnFelt(state: TrickState): { plays: SeatCards[]; winner: number | null } {
+  const [linger, setLinger] = useState<{ trick: SeatCards[]; winner: number | null } | null>(null);
   const lastTrickKey = useRef("");
-  const previous: Play[] = state.previous_trick ?? [];
-  const previousKey = JSON.stringify(previous);
+  const previous = state.previousTrick;
+  const previousKey = previous.map((play) => `${play.seat}:${play.cards}`).join("|");
   useEffect(() => {
     const before = lastTrickKey.current;
     lastTrickKey.current = previousKey;
     if (before && previousKey !== before && previous.length) {
-      setLinger({ trick: previous, winner: state.last_trick_winner ?? null });
+      setLinger({ trick: previous, winner: lastTrickWinnerOf(state) });
       const id = setTimeout(() => setLinger(null), 1500);
       return () => clearTimeout(id);
     }
   }, [previousKey]);
-  const current: Play[] = state.trick ?? [];
+  const current = state.trick;
   if (current.length) return { plays: current, winner: null };
   return linger ? { plays: linger.trick, winner: linger.winner } : { plays: [], winner: null };
 }
 
 /** The cards a player put into the trick on the felt (an empty slot of the same size when none). */
-function TrickPlay({ state, seat, mine }: { state: any; seat: number; mine?: boolean }) {
+function TrickPlay({ state, seat, mine }: { state: TrickState; seat: number; mine?: boolean }) {
   const { plays, winner } = useTrickOnFelt(state);
   const play = plays.find((p) => p.seat === seat);
   return (
@@ -88,8 +90,12 @@ function TrickPlay({ state, seat, mine }: { state: any; seat: number; mine?: boo
 }
 
 /** In the middle of the felt: the phase while no trick is on, and the viewer's own play. */
-export function TricksFelt({ live, mySeat }: GameProps) {
-  const state = live.view.hand.state;
+export function TricksFelt(props: GameProps) {
+  const view = tricksOf(props.live);
+  return view ? <TricksFeltOf {...props} state={view.value} /> : null;
+}
+
+function TricksFeltOf({ mySeat, state }: GameProps & { state: TrickState }) {
   const { plays } = useTrickOnFelt(state);
   return (
     <>
@@ -101,36 +107,44 @@ export function TricksFelt({ live, mySeat }: GameProps) {
 
 /** In another player's zone, after their panel: their cards (backs), badges, and their play. */
 export function TricksSeat({ live, handSeat }: GameProps & { handSeat: number }) {
-  const game: string = live.view.table.game;
-  const state = live.view.hand.state;
-  const p = state.players[handSeat];
-  if (!p) return null;
+  const view = tricksOf(live);
+  const p = view?.value.players[handSeat];
+  if (!view || !p) return null;
+  const side = view.case === "chaodipi" ? view.value.players[handSeat].side : undefined;
   return (
     <>
       <div class="hand-spot">
         <div class="back-fan">
-          {Array.from({ length: Math.min(p.card_count, 6) }, (_, i) => (
+          {Array.from({ length: Math.min(p.cardCount, 6) }, (_, i) => (
             <CardBack key={i} small />
           ))}
-          <span class="count">{p.card_count}</span>
+          <span class="count">{p.cardCount}</span>
         </div>
         <div class="spot-tags">
-          {game === "hunzhan" && <span class="tag paid">分 {p.points}</span>}
-          {p.side && <span class={`tag side-${p.side}`}>{p.side === "banker" ? "庄家 banker" : "闲家 attacker"}</span>}
+          {view.case === "hunzhan" && <span class="tag paid">分 {view.value.players[handSeat].points}</span>}
+          {side && <span class={`tag side-${side}`}>{side === "banker" ? "庄家 banker" : "闲家 attacker"}</span>}
           {p.strikes > 0 && <span class="tag out">超时 ×{p.strikes}</span>}
         </div>
       </div>
-      <TrickPlay state={state} seat={handSeat} />
+      <TrickPlay state={view.value} seat={handSeat} />
     </>
   );
 }
 
 /** Below the felt: the own hand, 出牌 and the other moves, 看分 and 上一轮. */
-export function TricksControls({ live, mySeat, nameOf, act, tableId }: GameProps) {
-  const game: string = live.view.table.game;
-  const state = live.view.hand.state;
-  const players: any[] = state.players;
+export function TricksControls(props: GameProps) {
+  const view = tricksOf(props.live);
+  return view ? <TricksControlsOf {...props} view={view} /> : null;
+}
+
+function TricksControlsOf({ live, mySeat, nameOf, act, tableId, view }: GameProps & { view: TricksView }) {
+  const state = view.value;
+  const players = state.players;
   const mine = mySeat !== null ? players[mySeat] : null;
+  const morePlays = view.case === "chaodipi" && view.value.morePlays;
+  const level = view.case === "chaodipi" ? view.value.level : undefined;
+  const attackerPoints = view.case === "chaodipi" ? view.value.attackerPoints : undefined;
+  const kittyTaken = view.case === "chaodipi" ? view.value.kittyTaken : undefined;
   const myCards = cardsOf(mine?.cards);
   const handKey = mine?.cards ?? "";
   const [selected, setSelected] = useState<Set<number>>(new Set());
@@ -138,10 +152,10 @@ export function TricksControls({ live, mySeat, nameOf, act, tableId }: GameProps
   const [overlay, setOverlay] = useState<"" | "points" | "last">("");
   const [busy, setBusy] = useState(false);
 
-  const myTurn = mySeat !== null && state.to_act === mySeat;
+  const myTurn = mySeat !== null && state.toAct === mySeat;
   const burying = state.phase === "burying" && myTurn;
   const verb = burying ? "bury" : "play";
-  const canPlay = myTurn && (live.legal.some((a) => a.startsWith(`${verb} `)) || burying || !!state.more_plays);
+  const canPlay = myTurn && (live.legal.some((a) => a.startsWith(`${verb} `)) || burying || morePlays);
   const selection = [...selected].sort((a, b) => a - b).map((i) => myCards[i]);
   const action = selection.length ? `${verb} ${selection.join(" ")}` : "";
 
@@ -152,7 +166,7 @@ export function TricksControls({ live, mySeat, nameOf, act, tableId }: GameProps
     setCheck(null);
     if (!canPlay || !action) return;
     let current = true;
-    checkAction(tableId, action, live.legal, !!state.more_plays || burying).then((r) => current && setCheck(r));
+    checkAction(tableId, action, live.legal, morePlays || burying).then((r) => current && setCheck(r));
     return () => {
       current = false;
     };
@@ -177,10 +191,10 @@ export function TricksControls({ live, mySeat, nameOf, act, tableId }: GameProps
     if (playLit) go(action);
   };
 
-  const ordered = useMemo(() => displayOrder(myCards, trumpsOf(game, state)), [handKey, state.trump, state.level]);
+  const ordered = useMemo(() => displayOrder(myCards, trumpsOf(view)), [handKey, state.trump, level]);
   const declarations = live.legal.filter((a) => a.startsWith("declare "));
   const others = live.legal.filter((a) => !a.startsWith("play ") && !a.startsWith("declare ") && !a.startsWith("bury "));
-  const previous: Play[] = state.previous_trick ?? [];
+  const previous = state.previousTrick;
   const hint = !myTurn
     ? ""
     : !action
@@ -193,8 +207,8 @@ export function TricksControls({ live, mySeat, nameOf, act, tableId }: GameProps
 
   return (
     <div class="controls tricks-controls">
-      {state.kitty_taken && burying && (
-        <div class="kitty-note">底牌 Kitty taken: {prettyCards(state.kitty_taken)}</div>
+      {kittyTaken && burying && (
+        <div class="kitty-note">底牌 Kitty taken: {prettyCards(kittyTaken)}</div>
       )}
       <div
         class="my-hand"
@@ -208,7 +222,7 @@ export function TricksControls({ live, mySeat, nameOf, act, tableId }: GameProps
           <Card key={`${code}-${index}`} code={code} index={index} selected={selected.has(index)} onClick={() => toggle(index)} />
         ))}
       </div>
-      <div class="actions" data-testid="actions" data-legal={live.legal.join("|")} data-version={String(live.version)} data-more={String(!!state.more_plays)}>
+      <div class="actions" data-testid="actions" data-legal={live.legal.join("|")} data-version={String(live.version)} data-more={String(morePlays)}>
         <button name="play" class="primary" disabled={!playLit} onClick={playSelection} title="or right-click your hand">
           {burying ? "埋底 Bury" : "出牌 Play"}
         </button>
@@ -239,9 +253,9 @@ export function TricksControls({ live, mySeat, nameOf, act, tableId }: GameProps
       {overlay === "points" && (
         <div class="overlay-panel" data-testid="points-panel" onClick={() => setOverlay("")}>
           <h3>看分 Points taken</h3>
-          {game === "chaodipi" && state.attacker_points && (
+          {attackerPoints && (
             <p>
-              闲家 Attackers: <b>{state.attacker_points.total}</b>
+              闲家 Attackers: <b>{attackerPoints.total}</b>
             </p>
           )}
           <table>
@@ -249,9 +263,9 @@ export function TricksControls({ live, mySeat, nameOf, act, tableId }: GameProps
               {players.map((p) => (
                 <tr key={p.seat}>
                   <td>{nameOf(p.seat)}</td>
-                  <td>{game === "hunzhan" ? p.points : ""}</td>
+                  <td>{p.$typeName === "paiju.v1.HunzhanPlayer" ? p.points : ""}</td>
                   <td>
-                    <CardRow cards={cardsOf(p.point_cards)} small />
+                    <CardRow cards={cardsOf(p.pointCards)} small />
                   </td>
                 </tr>
               ))}
@@ -267,7 +281,7 @@ export function TricksControls({ live, mySeat, nameOf, act, tableId }: GameProps
             <div key={play.seat} class="last-row">
               <span>
                 {nameOf(play.seat)}
-                {state.last_trick_winner === play.seat ? " 🏆" : ""}
+                {lastTrickWinnerOf(state) === play.seat ? " 🏆" : ""}
               </span>
               <CardRow cards={cardsOf(play.cards)} small />
             </div>

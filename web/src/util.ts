@@ -15,7 +15,7 @@ export function coins(n: number | bigint): string {
   return Number(n).toLocaleString("en-US");
 }
 
-export function signed(n: number): string {
+export function signed(n: number | bigint): string {
   return n > 0 ? `+${coins(n)}` : coins(n);
 }
 

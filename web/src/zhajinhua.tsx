@@ -3,10 +3,11 @@
 import { useState } from "preact/hooks";
 import { Card, CardBack, cardsOf } from "./cards";
 import { chipLabel, ZJH_STATUS } from "./labels";
-import type { GameProps } from "./game_props";
+import { type GameProps, zhajinhuaOf } from "./game_props";
+import type { ZhajinhuaPlayer } from "./gen/paiju/v1/zhajinhua_pb";
 import { coins } from "./util";
 
-function Tags({ p, dealer }: { p: any; dealer: number }) {
+function Tags({ p, dealer }: { p: ZhajinhuaPlayer; dealer: number }) {
   const status = ZJH_STATUS[p.status] ?? p.status;
   return (
     <div class="spot-tags">
@@ -18,7 +19,7 @@ function Tags({ p, dealer }: { p: any; dealer: number }) {
   );
 }
 
-function ThreeCards({ text, small }: { text: string | null; small: boolean }) {
+function ThreeCards({ text, small }: { text: string | undefined; small: boolean }) {
   const cards = cardsOf(text);
   return (
     <div class="zjh-cards">
@@ -31,14 +32,15 @@ function ThreeCards({ text, small }: { text: string | null; small: boolean }) {
 
 /** In the middle of the felt: the pot. */
 export function ZhajinhuaFelt({ live }: GameProps) {
-  const state = live.view.hand.state;
+  const state = zhajinhuaOf(live);
+  if (!state) return null;
   return (
     <div class="pot" data-testid="pot">
       <div class="pot-amount">
         底池 Pot <b>{coins(state.pot)}</b>
       </div>
       <div class="pot-detail">
-        <span>封顶 cap {coins(state.pot_cap)}</span> · <span>单注 stake {coins(state.stake)}/{coins(state.max_stake)}</span> ·{" "}
+        <span>封顶 cap {coins(state.potCap)}</span> · <span>单注 stake {coins(state.stake)}/{coins(state.maxStake)}</span> ·{" "}
         <span>底注 ante {coins(state.ante)}</span>
       </div>
 
@@ -49,21 +51,21 @@ export function ZhajinhuaFelt({ live }: GameProps) {
 /** In the side panel, beside the room's name: why the ante is what it is (每注计算), which the
  * felt has no room for. */
 export function ZhajinhuaInfo({ live }: GameProps) {
-  const state = live.view.hand.state;
-  if (!state.ante_rule) return null;
+  const state = zhajinhuaOf(live);
+  if (!state?.anteRule) return null;
   return (
     <div class="ante-rule" data-testid="ante-rule" title="每注计算: the ante follows the fewest coins anyone in the hand held">
-      底注 {coins(state.ante)} · 每注计算 Everyone here holds ≥ {coins(state.ante_rule.from_coins)} (the fewest:{" "}
-      {coins(state.ante_rule.fewest_coins)}), so the ante is {coins(state.ante)}
+      底注 {coins(state.ante)} · 每注计算 Everyone here holds ≥ {coins(state.anteRule.fromCoins)} (the fewest:{" "}
+      {coins(state.anteRule.fewestCoins)}), so the ante is {coins(state.ante)}
     </div>
   );
 }
 
 /** In another player's zone, after their panel: their three cards and badges. */
 export function ZhajinhuaSeat({ live, handSeat }: GameProps & { handSeat: number }) {
-  const state = live.view.hand.state;
-  const p = state.players[handSeat];
-  if (!p) return null;
+  const state = zhajinhuaOf(live);
+  const p = state?.players[handSeat];
+  if (!state || !p) return null;
   return (
     <div class={`hand-spot status-${p.status}`}>
       <ThreeCards text={p.cards} small={true} />
@@ -74,12 +76,13 @@ export function ZhajinhuaSeat({ live, handSeat }: GameProps & { handSeat: number
 
 /** Below the felt: the player's own cards and moves. */
 export function ZhajinhuaControls({ live, mySeat, nameOf, act }: GameProps) {
-  const state = live.view.hand.state;
+  const state = zhajinhuaOf(live);
   const legal = new Set(live.legal);
   const raises = live.legal.filter((a) => a.startsWith("raise ")).map((a) => Number(a.slice(6)));
   const targets = live.legal.filter((a) => a.startsWith("compare ")).map((a) => Number(a.slice(8)));
   const [picking, setPicking] = useState(false);
   const [busy, setBusy] = useState(false);
+  if (!state) return null;
   const mine = mySeat !== null ? state.players[mySeat] : null;
 
   const go = async (action: string) => {
@@ -106,7 +109,7 @@ export function ZhajinhuaControls({ live, mySeat, nameOf, act }: GameProps) {
           看牌 Look
         </button>
         <button name="call" class="primary" disabled={!lit("call")} onClick={() => go("call")}>
-          跟注 Call{legal.has("call") && state.call_amount ? ` ${coins(state.call_amount)}` : ""}
+          跟注 Call{legal.has("call") && state.callAmount ? ` ${coins(state.callAmount)}` : ""}
         </button>
         <span class="raise-group">
           <span class="group-label">加注 Raise</span>
