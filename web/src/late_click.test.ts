@@ -1,6 +1,11 @@
 // Run by tests/web/test_web_units.py (bundled by esbuild, then `node --test`).
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { create } from "@bufbuild/protobuf";
+import type { SeenEvent } from "./events";
+import { TableStrikeSchema } from "./gen/paiju/v1/events_pb";
+import { SeatEventSchema, TimedOutEventSchema } from "./gen/paiju/v1/hand_parts_pb";
+import { ZhajinhuaBetSchema, ZhajinhuaFoldedSchema } from "./gen/paiju/v1/zhajinhua_pb";
 import { type LateClick, staleMoveMessage, TABLE_MOVED_ON, YOUR_TIME_RAN_OUT } from "./late_click";
 
 const NOW = 1_000_000;
@@ -17,21 +22,22 @@ const click = (changes: Partial<LateClick>): LateClick => ({
 
 test("a strike, a timed-out turn or a timeout's fold of the player's own seat says the time ran out", () => {
   for (const event of [
-    { type: "strike", payload: { seat: 1, strikes: 1 } },
-    { type: "timed_out", payload: { seat: 1, strikes: 2 } },
-    { type: "folded", payload: { seat: 1, reason: "timeout" } },
-  ]) {
+    { type: "strike", payload: create(TableStrikeSchema, { seat: 1, strikes: 1 }) },
+    { type: "timed_out", payload: create(TimedOutEventSchema, { seat: 1, strikes: 2 }) },
+    { type: "folded", payload: create(ZhajinhuaFoldedSchema, { seat: 1, reason: "timeout" }) },
+  ] satisfies SeenEvent[]) {
     assert.equal(staleMoveMessage(click({ eventsSince: [event] })), YOUR_TIME_RAN_OUT, event.type);
   }
 });
 
 test("another seat's timeout, or the player's own fold by choice, is the table moving on", () => {
   for (const event of [
-    { type: "strike", payload: { seat: 0, strikes: 1 } },
-    { type: "timed_out", payload: { seat: 2, strikes: 1 } }, // hand seat 2 is someone else
-    { type: "folded", payload: { seat: 1, reason: "fold" } },
-    { type: "called", payload: { seat: 0, amount: 10 } },
-  ]) {
+    { type: "strike", payload: create(TableStrikeSchema, { seat: 0, strikes: 1 }) },
+    { type: "timed_out", payload: create(TimedOutEventSchema, { seat: 2, strikes: 1 }) }, // hand seat 2 is someone else
+    { type: "folded", payload: create(ZhajinhuaFoldedSchema, { seat: 1, reason: "fold" }) },
+    { type: "called", payload: create(ZhajinhuaBetSchema, { seat: 0, amount: 10n }) },
+    { type: "looked", payload: create(SeatEventSchema, { seat: 1 }) },
+  ] satisfies SeenEvent[]) {
     assert.equal(staleMoveMessage(click({ eventsSince: [event] })), TABLE_MOVED_ON, event.type);
   }
 });
