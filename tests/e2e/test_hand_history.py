@@ -12,6 +12,7 @@ import pytest
 
 from paiju.client.sdk import PaijuError
 from paiju.common.typed_views import game_view_dict
+from paiju.proto.v1 import views_pb2
 from tests.e2e.test_platform import everyone_settled, finish_hand, new_clients, start_hand, wait_for
 
 
@@ -48,8 +49,11 @@ def test_a_played_hand_is_listed_and_replays_as_each_player_saw_it(deployment) -
         for client in clients:
             replayed = client.replay_hand(hand_id)
             seat = replayed.seat
-            views = [json.loads(step.view_json) for step in replayed.steps]
-            assert [game_view_dict(step.state) for step in replayed.steps] == views  # the typed form, the same
+            views = [game_view_dict(step.state) for step in replayed.steps]
+            assert not any(step.view_json for step in replayed.steps)  # JSON only for who asks
+            as_json = client.replay_hand(hand_id, view_format=views_pb2.VIEW_FORMAT_JSON)
+            assert [json.loads(step.view_json) for step in as_json.steps] == views  # the same views
+            assert not any(step.HasField("state") for step in as_json.steps)
             assert replayed.game == "zhajinhua" and len(replayed.names) == 3 and client.username in replayed.names
             assert replayed.steps[0].seat == -1 and replayed.steps[0].move == ""
             assert [step.move for step in replayed.steps[1:]] and all(step.move for step in replayed.steps[1:])

@@ -169,9 +169,11 @@ class PaijuClient:
         """The hands this player played, newest first, a page at a time (``next_page_token``)."""
         return self._call(self.wallet.Hands, wallet_pb2.HandsRequest(limit=limit, page_token=page_token))
 
-    def replay_hand(self, hand_id: str) -> wallet_pb2.ReplayHandResponse:
-        """One hand this player played, move by move as they saw it (each step's ``view_json``)."""
-        return self._call(self.wallet.ReplayHand, wallet_pb2.ReplayHandRequest(hand_id=hand_id))
+    def replay_hand(self, hand_id: str, view_format: int = 0) -> wallet_pb2.ReplayHandResponse:
+        """One hand this player played, move by move as they saw it (each step's ``state``, typed;
+        ``view_json`` instead when ``view_format`` is ``VIEW_FORMAT_JSON``)."""
+        request = wallet_pb2.ReplayHandRequest(hand_id=hand_id, view_format=view_format)
+        return self._call(self.wallet.ReplayHand, request)
 
     def history(self, limit: int = 50, page_token: str = "", game: str = "") -> wallet_pb2.HistoryResponse:
         """My ledger entries, newest first, one page (its ``next_page_token`` asks for the next)."""

@@ -10,7 +10,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 
 from paiju.common.typed_views import game_view
 from paiju.games.replays import replay_start
-from paiju.proto.v1 import wallet_pb2
+from paiju.proto.v1 import views_pb2, wallet_pb2
 from paiju.quoting import quoted
 from paiju.rpc.errors import abort
 from paiju.wallet.hand_history import HandRecord
@@ -59,16 +59,23 @@ def replay_hand(wallet: Wallet, account: int, request: wallet_pb2.ReplayHandRequ
               error_code="unknown_hand")
     kept, seat = mine
     steps = replay_start(kept.game, kept.record["start"], seat)
+    as_json = request.view_format == views_pb2.VIEW_FORMAT_JSON
     return wallet_pb2.ReplayHandResponse(
         hand_id=kept.hand_id, game=kept.game, seat=seat, names=list(kept.record.get("names", [])),
         steps=[
             wallet_pb2.ReplayStep(seat=-1 if step["move"] is None or step["move"][0] < 0 else step["move"][0],
                                   move="" if step["move"] is None else step["move"][1],
-                                  view_json=json.dumps(step["view"], separators=(",", ":"), ensure_ascii=False),
-                                  state=game_view(step["view"]))
+                                  **_step_view(step["view"], as_json))
             for step in steps
         ],
     )
+
+
+def _step_view(view: dict, as_json: bool) -> dict:
+    """A replayed step's view in the form the caller asked for (typed unless JSON)."""
+    if as_json:
+        return {"view_json": json.dumps(view, separators=(",", ":"), ensure_ascii=False)}
+    return {"state": game_view(view)}
 
 
 def _kept_for(wallet: Wallet, account: int, hand_id: str) -> tuple[HandRecord, int] | None:

@@ -312,10 +312,12 @@ class HandsResponse(_message.Message):
     def __init__(self, hands: _Optional[_Iterable[_Union[PlayedHand, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class ReplayHandRequest(_message.Message):
-    __slots__ = ("hand_id",)
+    __slots__ = ("hand_id", "view_format")
     HAND_ID_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FORMAT_FIELD_NUMBER: _ClassVar[int]
     hand_id: str
-    def __init__(self, hand_id: _Optional[str] = ...) -> None: ...
+    view_format: _views_pb2.ViewFormat
+    def __init__(self, hand_id: _Optional[str] = ..., view_format: _Optional[_Union[_views_pb2.ViewFormat, str]] = ...) -> None: ...
 
 class ReplayStep(_message.Message):
     __slots__ = ("seat", "move", "view_json", "state")
