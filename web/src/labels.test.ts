@@ -1,7 +1,7 @@
 // Run by tests/web/test_web_units.py (bundled by esbuild, then `node --test`).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { SUIT_NAMES, chipLabel, liveliestTier, moveLabel, trumpLabel, waitingFor } from "./labels";
+import { HOW, SUIT_NAMES, chipLabel, liveliestTier, moveLabel, trumpLabel, waitingFor } from "./labels";
 
 test("a 炒地皮 hand known to be no-trump says so, not 'not yet'", () => {
   assert.equal(trumpLabel({ trumpKnown: true }), SUIT_NAMES.NT);
@@ -40,4 +40,11 @@ test("a replay's move names its verb in both languages", () => {
   assert.equal(moveLabel("raise 300"), "加注 raise 300");
   assert.equal(moveLabel("play AS AH"), "出牌 play AS AH");
   assert.equal(moveLabel("something new"), "something new");
+});
+
+test("bug: a player whose turn timed out read the hand's end as 'everyone else folded'", () => {
+  // A 炸金花 hand ends "last_player" when one player is left however the others went out.
+  assert.doesNotMatch(HOW.last_player, /everyone else folded/);
+  assert.match(HOW.last_player, /timed out/);
+  assert.match(HOW.last_player, /comparison/);
 });

@@ -54,7 +54,8 @@ export const STAND_REASONS: Record<string, string> = {
 };
 
 export const HOW: Record<string, string> = {
-  last_player: "其他人都弃牌了 everyone else folded",
+  // Read by every player of the hand, the ones who timed out or lost a comparison included.
+  last_player: "只剩一人 the others folded, timed out or lost a comparison",
   open: "开牌 showdown",
   showdown: "比牌 showdown",
   pot_cap: "底池封顶 the pot reached its cap",
