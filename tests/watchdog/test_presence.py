@@ -145,3 +145,20 @@ def _beat_more_than_one_script(board: PresenceBoard) -> None:
     assert (streams[5][0], streams[5][1]) not in back
     assert all(board.last_beat(table_id, account) == 1_000 for table_id, account, _ in streams)
     assert all(board.streams(table_id, account) == 1 for table_id, account, _ in streams)
+
+
+def test_one_beat_of_two_streams_of_a_missing_player_tells_of_them_once_and_takes_them_out_of_closed(client):
+    prefix = f"two-streams-{uuid.uuid4().hex[:8]}"
+    board = PresenceBoard(client, prefix=prefix)
+    try:
+        board.beat("t1", "a", now_ms=1_000, stream="s1")
+        assert board.closed("t1", "a", now_ms=2_000, stream="s1")  # the last stream closed: in the closed set
+        back = board.beat_many([("t1", "a", "s2"), ("t1", "b", "s3"), ("t1", "b", "s4")], now_ms=3_000)
+        assert back == [("t1", "b")]  # a was still on the board (closed, not yet swept); b was new
+        assert board.claim_silent(now_ms=3_000) == []  # a's beat took it out of the closed set
+        assert board.streams("t1", "b") == 2 and board.last_beat("t1", "b") == 3_000
+        board.beat_many([("t1", "a", "s2")], now_ms=2_500)  # a late beat never moves a player back
+        assert board.last_beat("t1", "a") == 3_000
+    finally:
+        for key in client.scan_iter(f"{prefix}:*"):
+            client.delete(key)
