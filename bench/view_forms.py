@@ -1,8 +1,8 @@
 """What a view and an event cost on the wire, typed (``TableView.state``, ``Event.typed``) against
 JSON (``view_json``, ``payload_json``): bytes per message and server CPU to build it.
 
-For a mid-hand table of each game (a seated player's view, as ``GetView`` or a followed view
-sends it), for the same table between hands (``after``: the last hand's end view in every view
+For a mid-hand table of each game (a seated player's view, as a Play stream sends a followed
+view), for the same table between hands (``after``: the last hand's end view in every view
 until the next starts), and for every event of random hands of that game, builds the message both ways with
 the servicer's own functions (:mod:`paiju.table.messages`) and serialises it, alternating the two
 forms A B A B in one run; prints bytes and the median µs of each form. An event's typed message
@@ -27,7 +27,7 @@ import orjson
 from paiju.common.typed_views import typed_event
 from paiju.games.registry import game_spec
 from paiju.proto.v1 import table_pb2, views_pb2
-from paiju.table.messages import event_message, table_view_message
+from paiju.table.messages import event_message, with_view
 from paiju.table.store import StoredEvent
 
 JSON, TYPED = views_pb2.VIEW_FORMAT_JSON, views_pb2.VIEW_FORMAT_TYPED
@@ -109,7 +109,9 @@ def between_hands(game: str, seed: int) -> dict[str, Any]:
 
 def view_figures(game: str, view: dict[str, Any], rounds: int, repeats: int, label: str = "view") -> str:
     def built(view_format: int) -> Callable[[], bytes]:
-        return lambda: table_pb2.GetViewResponse(view=table_view_message("t", view, view_format)).SerializeToString()
+        # As a Play stream sends a followed view: made in place in the stream's message.
+        return lambda: with_view(lambda fields: table_pb2.PlayResponse(update={"snapshot": fields}),
+                                 "t", view, view_format).SerializeToString()
 
     forms = {"json": built(JSON), "typed": built(TYPED)}
     sizes = {name: len(build()) for name, build in forms.items()}

@@ -32,8 +32,8 @@ class StreamContext:
         raise AssertionError(f"the stream ended: {code.name}: {details}")
 
 
-def act(request: table_pb2.ActRequest, _context: Any) -> table_pb2.ActResponse:
-    return table_pb2.ActResponse(version=request.expected_version + 1)
+def act(request: table_pb2.ActRequest, _context: Any, wrap: Any) -> Any:
+    return wrap(version=request.expected_version + 1)
 
 
 def move(move_id: int) -> tuple[table_pb2.PlayRequest, None]:

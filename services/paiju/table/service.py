@@ -24,8 +24,8 @@ from paiju.rpc.errors import abort, required
 from paiju.rpc.interceptor import current_caller
 from paiju.table.commits import TableNotFound
 from paiju.table.fanout import StreamHub
-from paiju.table.messages import TABLE_ERRORS, event_message, refuse, table_view_message
-from paiju.table.play import Readying, play
+from paiju.table.messages import TABLE_ERRORS, event_message, refuse, with_view
+from paiju.table.play import Readying, Wrap, play
 from paiju.table.ports import Presence
 from paiju.table.session import (
     FollowedView,
@@ -83,9 +83,14 @@ class TableService(table_pb2_grpc.TableServiceServicer):
         except TABLE_ERRORS as error:
             refuse(context, error)
         view = self.views.now(request.table_id, account, snapshot, record)
-        return table_pb2.GetViewResponse(view=table_view_message(request.table_id, view, request.view_format))
+        return with_view(lambda fields: table_pb2.GetViewResponse(view=fields), request.table_id, view, request.view_format)
 
     def Act(self, request: table_pb2.ActRequest, context: grpc.ServicerContext) -> table_pb2.ActResponse:
+        return self._act(request, context, table_pb2.ActResponse)
+
+    def _act(self, request: table_pb2.ActRequest, context: grpc.ServicerContext, wrap: Wrap) -> Any:
+        """``Act``, its reply made by ``wrap`` from the ``ActResponse``'s fields (a ``Play``
+        stream's answer holds them: made in place, not copied in)."""
         required(context, request.table_id, "table_id", check_table_id)
         required(context, request.action.strip(), "action")
         account = current_caller().account_id
@@ -98,10 +103,9 @@ class TableService(table_pb2_grpc.TableServiceServicer):
         # leaving out the caller's moves does not send.
         reply = CommitOutput.for_actor(self.views, request.table_id, account, outcome)
         view_format, game = request.view_format, reply.view["table"]["game"]
-        return table_pb2.ActResponse(version=reply.version,
-                                     view=table_view_message(request.table_id, reply.view, view_format),
-                                     events=[event_message(event, hand_id, game, view_format)
-                                             for event, hand_id in reply.events])
+        events = [event_message(event, hand_id, game, view_format) for event, hand_id in reply.events]
+        return with_view(lambda view: wrap(version=reply.version, view=view, events=events),
+                         request.table_id, reply.view, view_format)
 
     def CheckAction(
         self, request: table_pb2.CheckActionRequest, context: grpc.ServicerContext
@@ -128,13 +132,15 @@ class TableService(table_pb2_grpc.TableServiceServicer):
 
     def Play(self, requests: Any, context: grpc.ServicerContext) -> Iterator[table_pb2.PlayResponse]:
         """Watch and Act on one stream (:mod:`paiju.table.play`)."""
-        return play(requests, context, watch=self._watch, act=self.Act, ready=self.ready)
+        return play(requests, context, watch=self._watch, act=self._act, ready=self.ready)
 
     def _watch(
         self, request: table_pb2.WatchRequest, context: grpc.ServicerContext, send_now: Callable[[], bool] = lambda: False,
-    ) -> Iterator[table_pb2.WatchResponse]:
+        wrap: Wrap = table_pb2.WatchResponse,
+    ) -> Iterator[Any]:
         """The Watch stream; ``send_now`` says when to send at once what it holds back for a
-        moment (a Play stream's moves wait behind it)."""
+        moment (a Play stream's moves wait behind it); ``wrap`` makes each update from a
+        ``WatchResponse``'s fields (a Play stream's updates hold them)."""
         required(context, request.table_id, "table_id", check_table_id)
         caller = current_caller()
         try:
@@ -145,15 +151,15 @@ class TableService(table_pb2_grpc.TableServiceServicer):
         except TABLE_ERRORS as error:
             refuse(context, error)
         try:
-            yield from self._updates(session, request.after_event_id, context, send_now, request.view_format)
+            yield from self._updates(session, request.after_event_id, context, send_now, request.view_format, wrap)
         finally:
             # A draining server leaves presence alone: the player is expected back elsewhere.
             session.close(keep_presence=self.draining.is_set())
 
     def _updates(
         self, session: WatchSession, after_event_id: str, context: grpc.ServicerContext,
-        send_now: Callable[[], bool] = lambda: False, view_format: int = 0,
-    ) -> Iterator[table_pb2.WatchResponse]:
+        send_now: Callable[[], bool] = lambda: False, view_format: int = 0, wrap: Wrap = table_pb2.WatchResponse,
+    ) -> Iterator[Any]:
         """The session's items as messages (typed, or JSON as ``view_format`` asks): events
         without a view held a moment on an event loop (:data:`EVENTS_HOLD_SECONDS`), at most
         :data:`MAX_EVENTS_PER_UPDATE` a message."""
@@ -166,7 +172,7 @@ class TableService(table_pb2_grpc.TableServiceServicer):
         if after_event_id and not pending:
             # A resumed stream with nothing to catch up on says at once that it is open: a
             # proxy (the web door) sends a stream's headers only with its first message.
-            yield table_pb2.WatchResponse()
+            yield wrap()
         # Events not sent yet: held a moment (EVENTS_HOLD_SECONDS) when no view goes with them.
         events: list[table_pb2.Event] = []
         held_until: float | None = None
@@ -184,7 +190,7 @@ class TableService(table_pb2_grpc.TableServiceServicer):
                         if left <= 0 or send_now():
                             held_until = None
                             if events:
-                                yield table_pb2.WatchResponse(events=events)
+                                yield wrap(events=events)
                                 events = []
                             continue
                         # Also when woken early: by another wake, or by a timer that the
@@ -201,27 +207,27 @@ class TableService(table_pb2_grpc.TableServiceServicer):
                     for event, hand_id in item.events:
                         events.append(event_message(event, hand_id, session.game, view_format))
                         if len(events) >= MAX_EVENTS_PER_UPDATE:  # a long backlog goes in parts
-                            yield table_pb2.WatchResponse(events=events)
+                            yield wrap(events=events)
                             events = []
                 elif isinstance(item, FollowedView):
-                    yield table_pb2.WatchResponse(events=events, snapshot=table_view_message(table_id, item.view, view_format))
+                    yield with_view(lambda view, sent=events: wrap(events=sent, snapshot=view), table_id, item.view, view_format)
                     events, held_until = [], None
                 elif isinstance(item, StartOver):
                     if events:
-                        yield table_pb2.WatchResponse(events=events)
+                        yield wrap(events=events)
                         events = []
-                    yield table_pb2.WatchResponse(snapshot=table_view_message(table_id, item.view, view_format))
+                    yield with_view(lambda view: wrap(snapshot=view), table_id, item.view, view_format)
             pending = []
             if not events:
                 continue
             if not on_loop or EVENTS_HOLD_SECONDS <= 0:
-                yield table_pb2.WatchResponse(events=events)
+                yield wrap(events=events)
                 events = []
             elif held_until is None:
                 held_until = time.monotonic() + EVENTS_HOLD_SECONDS  # the wait below sets its wake
             elif time.monotonic() >= held_until:
                 held_until = None
-                yield table_pb2.WatchResponse(events=events)
+                yield wrap(events=events)
                 events = []
 
 
