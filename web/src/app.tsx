@@ -7,7 +7,8 @@ import { LobbyScreen } from "./lobby";
 import { GAMES } from "./labels";
 import { LoginScreen } from "./login";
 import { PasswordDialog } from "./password";
-import { seatMemory, session, type SeatMemory, type Session } from "./session";
+import { expiresAtMs } from "./form_call";
+import { REFRESH_RETRY_MS, refreshInMs, seatMemory, session, type SeatMemory, type Session } from "./session";
 import { TableScreen } from "./table";
 import { coins, sleep } from "./util";
 import { CoinIcon } from "./coin";
@@ -73,6 +74,26 @@ function App() {
     setMoney(null);
     setNotice(message);
   };
+
+  // A live session is extended halfway through its life, for as long as the page is open (and at
+  // the first visit after that point): an evening at the table never ends at a login screen.
+  useEffect(() => {
+    if (!me) return;
+    let timer: ReturnType<typeof setTimeout>;
+    const extend = async () => {
+      try {
+        const fresh = await wallet.refreshSession({});
+        const extended = { ...me, token: fresh.token, expiresAtMs: expiresAtMs(fresh, me.expiresAtMs), issuedAtMs: Date.now() };
+        session.save(extended);
+        setMe(extended);
+      } catch (error) {
+        if (codeOf(error) === Code.Unauthenticated) logOut("Your session ended: please log in again.");
+        else timer = setTimeout(extend, REFRESH_RETRY_MS);
+      }
+    };
+    timer = setTimeout(extend, refreshInMs(me, Date.now()));
+    return () => clearTimeout(timer);
+  }, [me?.token]);
 
   // After logging in or reloading: back to the seat the player holds, if any.
   useEffect(() => {

@@ -21,7 +21,10 @@ export function LoginScreen({ notice, onLoggedIn }: { notice: string; onLoggedIn
           () => (register ? wallet.register(request) : wallet.login(request)),
           setQueued,
         );
-        onLoggedIn({ token: r.token, accountId: r.accountId, username: r.username, expiresAtMs: expiresAtMs(r, Date.now() + 3600_000) });
+        onLoggedIn({
+          token: r.token, accountId: r.accountId, username: r.username,
+          expiresAtMs: expiresAtMs(r, Date.now() + 3600_000), issuedAtMs: Date.now(),
+        });
       } finally {
         setQueued(false);
       }

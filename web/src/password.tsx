@@ -20,7 +20,7 @@ export function PasswordDialog({ me, onClose }: { me: Session; onClose: (message
         : passwordProblem(newPassword, true);
     await submitForm(problem, { setError, setBusy }, async () => {
       const fresh = await wallet.changePassword({ oldPassword, newPassword });
-      session.save({ ...me, token: fresh.token, expiresAtMs: expiresAtMs(fresh, me.expiresAtMs) });
+      session.save({ ...me, token: fresh.token, expiresAtMs: expiresAtMs(fresh, me.expiresAtMs), issuedAtMs: Date.now() });
       onClose("密码已修改，其他设备需重新登录 · Password changed: your other devices must log in again.");
     });
   };
