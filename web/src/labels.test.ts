@@ -36,7 +36,7 @@ test("a chip's stake fits the chip: thousands as k", () => {
 });
 
 test("a replay's move names its verb in both languages", () => {
-  assert.equal(moveLabel("fold"), "弃牌 fold");
+  assert.equal(moveLabel("fold"), "放弃 fold");
   assert.equal(moveLabel("raise 300"), "加注 raise 300");
   assert.equal(moveLabel("play AS AH"), "出牌 play AS AH");
   assert.equal(moveLabel("something new"), "something new");

@@ -40,7 +40,7 @@ export const SUIT_NAMES: Record<string, string> = {
 
 export const ZJH_STATUS: Record<string, string> = {
   playing: "",
-  folded: "弃牌 folded",
+  folded: "放弃 folded",
   lost: "比输 lost",
   out: "出局 out",
 };
@@ -82,7 +82,7 @@ export const MOVE_VERBS: Record<string, string> = {
   look: "看牌 look",
   call: "跟注 call",
   raise: "加注 raise",
-  fold: "弃牌 fold",
+  fold: "放弃 fold",
   compare: "比牌 compare",
   open: "开牌 open",
   pass: "不出 pass",

@@ -31,9 +31,9 @@ test("a rob (抄底) is shown with its cards, even as the trump changes without 
 });
 
 test("a 炸金花 turn that timed out does not read as a choice to fold", () => {
-  assert.equal(line("zhajinhua", "folded", { seat: 2, reason: "timeout" }), "cho 超时弃牌 timed out, so folded");
-  assert.equal(line("zhajinhua", "folded", { seat: 2, reason: "fold" }), "cho 弃牌 folded");
-  assert.equal(line("zhajinhua", "folded", { seat: 2, reason: "left" }), "cho 离桌弃牌 left, so folded");
+  assert.equal(line("zhajinhua", "folded", { seat: 2, reason: "timeout" }), "cho 超时放弃 timed out, so folded");
+  assert.equal(line("zhajinhua", "folded", { seat: 2, reason: "fold" }), "cho 放弃 folded");
+  assert.equal(line("zhajinhua", "folded", { seat: 2, reason: "left" }), "cho 离桌放弃 left, so folded");
 });
 
 test("table events name table seats, game events hand seats", () => {

@@ -16,9 +16,9 @@ export interface Namers {
 type Lines = { [T in EventType]?: (p: PayloadOf<T>, n: Namers) => string | null };
 
 const FOLD_WHY: Record<string, string> = {
-  fold: "弃牌 folded",
-  timeout: "超时弃牌 timed out, so folded",
-  left: "离桌弃牌 left, so folded",
+  fold: "放弃 folded",
+  timeout: "超时放弃 timed out, so folded",
+  left: "离桌放弃 left, so folded",
 };
 
 const STOOD_WHY: Record<string, string> = {

@@ -43,7 +43,7 @@ function Zhajinhua() {
             <b>看牌 Look</b> at any time (free). Before looking you play blind (暗注) and pay the stake <i>S</i>; after, you pay
             2<i>S</i>.
           </li>
-          <li><b>跟注 Call</b> the stake, <b>加注 raise</b> it (up to 10 antes), or <b>弃牌 fold</b>.</li>
+          <li><b>跟注 Call</b> the stake, <b>加注 raise</b> it (up to 10 antes), or <b>放弃 fold</b>.</li>
           <li>
             <b>比牌 Compare</b> with one player once everyone has acted: the lower hand is out. <b>开牌 Open</b> when two are
             left: it costs twice a call, and the higher hand takes the pot.

@@ -144,7 +144,7 @@ export function ZhajinhuaControls({ live, mySeat, nameOf, act }: GameProps) {
           开牌 Open
         </button>
         <button name="fold" class="danger" disabled={!lit("fold")} onClick={() => go("fold")}>
-          弃牌 Fold
+          放弃 Fold
         </button>
       </div>
       {picking && (
