@@ -4,10 +4,10 @@ JSON (``view_json``, ``payload_json``): bytes per message and server CPU to buil
 For a mid-hand table of each game (a seated player's view, as a Play stream sends a followed
 view), for the same table between hands (``after``: the last hand's end view in every view
 until the next starts), and for every event of random hands of that game, builds the message both ways with
-the Play stream's own functions (:mod:`paiju.table.play_wire`) and serialises it, alternating the two
+the servicer's own functions (:mod:`paiju.table.messages`) and serialises it, alternating the two
 forms A B A B in one run; prints bytes and the median µs of each form. An event's typed message
-is serialised once per commit and framed into each watcher's message: both costs are shown
-(``first``: made and serialised; ``each``: as a Play stream sends it).
+is built once per commit and copied into each watcher's message: both costs are shown (``first``
+and ``each``), against the JSON form's one cost.
 
 Run: ``.venv/bin/python bench/view_forms.py [--rounds 4] [--repeats 300]``.
 """
@@ -27,11 +27,10 @@ import orjson
 from paiju.common.typed_views import typed_event
 from paiju.games.registry import game_spec
 from paiju.proto.v1 import table_pb2, views_pb2
-from paiju.table.play_wire import PlayWire
+from paiju.table.messages import event_message, with_view
 from paiju.table.store import StoredEvent
 
 JSON, TYPED = views_pb2.VIEW_FORMAT_JSON, views_pb2.VIEW_FORMAT_TYPED
-PLAY = PlayWire()
 MID_HAND = {"zhajinhua": 6, "hunzhan": 160, "chaodipi": 220}
 """Steps into a hand where its view is a typical one (炸金花: bets going round; the trick games:
 every card dealt and a few tricks played)."""
@@ -110,8 +109,9 @@ def between_hands(game: str, seed: int) -> dict[str, Any]:
 
 def view_figures(game: str, view: dict[str, Any], rounds: int, repeats: int, label: str = "view") -> str:
     def built(view_format: int) -> Callable[[], bytes]:
-        # As a Play stream sends a followed view (its bytes: paiju.table.play_wire).
-        return lambda: PLAY.update([], "t", view, view_format)
+        # As a Play stream sends a followed view: made in place in the stream's message.
+        return lambda: with_view(lambda fields: table_pb2.PlayResponse(update={"snapshot": fields}),
+                                 "t", view, view_format).SerializeToString()
 
     forms = {"json": built(JSON), "typed": built(TYPED)}
     sizes = {name: len(build()) for name, build in forms.items()}
@@ -123,7 +123,8 @@ def view_figures(game: str, view: dict[str, Any], rounds: int, repeats: int, lab
 def event_figures(game: str, events: list[StoredEvent], rounds: int, repeats: int) -> str:
     # As a stream sends them: each event in the stream's message (a copy of the shared typed one).
     def each(view_format: int) -> Callable[[], list[bytes]]:
-        return lambda: [PLAY.update([PLAY.event(e, "h", game, view_format)]) for e in events]
+        return lambda: [table_pb2.WatchResponse(events=[event_message(e, "h", game, view_format)]).SerializeToString()
+                        for e in events]
 
     def first() -> list[bytes]:
         return [table_pb2.WatchResponse(events=[table_pb2.Event(
