@@ -32,13 +32,8 @@ class StreamContext:
         raise AssertionError(f"the stream ended: {code.name}: {details}")
 
 
-def act(request: table_pb2.ActRequest, _context: Any, out: Any) -> table_pb2.PlayResponse:
-    return table_pb2.PlayResponse(answer={"move_id": out.move_id, "accepted": {"version": request.expected_version + 1}})
-
-
-def answered(answering: Answering) -> list[table_pb2.PlayResponse]:
-    """The answers that can go now, as messages (a move's real answer comes as its bytes)."""
-    return [table_pb2.PlayResponse.FromString(a) if isinstance(a, bytes) else a for a in answering.answers()]
+def act(request: table_pb2.ActRequest, _context: Any, wrap: Any) -> Any:
+    return wrap(version=request.expected_version + 1)
 
 
 def move(move_id: int) -> tuple[table_pb2.PlayRequest, None]:
@@ -69,17 +64,17 @@ def test_a_press_that_needs_the_ledger_goes_to_a_thread_and_the_moves_behind_it_
     context = StreamContext(pool)
     answering = Answering("t1", context, act, ready)
     answering.came([move(1), press(2), move(3)])
-    assert [a.answer.move_id for a in answered(answering)] == [1]
-    assert not answered(answering)  # the ledger has not answered
+    assert [a.answer.move_id for a in answering.answers()] == [1]
+    assert not list(answering.answers())  # the ledger has not answered
     answering.came([move(4)])
-    assert not answered(answering)
+    assert not list(answering.answers())
     ledger.set()
     assert context.woken.wait(PATIENCE_SECONDS)  # the stream is woken once the press is answered
-    answers = [update.answer for update in answered(answering)]
+    answers = [update.answer for update in answering.answers()]
     assert [a.move_id for a in answers] == [2, 3, 4]
     assert answers[0].ready.hand_id == "t1:1" and answers[1].accepted.version == 4
     assert on_loop == [True, False]
-    assert not answered(answering)
+    assert not list(answering.answers())
 
 
 def test_a_press_answered_on_the_loop_is_answered_in_its_place(pool):
@@ -88,7 +83,7 @@ def test_a_press_answered_on_the_loop_is_answered_in_its_place(pool):
 
     answering = Answering("t1", StreamContext(pool), act, ready)
     answering.came([move(1), press(2), move(3)])
-    answers = [update.answer for update in answered(answering)]
+    answers = [update.answer for update in answering.answers()]
     assert [(a.move_id, a.WhichOneof("outcome")) for a in answers] == [(1, "accepted"), (2, "ready"), (3, "accepted")]
 
 
@@ -103,9 +98,9 @@ def test_a_refused_press_in_a_thread_is_answered_refused_and_the_stream_goes_on(
     context = StreamContext(pool)
     answering = Answering("t1", context, act, ready)
     answering.came([press(1), move(2)])
-    assert not answered(answering)
+    assert not list(answering.answers())
     assert context.woken.wait(PATIENCE_SECONDS)
-    refused, after = [update.answer for update in answered(answering)]
+    refused, after = [update.answer for update in answering.answers()]
     assert refused.refused.error_code == "not_enough_coins"
     assert refused.refused.code == grpc.StatusCode.FAILED_PRECONDITION.value[0]
     assert after.WhichOneof("outcome") == "accepted"
@@ -114,7 +109,7 @@ def test_a_refused_press_in_a_thread_is_answered_refused_and_the_stream_goes_on(
 def test_without_a_lobby_a_press_is_refused_unimplemented(pool):
     answering = Answering("t1", StreamContext(pool), act, None)
     answering.came([press(1)])
-    (answer,) = [update.answer for update in answered(answering)]
+    (answer,) = [update.answer for update in answering.answers()]
     assert answer.refused.code == grpc.StatusCode.UNIMPLEMENTED.value[0]
     assert answer.refused.error_code == "unimplemented"
 

@@ -308,8 +308,7 @@ class BridgeHandler(grpc.GenericRpcHandler):
             behaviour = self._unary(method, handler.unary_unary, on_loop, method in self._loop_first)
             factory = grpc.unary_unary_rpc_method_handler
         deserializer = self._admission.deserializer(method, handler.request_deserializer)
-        return factory(behaviour, request_deserializer=deserializer,
-                       response_serializer=_passing_bytes(handler.response_serializer))
+        return factory(behaviour, request_deserializer=deserializer, response_serializer=handler.response_serializer)
 
     async def _admit(self, method: str, request: Any, context: grpc.aio.ServicerContext,
                      streaming: bool) -> Callable[[], None]:
@@ -443,19 +442,6 @@ class BridgeHandler(grpc.GenericRpcHandler):
                 self._pool.submit(responses.close)
             else:
                 step.add_done_callback(lambda _: self._pool.submit(responses.close))
-
-
-def _passing_bytes(serializer: Callable[[Any], bytes] | None) -> Callable[[Any], bytes] | None:
-    """``serializer``, except that a response already serialised (``bytes``: a Play stream's
-    updates and answers, put together from parts serialised once, :mod:`paiju.table.play_wire`)
-    goes as it is."""
-    if serializer is None:
-        return None
-
-    def serialize(response: Any) -> bytes:
-        return response if type(response) is bytes else serializer(response)
-
-    return serialize
 
 
 def _unbridged(method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:

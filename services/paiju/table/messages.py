@@ -74,24 +74,17 @@ def with_view(make: Callable[[dict[str, Any]], Made], table_id: str, view: dict[
 def view_fields(table_id: str, view: dict[str, Any], view_format: int = 0) -> dict[str, Any]:
     """The fields of the ``TableView`` of ``view``: its state typed (``state``), or as JSON
     (``view_json``) when ``view_format`` asks for it."""
-    fields = envelope_fields(table_id, view)
-    if view_format == JSON:
-        fields["view_json"] = orjson.dumps(view, option=orjson.OPT_NON_STR_KEYS).decode()
-    else:
-        last_hand = view["last_hand"]
-        fields["state"] = view_state_fields(view, summary_message(orjson.dumps(view["table"])),
-                                            None if last_hand is None else last_hand_message(last_hand))
-    return fields
-
-
-def envelope_fields(table_id: str, view: dict[str, Any]) -> dict[str, Any]:
-    """The fields of a ``TableView`` beside the view itself: the table, version, seat, hand, the
-    viewer's actions and the turn's clock."""
     hand = view["hand"]
     fields: dict[str, Any] = {
         "table_id": table_id, "game": view["table"]["game"], "version": view["version"],
         "hand_id": "" if hand is None else hand["hand_id"], "last_event_id": view["last_event_id"],
         "seat": view["seat"]}
+    if view_format == JSON:
+        fields["view_json"] = orjson.dumps(view, option=orjson.OPT_NON_STR_KEYS).decode()
+    else:
+        last_hand = view["last_hand"]
+        fields["state"] = view_state_fields(view, _summary(orjson.dumps(view["table"])),
+                                            None if last_hand is None else _last_hand(last_hand))
     if hand is not None:
         state = hand["state"]
         fields["legal_actions"] = state.get("legal_actions", ())
@@ -107,13 +100,13 @@ def envelope_fields(table_id: str, view: dict[str, Any]) -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=SUMMARIES_KEPT)
-def summary_message(table: bytes) -> views_pb2.TableSummary:
+def _summary(table: bytes) -> views_pb2.TableSummary:
     """A table's summary, the same in every view of a commit (and of the commits that change no
     seat): made once, found again by its JSON (which costs a tenth of making the message)."""
     return views_pb2.TableSummary(**summary_fields(orjson.loads(table)))
 
 
-def last_hand_message(last_hand: dict[str, Any]) -> views_pb2.LastHand:
+def _last_hand(last_hand: dict[str, Any]) -> views_pb2.LastHand:
     """The hand last played: its public end view never changes once it is played, and every view
     carries it until the next hand starts, so its message is made once per hand (by its id)."""
     hand_id = last_hand["hand_id"]

@@ -35,13 +35,8 @@ from paiju.proto.v1 import lobby_pb2, table_pb2
 from paiju.rpc.aio_bridge import WAITING, OffTheLoop
 from paiju.rpc.errors import CURRENT_VERSION_KEY, ERROR_CODE_KEY, abort
 from paiju.rpc.failures import answer_for
-from paiju.table.outgoing import Outgoing
-from paiju.table.play_wire import PlayWire
 
 log = logging.getLogger(__name__)
-
-UPDATES = PlayWire()
-"""A Play stream's updates: bytes (:mod:`paiju.table.play_wire`), which the bridge sends as they are."""
 
 SERVICE = "paiju.v1.TableService"
 MOVE_METHOD = "Play.move"
@@ -49,11 +44,16 @@ MOVE_METHOD = "Play.move"
 READY_METHOD = "Play.ready"
 """How a press of start is timed in ``paiju_rpc_duration_seconds`` (kind ``unary``)."""
 
-Watching = Callable[[table_pb2.WatchRequest, Any, Callable[[], bool], Outgoing], Iterator[Any]]
+Wrap = Callable[..., Any]
+"""Makes the message that carries a reply from the reply's fields (``table_pb2.WatchResponse``
+itself, or a Play stream's message holding them): the reply is made in place, where a reply
+made apart would be copied into its holder, each level again."""
+Watching = Callable[[table_pb2.WatchRequest, Any, Callable[[], bool], Wrap], Iterator[Any]]
 """The Watch stream's body: a request, the stream's context, what says that it should send
 what it holds back now (moves are waiting behind it), and how it makes each update."""
-Acting = Callable[[table_pb2.ActRequest, Any, Outgoing], Any]
-"""``TableService.Act``'s body: a request, the context, and how it makes the answer."""
+Acting = Callable[[table_pb2.ActRequest, Any, Wrap], Any]
+"""``TableService.Act``'s body: a request, the context, and how it makes the reply from an
+``ActResponse``'s fields."""
 Readying = Callable[[lobby_pb2.ReadyRequest, Any], lobby_pb2.ReadyResponse]
 """``LobbyService.Ready``'s servicer method: it raises :class:`~paiju.rpc.aio_bridge.OffTheLoop`,
 having changed nothing, when its context ``runs_on_loop`` and only the ledger can answer."""
@@ -113,7 +113,7 @@ def play(requests: Any, context: Any, watch: Watching, act: Acting, ready: Ready
     table_id = watching.table_id
     bind_log_context(table_id=table_id or None)  # in the stream's own scope: each of its steps
     answering = Answering(table_id, context, act, ready, watching.view_format)
-    updates = watch(watching, context, lambda: answering.moves_wait(requests.waiting()), UPDATES)
+    updates = watch(watching, context, lambda: answering.moves_wait(requests.waiting()), _as_update)
     try:
         for update in updates:
             if update is not WAITING:
@@ -187,7 +187,7 @@ class Answering:
             move = request.move
             asked = table_pb2.ActRequest(table_id=self._table_id, expected_version=move.expected_version,
                                          action=move.action, view_format=self._view_format)
-            return _served(move_id, MOVE_METHOD, lambda: self._act(asked, MoveContext(self._context), PlayWire(move_id)))
+            return _served(move_id, MOVE_METHOD, lambda: self._act(asked, MoveContext(self._context), _accepted(move_id)))
         if self._ready is None:
             return _refused(move_id, grpc.StatusCode.UNIMPLEMENTED, "presses of start are not served here",
                             {ERROR_CODE_KEY: "unimplemented"})
@@ -227,6 +227,15 @@ def _served(move_id: int, method: str, serve: Callable[[], table_pb2.PlayRespons
     finally:
         if code is not None:
             METRICS.rpc_duration.labels(SERVICE, method, "unary", code.name).observe(time.perf_counter() - started)
+
+
+def _as_update(**fields: Any) -> table_pb2.PlayResponse:
+    return table_pb2.PlayResponse(update=fields)
+
+
+def _accepted(move_id: int) -> Wrap:
+    """How the answer to move ``move_id`` is made from the ``ActResponse``'s fields."""
+    return lambda **fields: table_pb2.PlayResponse(answer={"move_id": move_id, "accepted": fields})
 
 
 def _started(move_id: int, reply: lobby_pb2.ReadyResponse) -> table_pb2.PlayResponse:

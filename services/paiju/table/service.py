@@ -24,9 +24,8 @@ from paiju.rpc.errors import abort, required
 from paiju.rpc.interceptor import current_caller
 from paiju.table.commits import TableNotFound
 from paiju.table.fanout import StreamHub
-from paiju.table.messages import TABLE_ERRORS, refuse, with_view
-from paiju.table.outgoing import MESSAGES, Outgoing
-from paiju.table.play import Readying, play
+from paiju.table.messages import TABLE_ERRORS, event_message, refuse, with_view
+from paiju.table.play import Readying, Wrap, play
 from paiju.table.ports import Presence
 from paiju.table.session import (
     FollowedView,
@@ -87,10 +86,11 @@ class TableService(table_pb2_grpc.TableServiceServicer):
         return with_view(lambda fields: table_pb2.GetViewResponse(view=fields), request.table_id, view, request.view_format)
 
     def Act(self, request: table_pb2.ActRequest, context: grpc.ServicerContext) -> table_pb2.ActResponse:
-        return self._act(request, context, MESSAGES)
+        return self._act(request, context, table_pb2.ActResponse)
 
-    def _act(self, request: table_pb2.ActRequest, context: grpc.ServicerContext, out: Outgoing) -> Any:
-        """``Act``, its answer made by ``out`` (a message, or a ``Play`` stream's bytes)."""
+    def _act(self, request: table_pb2.ActRequest, context: grpc.ServicerContext, wrap: Wrap) -> Any:
+        """``Act``, its reply made by ``wrap`` from the ``ActResponse``'s fields (a ``Play``
+        stream's answer holds them: made in place, not copied in)."""
         required(context, request.table_id, "table_id", check_table_id)
         required(context, request.action.strip(), "action")
         account = current_caller().account_id
@@ -102,7 +102,10 @@ class TableService(table_pb2_grpc.TableServiceServicer):
         # to its seat, as the store wrote them (encoded once, with their ids): what a stream
         # leaving out the caller's moves does not send.
         reply = CommitOutput.for_actor(self.views, request.table_id, account, outcome)
-        return out.accepted(request.table_id, reply, request.view_format)
+        view_format, game = request.view_format, reply.view["table"]["game"]
+        events = [event_message(event, hand_id, game, view_format) for event, hand_id in reply.events]
+        return with_view(lambda view: wrap(version=reply.version, view=view, events=events),
+                         request.table_id, reply.view, view_format)
 
     def CheckAction(
         self, request: table_pb2.CheckActionRequest, context: grpc.ServicerContext
@@ -133,11 +136,11 @@ class TableService(table_pb2_grpc.TableServiceServicer):
 
     def _watch(
         self, request: table_pb2.WatchRequest, context: grpc.ServicerContext, send_now: Callable[[], bool] = lambda: False,
-        out: Outgoing = MESSAGES,
+        wrap: Wrap = table_pb2.WatchResponse,
     ) -> Iterator[Any]:
         """The Watch stream; ``send_now`` says when to send at once what it holds back for a
-        moment (a Play stream's moves wait behind it); ``out`` makes each update (a Play stream's
-        are bytes)."""
+        moment (a Play stream's moves wait behind it); ``wrap`` makes each update from a
+        ``WatchResponse``'s fields (a Play stream's updates hold them)."""
         required(context, request.table_id, "table_id", check_table_id)
         caller = current_caller()
         try:
@@ -148,14 +151,14 @@ class TableService(table_pb2_grpc.TableServiceServicer):
         except TABLE_ERRORS as error:
             refuse(context, error)
         try:
-            yield from self._updates(session, request.after_event_id, context, send_now, request.view_format, out)
+            yield from self._updates(session, request.after_event_id, context, send_now, request.view_format, wrap)
         finally:
             # A draining server leaves presence alone: the player is expected back elsewhere.
             session.close(keep_presence=self.draining.is_set())
 
     def _updates(
         self, session: WatchSession, after_event_id: str, context: grpc.ServicerContext,
-        send_now: Callable[[], bool] = lambda: False, view_format: int = 0, out: Outgoing = MESSAGES,
+        send_now: Callable[[], bool] = lambda: False, view_format: int = 0, wrap: Wrap = table_pb2.WatchResponse,
     ) -> Iterator[Any]:
         """The session's items as messages (typed, or JSON as ``view_format`` asks): events
         without a view held a moment on an event loop (:data:`EVENTS_HOLD_SECONDS`), at most
@@ -169,9 +172,9 @@ class TableService(table_pb2_grpc.TableServiceServicer):
         if after_event_id and not pending:
             # A resumed stream with nothing to catch up on says at once that it is open: a
             # proxy (the web door) sends a stream's headers only with its first message.
-            yield out.update([])
+            yield wrap()
         # Events not sent yet: held a moment (EVENTS_HOLD_SECONDS) when no view goes with them.
-        events: list[Any] = []
+        events: list[table_pb2.Event] = []
         held_until: float | None = None
         while context.is_active():
             if self.draining.is_set():
@@ -187,7 +190,7 @@ class TableService(table_pb2_grpc.TableServiceServicer):
                         if left <= 0 or send_now():
                             held_until = None
                             if events:
-                                yield out.update(events)
+                                yield wrap(events=events)
                                 events = []
                             continue
                         # Also when woken early: by another wake, or by a timer that the
@@ -202,29 +205,29 @@ class TableService(table_pb2_grpc.TableServiceServicer):
             for item in pending:
                 if isinstance(item, VisibleEvents):
                     for event, hand_id in item.events:
-                        events.append(out.event(event, hand_id, session.game, view_format))
+                        events.append(event_message(event, hand_id, session.game, view_format))
                         if len(events) >= MAX_EVENTS_PER_UPDATE:  # a long backlog goes in parts
-                            yield out.update(events)
+                            yield wrap(events=events)
                             events = []
                 elif isinstance(item, FollowedView):
-                    yield out.update(events, table_id, item.view, view_format)
+                    yield with_view(lambda view, sent=events: wrap(events=sent, snapshot=view), table_id, item.view, view_format)
                     events, held_until = [], None
                 elif isinstance(item, StartOver):
                     if events:
-                        yield out.update(events)
+                        yield wrap(events=events)
                         events = []
-                    yield out.update([], table_id, item.view, view_format)
+                    yield with_view(lambda view: wrap(snapshot=view), table_id, item.view, view_format)
             pending = []
             if not events:
                 continue
             if not on_loop or EVENTS_HOLD_SECONDS <= 0:
-                yield out.update(events)
+                yield wrap(events=events)
                 events = []
             elif held_until is None:
                 held_until = time.monotonic() + EVENTS_HOLD_SECONDS  # the wait below sets its wake
             elif time.monotonic() >= held_until:
                 held_until = None
-                yield out.update(events)
+                yield wrap(events=events)
                 events = []
 
 
