@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from google.protobuf.message import Message
 
 from paiju.proto.v1 import chaodipi_pb2, events_pb2, hunzhan_pb2, views_pb2, zhajinhua_pb2
 
 Dict = dict[str, Any]
+Made = TypeVar("Made")
 
 GAME_EVENTS: dict[str, frozenset[str]] = {
     game: frozenset(field.name for field in message.DESCRIPTOR.oneofs_by_name["event"].fields)
@@ -208,11 +209,18 @@ def event_source(game: str, event_type: str) -> str:
 def typed_event(game: str, event_type: str, payload: Mapping[str, Any]) -> events_pb2.TypedEvent:
     """The typed form of an event of a table of ``game``, from its payload (the JSON form,
     parsed). Raises :class:`UntypedEvent` when no message has the event or one of its fields."""
+    return made_typed(lambda fields: events_pb2.TypedEvent(**fields), game, event_type, payload)
+
+
+def made_typed(make: Callable[[Dict], Made], game: str, event_type: str, payload: Mapping[str, Any]) -> Made:
+    """``make(fields)``, ``fields`` being the ``TypedEvent`` of the event as a message's fields:
+    for a message that holds one to make it in the same call (made apart, it would be copied
+    in). Raises :class:`UntypedEvent` when no message has the event or one of its fields."""
     source = event_source(game, event_type)
     fix = EVENT_FIELDS.get((source, event_type))
     fields = dict(payload) if fix is None else fix(dict(payload))
     try:
-        return events_pb2.TypedEvent(**{source: {event_type: fields}})
+        return make({source: {event_type: fields}})
     except (ValueError, TypeError) as error:
         raise UntypedEvent(f"{game} event {event_type!r}: {error}") from error
 
