@@ -355,9 +355,15 @@ def _drain(reports: Any, window: Window, seconds: float) -> None:
             return
 
 
-def command_calls(client: Any) -> dict[str, int]:
-    """Calls per Redis command so far (INFO commandstats; a script's inner commands included)."""
-    return {name.removeprefix("cmdstat_"): int(stats["calls"]) for name, stats in client.info("commandstats").items()}
+def command_calls(client: Any) -> dict[str, tuple[int, int]]:
+    """Calls and µs spent per Redis command so far (INFO commandstats; a script's inner commands
+    included in both its own line and the script's time)."""
+    return {name.removeprefix("cmdstat_"): (int(stats["calls"]), int(stats["usec"]))
+            for name, stats in client.info("commandstats").items()}
+
+
+SCRIPT_COMMANDS = ("evalsha", "eval", "fcall")
+"""Commands whose time holds the time of the commands they call."""
 
 
 def plan_seats(platform: Any, tables: int, seats: int, run_id: str) -> list[SeatPlan]:
@@ -474,7 +480,9 @@ def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generato
     ledger_cpu = sum(map(cpu_seconds, ledger_pids)) - before[5]
     redis_cpu = redis_cpu_seconds(redis_client) - before[2]
     calls_after = command_calls(redis_client)
-    commands = {name: count - before[3].get(name, 0) for name, count in calls_after.items()}
+    commands = {name: count - before[3].get(name, (0, 0))[0] for name, (count, _) in calls_after.items()}
+    command_us = {name: usec - before[3].get(name, (0, 0))[1] for name, (_, usec) in calls_after.items()}
+    script_us = sum(command_us.get(name, 0) for name in SCRIPT_COMMANDS)
     after = servers.counts_reported_after(start + elapsed)
     rpcs = {name: count - before[4].get(name, 0.0) for name, count in after.items()}
     rpcs.update({key: after.get(key, 0.0) for key in HIGHEST_SINCE_START})
@@ -496,6 +504,12 @@ def _measure(args: argparse.Namespace, redis_client: Any, servers: Any, generato
         "deadlines_per_action": {name.removeprefix(DEADLINES_CLAIMED): rpcs.pop(name) / per_action
                                  for name in [n for n in rpcs if n.startswith(DEADLINES_CLAIMED)]},
         "redis_commands_per_action": sum(commands.values()) / per_action,
+        # Redis's own time in the scripts (their inner commands' included) and in every other
+        # command (a script's inner ones too, so at most this much outside scripts); the rest of
+        # its CPU is reading requests and writing replies and Pub/Sub deliveries.
+        "redis_script_us_per_action": script_us / per_action,
+        "redis_other_command_us_per_action": sum(
+            usec for name, usec in command_us.items() if name not in SCRIPT_COMMANDS) / per_action,
         "top_commands": sorted(((name, count / per_action) for name, count in commands.items()
                                 if count / per_action >= 0.05), key=lambda item: -item[1]),
         "acts_served_over": {bound: 1 - rpcs.pop(key, 0.0) / max(sum(rpcs.get(m, 0.0) for m in MOVE_METHODS), 1.0)
@@ -575,6 +589,9 @@ def show(result: dict[str, Any]) -> None:
               + " · RPCs/action: " + ", ".join(f"{m} {n:.2f}" for m, n in sorted(result["rpcs_per_action"].items(),
                                                                                   key=lambda item: -item[1]))
               + f" · stream messages/action {result['stream_messages_per_action']:.1f}")
+        print(f"           Redis's time per action: scripts {result['redis_script_us_per_action']:.0f} µs, other commands "
+              f"≤ {result['redis_other_command_us_per_action']:.0f} µs (scripts' inner ones included); the rest of its "
+              "CPU reads requests and writes replies and Pub/Sub deliveries")
         if result.get("deadlines_per_action"):
             print("           deadlines claimed/action: " + ", ".join(
                 f"{timer} {n:.3f}" for timer, n in sorted(result["deadlines_per_action"].items(), key=lambda item: -item[1])))
