@@ -23,6 +23,7 @@ import grpc
 import pytest
 
 from tests.deploy.players import newcomers, play_zhajinhua_hand, seat_together, zhajinhua_move
+from tests.patience import PATIENCE_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 IMAGE = os.environ.get("PAIJU_IMAGE", "paiju:latest")
@@ -197,6 +198,7 @@ def test_a_person_in_chromium_plays_a_whole_zhajinhua_hand_through_the_door(depl
     windows = Browsers(trusted_certificate=deployed.certificate)
     others = _newcomers(deployed, 2)
     stop = threading.Event()
+    playing: threading.Thread | None = None
     try:
         ann = Player(windows.open(), deployed.url, ARTIFACTS, "deployed")
         ann.register()
@@ -217,6 +219,9 @@ def test_a_person_in_chromium_plays_a_whole_zhajinhua_hand_through_the_door(depl
         assert len(rows) == 3 and "(you)" in rows[0].text
     finally:
         stop.set()
+        if playing is not None:
+            # Its players' channels close below: a call it still had under way would meet a closed channel.
+            playing.join(timeout=PATIENCE_SECONDS)
         windows.close()
         for other in others:
             other.close()
