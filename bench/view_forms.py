@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from paiju.common.typed_views import typed_event
+from paiju.common.typed_views import made_typed
 from paiju.games.registry import game_spec
 from paiju.proto.v1 import table_pb2, views_pb2
 from paiju.table.messages import event_message, with_view
@@ -127,8 +127,10 @@ def event_figures(game: str, events: list[StoredEvent], rounds: int, repeats: in
                         for e in events]
 
     def first() -> list[bytes]:
-        return [table_pb2.WatchResponse(events=[table_pb2.Event(
-            id=e.id, type=e.type, version=e.version, hand_id="h", typed=typed_event(game, e.type, orjson.loads(e.payload)),
+        # As the servicer makes an event's message the first time (made_typed: in one call).
+        return [table_pb2.WatchResponse(events=[made_typed(
+            lambda typed, e=e: table_pb2.Event(id=e.id, type=e.type, version=e.version, hand_id="h", typed=typed),
+            game, e.type, orjson.loads(e.payload),
         )]).SerializeToString() for e in events]
 
     forms = {"json": each(JSON), "typed first": first, "typed each": each(TYPED)}

@@ -161,10 +161,10 @@ def view_state_fields(view: Mapping[str, Any], table: views_pb2.TableSummary | N
         "table": summary_fields(view["table"]) if table is None else table,
         "hand": None if hand is None else {**hand, "state": _game_view(hand["state"])},
     }
-    if last_hand is None and view["last_hand"] is not None:
-        fields["last_hand"] = last_hand_fields(view["last_hand"])
-    elif last_hand is not None:
+    if last_hand is not None:
         fields["last_hand"] = last_hand
+    elif view["last_hand"] is not None:
+        fields["last_hand"] = last_hand_fields(view["last_hand"])
     if "ready_kick" not in view:
         fields["windows_left_out"] = True
     return fields
