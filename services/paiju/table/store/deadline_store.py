@@ -105,11 +105,18 @@ class DeadlineStore(StoreParts):
     def _write_deadline(self, table_id: str, name: str, value: str) -> None:
         """Store one deadline's value ('' removes it) and keep the table's index entry exact."""
         keys = self.keys(table_id)
-        script_keys, args = [keys.state, keys.events, keys.deadlines], [name, value]
+        image = self._images.get(table_id)
+        script_keys = [keys.state, keys.events, keys.deadlines]
         if self._indexes_reachable_from_scripts:  # one Redis: the script keeps the index too
             script_keys.append(self.indexes.keys.deadlines)
-            args.append(table_id)
-        self._scripts.set_deadline(keys=script_keys, args=args)
+        written = self._scripts.set_deadline(keys=script_keys,
+                                             args=[name, value, table_id, b"" if image is None else image.prefix])
+        if image is not None:
+            # The mark of a hand's start, by the process that commits the deal next: knowing the
+            # string it wrote spares that commit a second try.
+            self._images.pop(table_id, None)
+            if written == 2:
+                self._images[table_id] = image.with_deadline(name, value)
         if not self._indexes_reachable_from_scripts:
             self.indexes.sync(table_id)
 

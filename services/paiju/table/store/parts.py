@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .images import StoredImage
 from .indexes import GlobalIndexes
 from .keys import TableKeys
 from .records import StoredTableState
@@ -21,6 +22,8 @@ class StoreParts:
     _scripts: StoreScripts
     _one_redis: bool
     _indexes_reachable_from_scripts: bool
+    _images: dict[str, StoredImage]
+    """The stored string of each table whose state the store remembers, where it knows it."""
 
     # The store's own (store.py), which the parts call:
     def keys(self, table_id: str) -> TableKeys:

@@ -13,11 +13,11 @@ from typing import Any
 
 from redis.commands.core import Script
 
-SCRIPT_NAMES = ("create", "commit", "claim_deadline", "ack_outbox", "delete", "drop_events", "set_deadline",
+SCRIPT_NAMES = ("create", "commit", "commit_known", "claim_deadline", "ack_outbox", "delete", "drop_events", "set_deadline",
                 "reindex")
 READING_TABLE_STATE = ("create", "commit", "drop_events", "claim_deadline", "set_deadline", "reindex")
 """The scripts that read or write the state key: ``lua/table_state.lua`` is prepended to them."""
-KEEPING_INDEXES = ("commit", "claim_deadline", "ack_outbox", "set_deadline", "reindex")
+KEEPING_INDEXES = ("commit", "commit_known", "claim_deadline", "ack_outbox", "set_deadline", "reindex")
 """The scripts that keep the global indexes on a single Redis: ``lua/index_entries.lua`` is
 prepended to them."""
 
@@ -43,6 +43,7 @@ class StoreScripts:
 
     create: Script
     commit: Script
+    commit_known: Script
     claim_deadline: Script
     ack_outbox: Script
     delete: Script

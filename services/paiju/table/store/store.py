@@ -28,6 +28,7 @@ from redis.exceptions import ResponseError
 from .deadline_store import DeadlineStore
 from .errors import DuplicateOutboxKey, StaleVersion, TableExists, UnknownTable
 from .event_stream import EventStream, committed_events
+from .images import NextImage, StoredImage, image_of, next_image
 from .indexes import GlobalIndexes, IndexEntry
 from .inputs import (
     check_bytes,
@@ -120,6 +121,7 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
         self._scripts = StoreScripts.register(redis_client)
         self.indexes = GlobalIndexes(redis_client, self.prefix)
         self._known: dict[str, Snapshot] = {}
+        self._images: dict[str, StoredImage] = {}
         self._outbox_known: dict[str, frozenset[str]] = {}
         """Each table's outbox keys as this store last saw them, at the version it remembers
         (see :meth:`outbox_keys_known`)."""
@@ -168,9 +170,18 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
 
     def load(self, table_id: str) -> Snapshot | None:
         """The table's current version, state and last event id, read at once; None if none."""
-        stored = self._stored_state(self.keys(table_id).state)
-        snapshot = None if stored is None else snapshot_of(stored)
-        self._remember(table_id, snapshot)
+        key = self.keys(table_id).state
+        try:
+            raw = self._client.get(key)
+        except ResponseError as error:
+            raw = error
+        image = image_of(raw) if isinstance(raw, bytes) else None
+        if image is not None:
+            snapshot: Snapshot | None = Snapshot(image.version, image.state, image.last_event_id)
+        else:
+            stored = self._stored_state(key, raw)
+            snapshot = None if stored is None else snapshot_of(stored)
+        self._remember(table_id, snapshot, image)
         return snapshot
 
     def latest_known(self, table_id: str) -> Snapshot | None:
@@ -199,11 +210,14 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
     def forget(self, table_id: str) -> None:
         """Drop what :meth:`latest_known` remembers of the table (the next call reads it)."""
         self._known.pop(table_id, None)
+        self._images.pop(table_id, None)
         self._outbox_known.pop(table_id, None)
 
-    def _remember(self, table_id: str, snapshot: Snapshot | None) -> None:
+    def _remember(self, table_id: str, snapshot: Snapshot | None, image: StoredImage | None = None) -> None:
+        """Remember ``snapshot`` of the table (``image``: its stored string, where known)."""
         if snapshot is None:
             self._known.pop(table_id, None)
+            self._images.pop(table_id, None)
             return
         known = self._known.get(table_id)
         if known is not None and known.version > snapshot.version:
@@ -212,8 +226,13 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
             self._outbox_known.pop(table_id, None)  # a commit this store did not see may have queued some
         if len(self._known) >= STATES_REMEMBERED and known is None:
             self._known.clear()
+            self._images.clear()
             self._outbox_known.clear()
         self._known[table_id] = snapshot
+        if image is None:
+            self._images.pop(table_id, None)
+        else:
+            self._images[table_id] = image
 
     def load_many(self, table_ids: list[str]) -> dict[str, Snapshot]:
         """Many tables at once (one pipeline); tables that do not exist are left out."""
@@ -298,13 +317,25 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
         if repeated is not None:
             raise DuplicateOutboxKey(table_id, repeated)
         encoded_events = encode_events(events)
+        deadline_args = encode_deadline_changes(deadlines_set, deadlines_clear)
+        state = check_bytes(state, "state")
+        image = self._images.get(table_id)
+        known = self._known.get(table_id)
+        if image is None and known is not None and known.version == expected_version:
+            # Known, but not whole (it was in an older store's form): read it whole once.
+            self.load(table_id)
+            image = self._images.get(table_id)
+        if image is not None and image.version == expected_version:
+            receipt = self._commit_known(table_id, keys, image, state, encoded_events, deadline_args, outbox_args)
+            if receipt is not None:
+                return receipt
         args: list[bytes | str | int] = [
             str(expected_version),
-            check_bytes(state, "state"),
+            state,
             self.stream_maxlen,
             len(encoded_events),
             pack_events(encoded_events),
-            *encode_deadline_changes(deadlines_set, deadlines_clear),
+            *deadline_args,
             *outbox_args,
             self.commits_channel,
             table_id,
@@ -314,7 +345,7 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
         status = reply[0]
         if status == b"stale":
             current = Snapshot(version=int(reply[1]), state=reply[3], last_event_id=as_text(reply[2]))
-            self._remember(table_id, current)
+            self._remember(table_id, current, image_of(reply[4]) if len(reply) > 4 and reply[4] else None)
             raise StaleVersion(table_id, expected_version, current.version)
         if status != b"ok":
             self.forget(table_id)
@@ -322,13 +353,9 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
                 raise UnknownTable(table_id)
             raise DuplicateOutboxKey(table_id, as_text(reply[1]))
         version, last_event_id = int(reply[1]), as_text(reply[2])
-        # What this store knew of the outbox holds only if it was known at the version committed on.
-        known = self._known.get(table_id)
-        before = self._outbox_known.get(table_id) if known is not None and known.version == expected_version else None
-        self._remember(table_id, Snapshot(version=version, state=state, last_event_id=last_event_id))
-        pending = int(reply[4])  # -1: the commit queued nothing, and the outbox is as it was
-        self._note_outbox(table_id, None if before is None else before | set(outbox_args[1::3]),
-                          len(before) if pending < 0 and before is not None else pending)
+        # The table may have been in an older store's form, rewritten now: its next change reads it.
+        self._committed(table_id, expected_version, Snapshot(version, state, last_event_id), None, outbox_args,
+                        int(reply[4]))
         fields = int(reply[6])
         return CommitReceipt(
             version=version,
@@ -337,6 +364,67 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
             events=committed_events(version, encoded_events, last_event_id),
             deadlines=deadlines_of([as_text(field) for field in reply[7:7 + fields]]),
         )
+
+    def _commit_known(self, table_id: str, keys: TableKeys, image: StoredImage, state: bytes,
+                      encoded_events: list[Any], deadline_args: list[str], outbox_args: list[Any]) -> CommitReceipt | None:
+        """The commit as the new stored string whole, made here from the one this store knows
+        (``images.py``); None when the table is in an older store's form (``commit.lua`` then)."""
+        sets = int(deadline_args[0])
+        deadlines_set, deadlines_clear = deadline_args[1:1 + 2 * sets], deadline_args[2 + 2 * sets:]
+        expected_version = image.version
+        for _ in range(3):  # a claim or mark by another process since: once more on the table as it is
+            after = next_image(image, state, encoded_events, deadlines_set, deadlines_clear, self.stream_maxlen)
+            reply = self._run_commit_known(table_id, keys, image, after, outbox_args, bool(encoded_events))
+            status = reply[0]
+            if status == b"ok":
+                self._committed(table_id, expected_version, Snapshot(after.image.version, state,
+                                after.image.last_event_id), after.image, outbox_args, int(reply[1]))
+                return CommitReceipt(
+                    version=after.image.version,
+                    previous_event_id=image.last_event_id,
+                    last_event_id=after.image.last_event_id,
+                    events=committed_events(after.image.version, encoded_events, after.image.last_event_id),
+                    deadlines=after.deadlines,
+                )
+            if status == b"duplicate":
+                self.forget(table_id)
+                raise DuplicateOutboxKey(table_id, as_text(reply[1]))
+            if status == b"legacy" or reply[1] is None:
+                return None  # commit.lua answers for a table in an older form, or for none
+            found = image_of(reply[1])
+            if found is None:
+                return None
+            self._remember(table_id, Snapshot(found.version, found.state, found.last_event_id), found)
+            if found.version != expected_version:
+                raise StaleVersion(table_id, expected_version, found.version)
+            image = found
+        return None
+
+    def _run_commit_known(self, table_id: str, keys: TableKeys, image: StoredImage, after: NextImage,
+                          outbox_args: list[Any], with_events: bool) -> Any:
+        notice = f"{table_id}\n{after.image.last_event_id}" if with_events else ""
+        args = [image.prefix, after.image.stored, after.index_entry, *outbox_args,
+                self.outbox_channel, table_id, self.commits_channel, notice]
+        if self._indexes_reachable_from_scripts:
+            index = self.indexes.keys
+            return self._scripts.commit_known(keys=[*keys.all(), index.deadlines, index.outbox], args=args)
+        reply = self._scripts.commit_known(keys=keys.all(), args=args)
+        if reply[0] == b"ok":  # a cluster: see _run_commit
+            earliest = after.index_entry
+            self.indexes.note(table_id, IndexEntry(int(earliest) if earliest not in ("", "-") else None,
+                                                   max(0, int(reply[1]))))
+        return reply
+
+    def _committed(self, table_id: str, expected_version: int, snapshot: Snapshot, image: StoredImage | None,
+                   outbox_args: list[Any], pending: int) -> None:
+        """Remember a commit's outcome, and what it tells of the table's outbox (``pending``: its
+        entries after the commit, -1 when the commit queued none and left it as it was)."""
+        # What this store knew of the outbox holds only if it was known at the version committed on.
+        known = self._known.get(table_id)
+        before = self._outbox_known.get(table_id) if known is not None and known.version == expected_version else None
+        self._remember(table_id, snapshot, image)
+        self._note_outbox(table_id, None if before is None else before | set(outbox_args[1::3]),
+                          len(before) if pending < 0 and before is not None else pending)
 
     def _run_commit(self, table_id: str, keys: TableKeys, args: list[Any]) -> Any:
         if self._indexes_reachable_from_scripts:  # one Redis: the script keeps the indexes exact

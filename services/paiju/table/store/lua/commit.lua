@@ -13,7 +13,8 @@
 -- Reply: {'ok', new version, last event id, earliest deadline due (ms, or false; -1 when the
 --        commit leaves the table's deadline index entry as it stands), pending outbox entries (-1: unchanged, the commit queued
 --        none), the last event id before this commit, the number of deadline fields, those
---        fields (name, stored value, ...)}, {'stale', current version, last event id, state},
+--        fields (name, stored value, ...)}, {'stale', current version, last event id, state,
+--        stored string},
 --        {'missing'}, or {'duplicate', outbox key}. The events' ids are the sequence numbers up
 --        to the last event id (records.event_ids).
 
@@ -32,8 +33,9 @@ local current = table_state.version
 -- must reload. Versions are stored and passed as canonical decimal strings, so comparing
 -- the strings compares the numbers.
 if current ~= ARGV[1] then
-  -- With the state as it is: the writer tries again on it without reading it.
-  return {'stale', current, table_state.last_id, table_state.state}
+  -- With the state as it is, and the whole stored string (false for the oldest form): the
+  -- writer tries again on it without reading it, and knows it whole (images.py).
+  return {'stale', current, table_state.last_id, table_state.state, table_state.source or false}
 end
 
 local new_state, keep_length = ARGV[2], tonumber(ARGV[3])

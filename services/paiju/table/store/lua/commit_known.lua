@@ -1,0 +1,71 @@
+-- Commit one action on a table whose stored string the committing process knows: the process
+-- made the new string whole (images.py), so this script only checks that the table still
+-- begins with the prefix that process knows (its header line, meta and deadlines: see
+-- images.py for why that prefix stands for the whole string), then sets it, queues the outbox
+-- entries and tells of the commit, all or nothing, as commit.lua does.
+-- KEYS: state, events, deadlines, outbox, outbox-acked (all with the table's hash tag), and on a
+--       single Redis the global deadline and outbox indexes
+-- ARGV: the prefix the table must begin with, the new stored string, the deadline index entry
+--       ('' leaves it, '-' removes it, else the table's earliest due time), outbox count, then
+--       per entry: key, payload, the member its acknowledgement leaves in outbox-acked, then the
+--       outbox channel, the table id, the commits channel and its notice ('' when the commit
+--       added no events)
+-- Reply: {'ok', pending outbox entries (-1: the commit queued none)}, {'changed', the stored
+--        string, or false when there is no table}, {'legacy'} (the table is in an older store's
+--        form: commit.lua rewrites it), or {'duplicate', outbox key}.
+
+local state_key, outbox_key, acked_key, deadline_index_key, outbox_index_key =
+  KEYS[1], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local expected, new_stored, index_entry = ARGV[1], ARGV[2], ARGV[3]
+
+-- Only the prefix is read: the kilobyte or two after it is what the process knows already.
+local head = redis.pcall('GETRANGE', state_key, 0, #expected - 1)
+if type(head) ~= 'string' then
+  return {'legacy'}  -- a hash: the oldest form
+end
+if head ~= expected then
+  return {'changed', redis.call('GET', state_key)}
+end
+
+local outbox, acked_members = {}, {}
+local at = 4
+for _ = 1, tonumber(ARGV[at]) do
+  outbox[#outbox + 1] = ARGV[at + 1]
+  outbox[#outbox + 1] = ARGV[at + 2]
+  acked_members[#acked_members + 1] = ARGV[at + 3]
+  at = at + 3
+end
+local outbox_channel, table_id, notice_channel, notice = ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4]
+
+-- Every refusal before the first write (see commit.lua).
+for i = 1, #outbox, 2 do
+  local key = outbox[i]
+  if redis.call('HEXISTS', outbox_key, key) == 1 then
+    return {'duplicate', key}
+  end
+  local acked = redis.call('ZMSCORE', acked_key, acked_members[(i + 1) / 2], key)
+  if acked[1] or acked[2] then
+    return {'duplicate', key}
+  end
+end
+
+redis.call('SET', state_key, new_stored)
+
+local pending = -1
+if #outbox > 0 then
+  redis.call('HSET', outbox_key, unpack(outbox))
+  redis.call('PUBLISH', outbox_channel, table_id)
+  pending = redis.call('HLEN', outbox_key)
+end
+if notice ~= '' then
+  redis.call('PUBLISH', notice_channel, notice)
+end
+if deadline_index_key then
+  if index_entry ~= '' then
+    set_index_entry(deadline_index_key, table_id, index_entry ~= '-' and index_entry)
+  end
+  if pending > 0 then
+    set_index_entry(outbox_index_key, table_id, pending)
+  end
+end
+return {'ok', pending}
