@@ -233,6 +233,7 @@ def test_a_commit_with_events_tells_the_commit_channel_its_table_and_one_without
 ) -> None:
     store.create("t1", b"s")
     store.create("t2", b"s")
+    store.watch_commits(["t1", "t2"])
     notices = store.commit_notices()
     try:
         store.commit("t1", 1, b"s", events=[(None, "bet", b"1")])
@@ -281,3 +282,57 @@ def test_an_event_with_a_negative_hand_number_is_refused_before_anything_is_writ
     with pytest.raises(ValueError):
         store.commit("t1", 1, b"s2", events=[(None, "x", b"{}", -1)])
     assert store.load("t1").state == b"s"
+
+
+def heard_within(notices: object, seconds: float = 0.5) -> list[tuple[str, str]]:
+    """The commit notices a subscription gets until none has come for ``seconds``."""
+    heard = []
+    quiet_since = time.monotonic()
+    while time.monotonic() - quiet_since < seconds:
+        notice = notices.get_message(timeout=0.05)  # type: ignore[attr-defined]
+        if notice is not None:
+            heard.append(parse_commit_notice(notice["data"]))
+            quiet_since = time.monotonic()
+    return heard
+
+
+def test_a_commit_is_told_only_to_the_listeners_watching_its_table_but_the_one_it_is_handed_to(
+    backend: Backend,
+) -> None:
+    # Every commit was told to every process, its own included: ten replicas, ten deliveries of
+    # each commit, and the committing one woken for a commit it had handed out already.
+    committer, elsewhere, unrelated = backend.store(), backend.store(), backend.store()
+    for table_id in ("t1", "t2"):
+        committer.create(table_id, b"s")
+    committer.hand_commits_to(committer.listener_id)
+    committer.watch_commits(["t1", "t2"])
+    elsewhere.watch_commits(["t1"])
+    unrelated.watch_commits(["t2"])
+    listening = [store.commit_notices() for store in (committer, elsewhere, unrelated)]
+    try:
+        committer.commit("t1", 1, b"s", events=[(None, "bet", b"1")])
+        last = committer.load("t1").last_event_id
+        heard: list[tuple[str, str]] = []
+        wait_until("the watcher elsewhere hears of t1",
+                   lambda: heard.extend(heard_within(listening[1], 0.1)) or heard == [("t1", last)])
+        assert heard_within(listening[0], 0.3) == []
+        assert heard_within(listening[2], 0.3) == []
+    finally:
+        for notices in listening:
+            notices.close()
+
+
+def test_a_watch_that_ran_out_or_ended_is_not_told(backend: Backend) -> None:
+    store, gone, leaving = backend.store(), backend.store(), backend.store()
+    store.create("t1", b"s")
+    gone.watch_commits(["t1"])
+    backend.new_client().zadd(store.keys("t1").watching, {gone.listener_id: 1})  # ran out long ago
+    leaving.watch_commits(["t1"])
+    leaving.unwatch_commits(["t1"], leaving.listener_id)
+    listening = [gone.commit_notices(), leaving.commit_notices()]
+    try:
+        store.commit("t1", 1, b"s", events=[(None, "bet", b"1")])
+        assert heard_within(listening[0], 0.3) == [] and heard_within(listening[1], 0.3) == []
+    finally:
+        for notices in listening:
+            notices.close()

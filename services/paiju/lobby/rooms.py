@@ -6,7 +6,9 @@ per tier (setting), created when a lobby starts if they are missing.
 
 from __future__ import annotations
 
+import logging
 import time
+import uuid
 from dataclasses import dataclass
 
 from paiju.games.engine import IllegalAction
@@ -15,6 +17,8 @@ from paiju.table.commits import Outcome
 from paiju.table.record import IDLE, PLAYING, WAITING, TableRecord
 from paiju.table.store import parse_commit_notice
 from paiju.table.tables import Tables
+
+log = logging.getLogger(__name__)
 
 QUICK_MATCH_WAIT_SECONDS = 5.0
 """How long quick match waits for a playing room with a free seat to end its hand when no room is
@@ -114,7 +118,10 @@ class Lobby:
     ) -> tuple[str, Outcome] | None:
         """Sit at the first of ``table_ids`` found between hands with a free seat, listening to
         their commits for at most ``wait_seconds``; None if none came free in time."""
-        notices = self.tables.store.commit_notices()
+        store = self.tables.store
+        listener = uuid.uuid4().hex[:12]
+        store.watch_commits(sorted(table_ids), listener, watch_ms=int((wait_seconds + 5) * 1000))
+        notices = store.commit_notices(listener)
         try:
             waiting_for = sorted(table_ids)  # a hand may have ended before we listened
             give_up = time.monotonic() + wait_seconds
@@ -138,6 +145,10 @@ class Lobby:
                 waiting_for = sorted(table_ids) if notice is None else [changed] if changed in table_ids else []
         finally:
             notices.close()
+            try:
+                store.unwatch_commits(sorted(table_ids), listener)
+            except Exception:  # the watches run out on their own
+                log.warning("ending the lobby's watch of %d tables failed", len(table_ids), exc_info=True)
 
 
 def soonest_start(record: TableRecord) -> tuple[int, int]:

@@ -52,6 +52,9 @@ between runs is of that size). A notice after a quiet spell is taken at once; un
 watcher on another process hears of a commit up to this much later."""
 BEAT_SECONDS = 2.0
 BEAT_RETRY_SECONDS = 0.5
+WATCH_RENEW_SECONDS = 10.0
+"""How often the hub renews its watch of every table it reads (``TableStore.watch_commits``):
+well within the watch's 30 s, so a commit elsewhere is always told to it."""
 
 
 @dataclass(eq=False)
@@ -176,7 +179,7 @@ class StreamHub:
                                       state_of_commit=state_of_commit) for table_id in table_ids]
         with self._lock:
             new = [table_id for table_id in dict.fromkeys(table_ids) if table_id not in self._watchers]
-            found = self.store.load_many(new) if new else {}
+            found = self.store.load_many(new, watching=True) if new else {}
             for table_id in new:
                 self._watchers[table_id] = set()
                 snapshot = found.get(table_id)
@@ -271,12 +274,15 @@ class StreamHub:
 
     def _run(self) -> None:
         next_beat = next_sweep = last_pass = 0.0
+        next_watch = time.monotonic() + WATCH_RENEW_SECONDS  # subscribe_many watched them just now
         notices = None
         while not self._stop.is_set():
             if time.monotonic() >= next_beat and self._beat is not None:
                 # A failed beat (Redis away) is tried again soon: the watchdog's quiet time
                 # must not run out on a live stream once Redis is back.
                 next_beat = time.monotonic() + (BEAT_SECONDS if self._beat_all() else BEAT_RETRY_SECONDS)
+            if time.monotonic() >= next_watch:
+                next_watch = time.monotonic() + (WATCH_RENEW_SECONDS if self._renew_watches() else BEAT_RETRY_SECONDS)
             with self._lock:
                 watching = bool(self._cursors)
             if not watching:
@@ -384,6 +390,17 @@ class StreamHub:
                 continue
             for subscription in watchers:
                 subscription.put(state)
+
+    def _renew_watches(self) -> bool:
+        """Renew the watch of every table read here (one round trip); False if that failed."""
+        with self._lock:
+            tables = list(self._cursors)
+        try:
+            self.store.watch_commits(tables)
+        except Exception:
+            log.exception("renewing the watches of %d tables failed", len(tables))
+            return False
+        return True
 
     def _beat_all(self) -> bool:
         """Beat for every player's stream here; False if that failed."""

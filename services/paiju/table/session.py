@@ -95,6 +95,7 @@ def hand_commits_to(tables: Tables, hub: StreamHub) -> None:
 
     tables.commit_starting.append(hub.committing)
     tables.commit_listeners.append(committed)
+    tables.store.hand_commits_to(hub.store.listener_id)  # its notices would only wake the hub
 
 
 class WatchSession:

@@ -40,6 +40,7 @@ class EventStream(StoreParts):
     """:class:`~paiju.table.store.TableStore`'s reading of events (see the module)."""
 
     commits_channel: str
+    _listener_channels: str
     stream_maxlen: int
 
     def read_events(
@@ -109,13 +110,14 @@ class EventStream(StoreParts):
         subscription.subscribe(channel)
         return subscription
 
-    def commit_notices(self) -> Any:
-        """A Pub/Sub subscription to :attr:`commits_channel`: ``get_message()`` tells of each
-        commit that added events, from now on: its ``data`` names the table and its last event
-        id (:func:`parse_commit_notice`). Notices are not stored: one sent while nobody
-        listened, or while the connection was down, is gone."""
+    def commit_notices(self, listener_id: str | None = None) -> Any:
+        """A Pub/Sub subscription to the channel of ``listener_id`` (this store's listener by
+        default, :attr:`commits_channel`): ``get_message()`` tells of each commit that added
+        events to a table it watches (:meth:`watch_commits`), from now on: its ``data`` names
+        the table and its last event id (:func:`parse_commit_notice`). Notices are not stored:
+        one sent while nobody listened, or while the connection was down, is gone."""
         notices = self._client.pubsub(ignore_subscribe_messages=True)
-        notices.subscribe(self.commits_channel)
+        notices.subscribe(self.commits_channel if listener_id is None else self._listener_channels + listener_id)
         return notices
 
     def read_with_marks(

@@ -63,11 +63,14 @@ class TableKeys:
     deadlines: str
     outbox: str
     outbox_acked: str
+    watching: str
+    """The listeners that hear of the table's commits (``lua/notices.lua``): it runs out on its
+    own, so it is not among :meth:`all`."""
 
     @classmethod
     def of(cls, prefix: str, table_id: str) -> TableKeys:
         base = f"{prefix}:{{{table_id}}}:"
-        return cls(*(base + suffix for suffix in TABLE_KEY_SUFFIXES))
+        return cls(*(base + suffix for suffix in TABLE_KEY_SUFFIXES), base + "watching")
 
     def all(self) -> list[str]:
         """Every key, in the order the Lua scripts take them as KEYS."""

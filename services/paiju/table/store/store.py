@@ -20,6 +20,8 @@ table's keys at once); the reading of each other key is a part of its own: ``eve
 
 from __future__ import annotations
 
+import time
+import uuid
 from typing import Any
 
 from redis.cluster import RedisCluster
@@ -65,6 +67,9 @@ DEFAULT_ACKED_OUTBOX_MEMORY = 32
 KEYS_REMEMBERED = 100_000
 STATES_REMEMBERED = 20_000
 """Tables whose last committed state a store remembers (see :meth:`TableStore.latest_known`)."""
+WATCH_MS = 30_000
+"""How long a listener's watch of a table stands (:meth:`TableStore.watch_commits`): a watcher
+renews it well before, and the watch of a process that died runs out on its own."""
 START_CLAIM_MS = 200
 """How long a claim to start a table's next hand on a settlement's notice stands
 (:meth:`TableStore.claim_start`): the notice reaches every table server at once, and a table's
@@ -130,8 +135,14 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
         # in other slots (other nodes): there each is a round trip of its own.
         self._one_redis = not isinstance(redis_client, RedisCluster)
         self._indexes_reachable_from_scripts = self._one_redis
-        self.commits_channel = f"{self.prefix}:commits"
-        """The Pub/Sub channel told the id of each table whose commit added events."""
+        self.listener_id = uuid.uuid4().hex[:12]
+        """This store's listener of commit notices (:meth:`commit_notices`, :meth:`watch_commits`)."""
+        self._listener_channels = f"{self.prefix}:commits:"
+        self.commits_channel = self._listener_channels + self.listener_id
+        """The Pub/Sub channel told the id and last event id of each table this store watches
+        (:meth:`watch_commits`) when a commit adds events to it."""
+        self._not_told = ""
+        """The listener the commits of this store are not told to (:meth:`hand_commits_to`)."""
         self.outbox_channel = f"{self.prefix}:outbox"
         """The Pub/Sub channel told the id of each table whose commit queued outbox entries (a
         hand's settlement, the release of its holds): the relay's wake-up."""
@@ -234,14 +245,47 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
         else:
             self._images[table_id] = image
 
-    def load_many(self, table_ids: list[str]) -> dict[str, Snapshot]:
-        """Many tables at once (one pipeline); tables that do not exist are left out."""
+    def hand_commits_to(self, listener_id: str) -> None:
+        """Tell commits of this store to every listener but ``listener_id``, which this process
+        hands them to itself (a stream hub that delivers its own process's commits)."""
+        self._not_told = listener_id
+
+    def watch_commits(self, table_ids: list[str], listener_id: str | None = None, watch_ms: int = WATCH_MS,
+                      pipe: Any = None) -> None:
+        """Have ``listener_id`` (this store's listener by default) told of the tables' commits for
+        ``watch_ms`` from now, on its channel (:meth:`commit_notices`); a watch renewed before it
+        runs out goes on. Into ``pipe`` when given, else in a round trip of its own."""
+        listener = listener_id or self.listener_id
+        until = int(time.time() * 1000) + check_int(watch_ms, "watch_ms", minimum=1)
+        sending = pipe if pipe is not None else self._client.pipeline(transaction=False)
+        for table_id in table_ids:
+            key = self.keys(table_id).watching
+            sending.zadd(key, {listener: until})
+            sending.pexpire(key, watch_ms)
+        if pipe is None and table_ids:
+            sending.execute()
+
+    def unwatch_commits(self, table_ids: list[str], listener_id: str) -> None:
+        """End ``listener_id``'s watches of the tables at once (else they run out on their own)."""
+        pipe = self._client.pipeline(transaction=False)
+        for table_id in table_ids:
+            pipe.zrem(self.keys(table_id).watching, listener_id)
+        if table_ids:
+            pipe.execute()
+
+    def load_many(self, table_ids: list[str], watching: bool = False) -> dict[str, Snapshot]:
+        """Many tables at once (one pipeline); tables that do not exist are left out.
+        ``watching``: this store's listener watches them from before they are read
+        (:meth:`watch_commits`), so no commit after the read goes untold."""
         keys = [self.keys(table_id).state for table_id in table_ids]
         pipe = self._client.pipeline(transaction=False)
+        if watching:
+            self.watch_commits(table_ids, pipe=pipe)
         for key in keys:
             pipe.get(key)
         found = {}
-        for table_id, key, raw in zip(table_ids, keys, pipe.execute(raise_on_error=False), strict=True):
+        replies = pipe.execute(raise_on_error=False)
+        for table_id, key, raw in zip(table_ids, keys, replies[len(replies) - len(keys):], strict=True):
             stored = self._stored_state(key, raw)
             if stored is not None:
                 found[table_id] = snapshot_of(stored)
@@ -337,9 +381,11 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
             pack_events(encoded_events),
             *deadline_args,
             *outbox_args,
-            self.commits_channel,
+            self._listener_channels,
             table_id,
             self.outbox_channel,
+            self._not_told,
+            int(time.time() * 1000),
         ]
         reply = self._run_commit(table_id, keys, args)
         status = reply[0]
@@ -403,12 +449,13 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
     def _run_commit_known(self, table_id: str, keys: TableKeys, image: StoredImage, after: NextImage,
                           outbox_args: list[Any], with_events: bool) -> Any:
         notice = f"{table_id}\n{after.image.last_event_id}" if with_events else ""
-        args = [image.prefix, after.image.stored, after.index_entry, *outbox_args,
-                self.outbox_channel, table_id, self.commits_channel, notice]
+        args = [image.prefix, after.image.stored, after.index_entry, *outbox_args, self.outbox_channel, table_id,
+                self._listener_channels, notice, self._not_told, int(time.time() * 1000)]
         if self._indexes_reachable_from_scripts:
             index = self.indexes.keys
-            return self._scripts.commit_known(keys=[*keys.all(), index.deadlines, index.outbox], args=args)
-        reply = self._scripts.commit_known(keys=keys.all(), args=args)
+            return self._scripts.commit_known(keys=[*keys.all(), keys.watching, index.deadlines, index.outbox],
+                                              args=args)
+        reply = self._scripts.commit_known(keys=[*keys.all(), keys.watching], args=args)
         if reply[0] == b"ok":  # a cluster: see _run_commit
             earliest = after.index_entry
             self.indexes.note(table_id, IndexEntry(int(earliest) if earliest not in ("", "-") else None,
@@ -429,8 +476,8 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
     def _run_commit(self, table_id: str, keys: TableKeys, args: list[Any]) -> Any:
         if self._indexes_reachable_from_scripts:  # one Redis: the script keeps the indexes exact
             index = self.indexes.keys
-            return self._scripts.commit(keys=[*keys.all(), index.deadlines, index.outbox], args=args)
-        reply = self._scripts.commit(keys=keys.all(), args=args)
+            return self._scripts.commit(keys=[*keys.all(), keys.watching, index.deadlines, index.outbox], args=args)
+        reply = self._scripts.commit(keys=[*keys.all(), keys.watching], args=args)
         if reply[0] == b"ok":
             # A cluster: the indexes live in other slots. The reply says what they must hold
             # (the earliest deadline -1 when the commit left it as it was).

@@ -1,6 +1,6 @@
 -- Commit one action: compare-and-set of the table state, all or nothing.
 -- KEYS: state, events and deadlines (an older store's stream and hash, see table_state.lua),
---       outbox, outbox-acked (all with the table's hash tag), and on a
+--       outbox, outbox-acked, watching (see notices.lua; all with the table's hash tag), and on a
 --       single Redis (not a cluster, where they live in other slots) the global deadline and
 --       outbox indexes
 -- ARGV: expected version, new state bytes, how many commits' events the state keeps,
@@ -9,7 +9,9 @@
 --       deadline-clear count, then names,
 --       outbox count, then per entry: key, payload, the member its acknowledgement leaves in
 --       outbox-acked (6 bytes of the key's hash),
---       then the channel that hears of commits with events, and the table id it is told
+--       then the prefix of the listeners' channels that hear of commits with events, the table
+--       id, the outbox channel, the listener not to tell (its process hands its commits out
+--       itself; '' for none) and the time (epoch ms) the listeners' watches are checked against
 -- Reply: {'ok', new version, last event id, earliest deadline due (ms, or false; -1 when the
 --        commit leaves the table's deadline index entry as it stands), pending outbox entries (-1: unchanged, the commit queued
 --        none), the last event id before this commit, the number of deadline fields, those
@@ -18,8 +20,8 @@
 --        {'missing'}, or {'duplicate', outbox key}. The events' ids are the sequence numbers up
 --        to the last event id (records.event_ids).
 
-local state_key, events_key, deadlines_key, outbox_key, acked_key, deadline_index_key, outbox_index_key =
-  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local state_key, events_key, deadlines_key, outbox_key, acked_key, watching_key, deadline_index_key,
+  outbox_index_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 
 -- A commit never brings a table into being: only create() does, so a deleted table stays
 -- deleted even if a late writer still holds its old version.
@@ -67,7 +69,8 @@ for _ = 1, tonumber(ARGV[at]) do
   acked_members[#acked_members + 1] = ARGV[at + 3]
   at = at + 3
 end
-local notice_channel, table_id, outbox_channel = ARGV[at + 1], ARGV[at + 2], ARGV[at + 3]
+local notice_channels, table_id, outbox_channel, not_told, now_ms =
+  ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4], ARGV[at + 5]
 
 -- Every refusal comes before the first write: Redis does not undo a script's earlier writes
 -- when it stops later, so checking as we write would leave half a commit behind.
@@ -143,13 +146,13 @@ if #outbox > 0 then
   redis.call('PUBLISH', outbox_channel, table_id)
 end
 
--- Stream readers wait on this channel instead of on every watched stream at once, and read
--- only the tables named. A notice can be lost (a reader reconnecting): readers also sweep all
--- their streams now and then.
+-- Stream readers wait on notices instead of on every watched stream at once, and read only the
+-- tables named. A notice can be lost (a reader reconnecting): readers also sweep all their
+-- streams now and then.
 -- The notice names the table and its last event id: a reader that has read that far already
--- (the committing process hands its own watchers their events) need not read.
+-- need not read.
 if event_count > 0 then
-  redis.call('PUBLISH', notice_channel, table_id .. '\n' .. last_id)
+  tell_listeners(watching_key, notice_channels, not_told, now_ms, table_id .. '\n' .. last_id)
 end
 
 -- What the global indexes must say after this commit, known here exactly: written here when

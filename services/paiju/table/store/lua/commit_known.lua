@@ -3,19 +3,20 @@
 -- begins with the prefix that process knows (its header line, meta and deadlines: see
 -- images.py for why that prefix stands for the whole string), then sets it, queues the outbox
 -- entries and tells of the commit, all or nothing, as commit.lua does.
--- KEYS: state, events, deadlines, outbox, outbox-acked (all with the table's hash tag), and on a
---       single Redis the global deadline and outbox indexes
+-- KEYS: state, events, deadlines, outbox, outbox-acked, watching (all with the table's hash
+--       tag), and on a single Redis the global deadline and outbox indexes
 -- ARGV: the prefix the table must begin with, the new stored string, the deadline index entry
 --       ('' leaves it, '-' removes it, else the table's earliest due time), outbox count, then
 --       per entry: key, payload, the member its acknowledgement leaves in outbox-acked, then the
---       outbox channel, the table id, the commits channel and its notice ('' when the commit
---       added no events)
+--       outbox channel, the table id, the prefix of the listeners' channels, the notice ('' when
+--       the commit added no events), the listener not to tell ('' for none) and the time (epoch
+--       ms) the listeners' watches are checked against (see notices.lua)
 -- Reply: {'ok', pending outbox entries (-1: the commit queued none)}, {'changed', the stored
 --        string, or false when there is no table}, {'legacy'} (the table is in an older store's
 --        form: commit.lua rewrites it), or {'duplicate', outbox key}.
 
-local state_key, outbox_key, acked_key, deadline_index_key, outbox_index_key =
-  KEYS[1], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local state_key, outbox_key, acked_key, watching_key, deadline_index_key, outbox_index_key =
+  KEYS[1], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 local expected, new_stored, index_entry = ARGV[1], ARGV[2], ARGV[3]
 
 -- Only the prefix is read: the kilobyte or two after it is what the process knows already.
@@ -35,7 +36,8 @@ for _ = 1, tonumber(ARGV[at]) do
   acked_members[#acked_members + 1] = ARGV[at + 3]
   at = at + 3
 end
-local outbox_channel, table_id, notice_channel, notice = ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4]
+local outbox_channel, table_id, notice_channels, notice, not_told, now_ms =
+  ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4], ARGV[at + 5], ARGV[at + 6]
 
 -- Every refusal before the first write (see commit.lua).
 for i = 1, #outbox, 2 do
@@ -58,7 +60,7 @@ if #outbox > 0 then
   pending = redis.call('HLEN', outbox_key)
 end
 if notice ~= '' then
-  redis.call('PUBLISH', notice_channel, notice)
+  tell_listeners(watching_key, notice_channels, not_told, now_ms, notice)
 end
 if deadline_index_key then
   if index_entry ~= '' then
