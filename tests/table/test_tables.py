@@ -547,3 +547,20 @@ def test_only_a_remembered_table_with_everyone_ready_waits_for_its_settlement_to
     assert tables.remembered_ready_to_start("t1")
     elsewhere = Tables(TableStore(store.client, prefix=store.prefix), DirectWallet(wallet), Timers(), clock_ms=lambda: 0)
     assert not elsewhere.remembered_ready_to_start("t1"), "a process that does not play the table"
+
+
+def test_bug_every_view_of_a_hand_carried_the_whole_end_of_the_hand_before(tables, wallet, store):
+    # The contract shows the last hand "until the next starts"; every view of the next hand still
+    # carried its settlement and reveal, which no client shows while a hand is on (a typed view
+    # paid a copy of it each time, and a JSON view its bytes).
+    accounts = seated_table(tables, wallet)
+    for account in accounts:
+        tables.ready("t1", account)
+    first = play_to_the_end(tables, accounts, random.Random(1))["last_hand"]["hand_id"]
+    settle_what_is_owed(store, wallet)
+    for account in accounts:
+        assert tables.view("t1", account)["last_hand"]["hand_id"] == first
+        tables.ready("t1", account)
+    view = tables.view("t1", accounts[0])
+    assert view["hand"] is not None and view["last_hand"] is None
+    assert play_to_the_end(tables, accounts, random.Random(2))["last_hand"]["hand_id"] not in (None, first)

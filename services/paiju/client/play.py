@@ -73,7 +73,7 @@ def play_bot(
             if view["seat"] is None:
                 break  # stood up: out of coins or not ready in time
             finished = _finished_hand(view)
-            if finished != last_hand_id:
+            if finished is not None and finished != last_hand_id:  # a view of a hand on has none
                 stats.hands += 1
                 last_hand_id = finished
                 continue  # perhaps that was the last hand to play: do not press start again

@@ -174,7 +174,10 @@ class TableCommits:
             "table": record.summary(),
             "seat": seat,
             "hand": None,
-            "last_hand": record.last_hand,
+            # Until the next hand starts, as the contract says: the record keeps it longer (it
+            # names the hand its settlement belongs to), and every view of the next hand carried
+            # the whole previous hand's end for nobody to show.
+            "last_hand": record.last_hand if record.hand is None else None,
         }
         if record.hand is not None:
             if hand is None:
