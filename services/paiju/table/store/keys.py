@@ -64,7 +64,7 @@ class TableKeys:
     outbox: str
     outbox_acked: str
     watching: str
-    """The listeners that hear of the table's commits (``lua/notices.lua``): it runs out on its
+    """The listeners that hear of the table's commits (``lua/commit_parts.lua``): it runs out on its
     own, so it is not among :meth:`all`."""
 
     @classmethod

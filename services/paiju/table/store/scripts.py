@@ -20,8 +20,9 @@ READING_TABLE_STATE = ("create", "commit", "drop_events", "claim_deadline", "set
 KEEPING_INDEXES = ("commit", "commit_known", "claim_deadline", "ack_outbox", "set_deadline", "reindex")
 """The scripts that keep the global indexes on a single Redis: ``lua/index_entries.lua`` is
 prepended to them."""
-TELLING_LISTENERS = ("commit", "commit_known")
-"""The scripts that tell a table's listeners of its commits: ``lua/notices.lua`` is prepended."""
+COMMITTING = ("commit", "commit_known")
+"""The scripts that commit (queue outbox entries, tell a table's listeners): ``lua/commit_parts.lua``
+is prepended to them."""
 
 
 def _lua(name: str) -> str:
@@ -36,7 +37,7 @@ def script_source(name: str) -> str:
         raise ValueError(f"no table-store script named {name!r}")
     preludes = [_lua(prelude) for prelude, users in (("index_entries", KEEPING_INDEXES),
                                                        ("table_state", READING_TABLE_STATE),
-                                                       ("notices", TELLING_LISTENERS)) if name in users]
+                                                       ("commit_parts", COMMITTING)) if name in users]
     return "\n".join([*preludes, _lua(name)])
 
 

@@ -1,6 +1,6 @@
 -- Commit one action: compare-and-set of the table state, all or nothing.
 -- KEYS: state, events and deadlines (an older store's stream and hash, see table_state.lua),
---       outbox, outbox-acked, watching (see notices.lua; all with the table's hash tag), and on a
+--       outbox, outbox-acked, watching (see commit_parts.lua; all with the table's hash tag), and on a
 --       single Redis (not a cluster, where they live in other slots) the global deadline and
 --       outbox indexes
 -- ARGV: expected version, new state bytes, how many commits' events the state keeps,
@@ -61,32 +61,14 @@ for _ = 1, tonumber(ARGV[at]) do
 end
 at = at + 1
 
-local outbox = {}
-local acked_members = {}
-for _ = 1, tonumber(ARGV[at]) do
-  outbox[#outbox + 1] = ARGV[at + 1]
-  outbox[#outbox + 1] = ARGV[at + 2]
-  acked_members[#acked_members + 1] = ARGV[at + 3]
-  at = at + 3
-end
+local outbox, acked_members
+outbox, acked_members, at = outbox_entries(at)
 local notice_channels, table_id, outbox_channel, not_told, now_ms =
-  ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4], ARGV[at + 5]
+  ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4]
 
--- Every refusal comes before the first write: Redis does not undo a script's earlier writes
--- when it stops later, so checking as we write would leave half a commit behind.
--- An outbox key may be queued once: not while pending, nor again after it was acknowledged
--- (within the remembered window), so a settlement is never delivered twice from here.
--- Sets written before the store remembered hashes hold the keys themselves, hence the second
--- member asked for (such a key leaves the set after acked_outbox_memory newer acknowledgements).
-for i = 1, #outbox, 2 do
-  local key = outbox[i]
-  if redis.call('HEXISTS', outbox_key, key) == 1 then
-    return {'duplicate', key}
-  end
-  local acked = redis.call('ZMSCORE', acked_key, acked_members[(i + 1) / 2], key)
-  if acked[1] or acked[2] then
-    return {'duplicate', key}
-  end
+local refused = refused_outbox_key(outbox_key, acked_key, outbox, acked_members)
+if refused then
+  return {'duplicate', refused}
 end
 
 local version = string.format('%d', tonumber(current) + 1)

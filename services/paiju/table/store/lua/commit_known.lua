@@ -10,7 +10,7 @@
 --       per entry: key, payload, the member its acknowledgement leaves in outbox-acked, then the
 --       outbox channel, the table id, the prefix of the listeners' channels, the notice ('' when
 --       the commit added no events), the listener not to tell ('' for none) and the time (epoch
---       ms) the listeners' watches are checked against (see notices.lua)
+--       ms) the listeners' watches are checked against (see commit_parts.lua)
 -- Reply: {'ok', pending outbox entries (-1: the commit queued none)}, {'changed', the stored
 --        string, or false when there is no table}, {'legacy'} (the table is in an older store's
 --        form: commit.lua rewrites it), or {'duplicate', outbox key}.
@@ -28,27 +28,13 @@ if head ~= expected then
   return {'changed', redis.call('GET', state_key)}
 end
 
-local outbox, acked_members = {}, {}
-local at = 4
-for _ = 1, tonumber(ARGV[at]) do
-  outbox[#outbox + 1] = ARGV[at + 1]
-  outbox[#outbox + 1] = ARGV[at + 2]
-  acked_members[#acked_members + 1] = ARGV[at + 3]
-  at = at + 3
-end
+local outbox, acked_members, at = outbox_entries(4)
 local outbox_channel, table_id, notice_channels, notice, not_told, now_ms =
-  ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4], ARGV[at + 5], ARGV[at + 6]
+  ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4], ARGV[at + 5]
 
--- Every refusal before the first write (see commit.lua).
-for i = 1, #outbox, 2 do
-  local key = outbox[i]
-  if redis.call('HEXISTS', outbox_key, key) == 1 then
-    return {'duplicate', key}
-  end
-  local acked = redis.call('ZMSCORE', acked_key, acked_members[(i + 1) / 2], key)
-  if acked[1] or acked[2] then
-    return {'duplicate', key}
-  end
+local refused = refused_outbox_key(outbox_key, acked_key, outbox, acked_members)
+if refused then
+  return {'duplicate', refused}
 end
 
 redis.call('SET', state_key, new_stored)
