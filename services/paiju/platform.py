@@ -33,7 +33,7 @@ from paiju.table.deadline_names import Timers
 from paiju.table.fanout import StreamHub
 from paiju.table.notices import GATHER_SECONDS, HandStarter, NoticeListener
 from paiju.table.ports import WalletPort
-from paiju.table.store import TableStore
+from paiju.table.store import TableStore, parse_settled_notice
 from paiju.table.tables import Tables
 from paiju.wallet import Wallet
 from paiju.wallet.celery_app import DEFAULT_HOLD_SWEEP_SECONDS, WorkerOptions
@@ -236,7 +236,10 @@ class Platform:
         timer."""
         starter = HandStarter(self._start_after_settlement)
 
-        def heard(table_id: str) -> None:
+        def heard(notice: str) -> None:
+            table_id, key = parse_settled_notice(notice)
+            # The start, or the last press, then knows the settlement landed without a read.
+            self.store.note_acknowledged(table_id, key)
             # Most settlements land before the last player presses start: nothing to claim, and
             # no start to try and then confirm by a read (two round trips a hand).
             if self.tables.remembered_ready_to_start(table_id) and self.store.claim_start(table_id):

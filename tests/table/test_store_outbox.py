@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from paiju.table.store import DuplicateOutboxKey, OutboxEntry, StaleVersion, TableStore
-from paiju.table.store.records import acked_outbox_member
+from paiju.table.store.records import acked_outbox_member, parse_settled_notice
 from tests.patience import wait_until
 
 from .conftest import Backend
@@ -200,6 +200,21 @@ def test_an_acknowledgement_tells_the_settled_channel_once(store: TableStore) ->
         store.outbox_ack("t1", "hand-1:alice")
         store.outbox_ack("t1", "hand-1:alice")  # a repeated delivery: nothing new to tell
         store.outbox_ack("t1", "hand-1:bob")
-        assert _heard(notices, 2) == ["t1", "t1"]
+        assert [parse_settled_notice(notice) for notice in _heard(notices, 2)] == [
+            ("t1", "hand-1:alice"), ("t1", "hand-1:bob")]
     finally:
         notices.close()
+
+
+def test_an_acknowledgement_heard_from_elsewhere_is_known_without_reading_the_outbox(backend: Backend) -> None:
+    # The table server used to read the outbox once more at each start after a settlement, to
+    # confirm what the relay's notice had just told it.
+    table_server, relay = backend.store(), backend.store()
+    table_server.create("t1", b"s")
+    table_server.load("t1")
+    assert table_server.outbox_keys("t1") == []  # known from here on, through its own commits
+    table_server.commit("t1", 1, b"s", outbox=[("settle:1", b"+10"), ("release:1", b"0")])
+    relay.outbox_ack("t1", "settle:1")
+    table_server.note_acknowledged("t1", "settle:1")
+    table_server._client = None  # any read from here would fail
+    assert table_server.outbox_keys_known("t1") == ["release:1"]

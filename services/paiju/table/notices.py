@@ -33,8 +33,9 @@ settled in the same pass, one ledger transaction (a pass per hand cost the ledge
 
 
 class NoticeListener:
-    """Calls ``heard`` with the table id of each notice on ``channel``, on a daemon thread,
-    until ``stop`` is set; a failed subscription is made again after :data:`RETRY_SECONDS`."""
+    """Calls ``heard`` with the text of each notice on ``channel`` (a table id, then what the
+    channel adds on the lines after), on a daemon thread, until ``stop`` is set; a failed
+    subscription is made again after :data:`RETRY_SECONDS`."""
 
     def __init__(self, store: Any, channel: str, heard: Callable[[str], None], name: str,
                  stop: threading.Event | None = None) -> None:
@@ -79,11 +80,11 @@ class NoticeListener:
             if message is None or message.get("type") != "message":
                 continue
             data = message["data"]
-            table_id = data.decode() if isinstance(data, bytes) else str(data)
+            notice = data.decode() if isinstance(data, bytes) else str(data)
             try:
-                self._heard(table_id)
+                self._heard(notice)
             except Exception:  # one table's failure must not deafen the listener
-                log.exception("handling the notice of table %s failed", table_id)
+                log.exception("handling the notice %r failed", notice)
 
 
 class HandStarter:

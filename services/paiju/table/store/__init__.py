@@ -25,6 +25,7 @@ from .records import (
     StoredEvent,
     TableChange,
     parse_commit_notice,
+    parse_settled_notice,
 )
 from .store import DEFAULT_ACKED_OUTBOX_MEMORY, DEFAULT_STREAM_MAXLEN, TableStore
 
@@ -49,4 +50,5 @@ __all__ = [
     "TableStoreError",
     "UnknownTable",
     "parse_commit_notice",
+    "parse_settled_notice",
 ]

@@ -79,6 +79,15 @@ class OutboxStore(StoreParts):
             return sorted(known)
         return self.outbox_keys(table_id)
 
+    def note_acknowledged(self, table_id: str, key: str) -> None:
+        """Another process acknowledged the table's outbox entry ``key`` (its ``settled`` notice,
+        :func:`parse_settled_notice`): what this store knows of the outbox no longer lists it,
+        so a start need not read the outbox to learn that its settlement landed. An
+        acknowledgement only ever takes a key away, so the rest of what is known stands."""
+        known = self._outbox_known.get(table_id)
+        if known is not None and key in known:
+            self._outbox_known[table_id] = known - {key}
+
     def outbox_ack(self, table_id: str, key: str) -> bool:
         """Acknowledge a delivered outbox entry; True if it was pending (a repeat is False)."""
         keys = self.keys(table_id)

@@ -367,6 +367,20 @@ def parse_commit_notice(data: bytes | str) -> tuple[str, str]:
     return table_id, last_event_id
 
 
+def parse_settled_notice(data: bytes | str) -> tuple[str, str]:
+    """The table id and the acknowledged outbox key a ``settled`` notice carries (the key ``''``
+    from a store of the version before, which sent the table id alone).
+
+    >>> parse_settled_notice(b"zhajinhua-free-01\\nsettle:zhajinhua-free-01-3-0a1b2c3d")
+    ('zhajinhua-free-01', 'settle:zhajinhua-free-01-3-0a1b2c3d')
+    >>> parse_settled_notice("zhajinhua-free-01")
+    ('zhajinhua-free-01', '')
+    """
+    text = data.decode() if isinstance(data, bytes) else data
+    table_id, _, key = text.partition("\n")
+    return table_id, key
+
+
 def as_text(raw: bytes | str) -> str:
     """A Redis reply as text (the store's client answers bytes)."""
     return raw.decode() if isinstance(raw, bytes) else raw

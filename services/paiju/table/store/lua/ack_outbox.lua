@@ -2,7 +2,8 @@
 -- KEYS: state, outbox, outbox-acked (all with the table's hash tag), and on a single Redis
 --       (not a cluster, where it lives in another slot) the global outbox index
 -- ARGV: key, the member that remembers it (6 bytes of its hash), how many acknowledged keys
---       to remember, the table's id, and the channel told of each acknowledgement
+--       to remember, the table's id, and the channel told of each acknowledgement (its notice:
+--       the table's id and the key, parse_settled_notice)
 -- Reply: {1 if the entry was pending else 0, the entries still pending}
 
 local state_key, outbox_key, acked_key, index_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -36,6 +37,7 @@ end
 redis.call('ZADD', acked_key, sequence, member)
 redis.call('ZREMRANGEBYRANK', acked_key, 0, -(remember + 1))
 -- A table whose players are all ready waits for its last settlement: the process playing it
--- starts the hand on this notice, not at its start timer's next try.
-redis.call('PUBLISH', settled_channel, table_id)
+-- starts the hand on this notice, not at its start timer's next try. The key tells that process
+-- which of the entries it knows of is gone, so it need not read the outbox again to be sure.
+redis.call('PUBLISH', settled_channel, table_id .. '\n' .. key)
 return {1, left}
