@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from .records import Deadline, EncodedEvent, deadlines_of, pack_events
+from .records import Deadline, EncodedEvent, deadlines_of, decode_netstrings, pack_events
 
 _FIELDS_OF_CURRENT_HEADER: Final = 7
 
@@ -46,10 +46,6 @@ class StoredImage:
     def stored(self) -> bytes:
         """The whole stored string."""
         return b"".join((self.prefix, self.ring, self.state))
-
-    def earliest_due(self) -> int | None:
-        """The earliest due time of the table's deadlines (epoch ms), or None."""
-        return _earliest_due(self.deadlines)
 
     def with_deadline(self, name: str, value: str) -> StoredImage:
         """This table after one deadline is set (``value`` ``'due_ms:version'``) or cleared
@@ -81,8 +77,7 @@ class NextImage:
     @property
     def deadlines(self) -> tuple[Deadline, ...]:
         """The table's deadlines after the commit, earliest first."""
-        flat = self.image.deadlines
-        return deadlines_of(list(flat))
+        return deadlines_of(list(self.image.deadlines))
 
 
 def image_of(stored: bytes) -> StoredImage | None:
@@ -110,7 +105,7 @@ def image_of(stored: bytes) -> StoredImage | None:
         last_event_id=fields[1].decode(),
         trim_mark=fields[2].decode(),
         meta=stored[meta_at:deadlines_at],
-        deadlines=tuple(value.decode() for value in _netstrings(stored, deadlines_at, ring_at)),
+        deadlines=tuple(decode_netstrings(stored[deadlines_at:ring_at])),
         ring=stored[ring_at:state_at],
         ring_entries=int(fields[4]),
         state=stored[state_at:],
@@ -193,16 +188,6 @@ def _put_deadline(deadlines: list[str], name: str, value: str | None) -> bool:
 def _earliest_due(deadlines: list[str] | tuple[str, ...]) -> int | None:
     dues = [int(value.partition(":")[0]) for value in deadlines[1::2]]
     return min(dues) if dues else None
-
-
-def _netstrings(stored: bytes, at: int, end: int) -> list[bytes]:
-    values = []
-    while at < end:
-        colon = stored.index(b":", at)
-        value_end = colon + 1 + int(stored[at:colon])
-        values.append(stored[colon + 1 : value_end])
-        at = value_end
-    return values
 
 
 def _dropped_entry(ring: bytes, at: int) -> tuple[str, int]:

@@ -182,10 +182,7 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
     def load(self, table_id: str) -> Snapshot | None:
         """The table's current version, state and last event id, read at once; None if none."""
         key = self.keys(table_id).state
-        try:
-            raw = self._client.get(key)
-        except ResponseError as error:
-            raw = error
+        raw = self._state_reply(key)
         image = image_of(raw) if isinstance(raw, bytes) else None
         if image is not None:
             snapshot: Snapshot | None = Snapshot(image.version, image.state, image.last_event_id)
@@ -298,6 +295,14 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
             raise UnknownTable(table_id)
         return stored.meta
 
+    def _state_reply(self, key: str) -> Any:
+        """The GET reply of a state key: its string, None, or the error a hash (an older store's
+        form) answers."""
+        try:
+            return self._client.get(key)
+        except ResponseError as error:
+            return error
+
     def _stored_state(self, key: str, raw: Any = _UNREAD) -> StoredTableState | None:
         """What the state key holds (``raw``: its GET reply when read already), or None.
 
@@ -305,10 +310,7 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
         ``e``, ``x``, ``m:<name>``) until its next commit rewrites it: read that as it is.
         """
         if raw is _UNREAD:
-            try:
-                raw = self._client.get(key)
-            except ResponseError as error:
-                raw = error
+            raw = self._state_reply(key)
         if isinstance(raw, ResponseError):
             if not str(raw).startswith("WRONGTYPE"):
                 raise raw
@@ -435,8 +437,11 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
             if status == b"duplicate":
                 self.forget(table_id)
                 raise DuplicateOutboxKey(table_id, as_text(reply[1]))
-            if status == b"legacy" or reply[1] is None:
-                return None  # commit.lua answers for a table in an older form, or for none
+            if status == b"legacy":
+                return None  # commit.lua rewrites a table in an older form
+            if reply[1] is None:
+                self.forget(table_id)
+                raise UnknownTable(table_id)
             found = image_of(reply[1])
             if found is None:
                 return None
