@@ -27,6 +27,11 @@ QUIET_AFTER_MS = 10_000
 """A player whose streams have not beaten for this long is disconnected."""
 STREAMS_KEPT_MS = 3 * QUIET_AFTER_MS
 """How long a player's stream ids outlive their last beat (a killed server never closes them)."""
+EXPIRY_PUSHED_EVERY_MS = QUIET_AFTER_MS
+"""How often a beating stream pushes its player's stream set's expiry on (to
+:data:`STREAMS_KEPT_MS` from then): a third of the set's life, so a set is never let run out
+while a stream in it beats, yet most beats (one every two seconds) set nothing but the score.
+A PEXPIRE at every beat was one Redis command in nine of a played table's."""
 
 # Take the players whose last stream closed, and those silent since ``ARGV[2]`` (unless it is
 # negative: the sweeper could not observe long enough), out of the sets, atomically, so that of
@@ -45,14 +50,16 @@ end
 return {closed, silent}
 """
 
-# Streams alive at ARGV[1]: KEYS[3..] are their players' stream sets, ARGV[3..] each's player
-# and stream id in pairs. Returns the players that were missing from the board. The board's own
-# sets are asked and written once for the whole batch (ZMSCORE, one ZADD, one ZREM): a command
-# per stream on them was most of what an idle table's players cost Redis.
+# Streams alive at ARGV[1]: KEYS[3..] are their players' stream sets, ARGV[3..] each's player,
+# stream id and whether to push its set's expiry on ('1' or '0'), in threes. Returns the players
+# that were missing from the board. The board's own sets are asked and written once for the
+# whole batch (ZMSCORE, one ZADD, one ZREM): a command per stream on them was most of what an
+# idle table's players cost Redis. A stream set's expiry is pushed on when asked, and always
+# when the stream is new in it (the set may have just been made).
 _BEAT = """
 local members, scored = {}, {}
 for i = 3, #KEYS do
-  local member = ARGV[2 * i - 3]
+  local member = ARGV[3 * i - 6]
   members[#members + 1] = member
   scored[#scored + 1] = ARGV[1]
   scored[#scored + 1] = member
@@ -66,8 +73,8 @@ end
 redis.call('ZADD', KEYS[1], 'GT', unpack(scored))
 if redis.call('ZCARD', KEYS[2]) > 0 then redis.call('ZREM', KEYS[2], unpack(members)) end
 for i = 3, #KEYS do
-  redis.call('ZADD', KEYS[i], ARGV[1], ARGV[2 * i - 2])
-  redis.call('PEXPIRE', KEYS[i], ARGV[2])
+  local added = redis.call('ZADD', KEYS[i], ARGV[1], ARGV[3 * i - 5])
+  if added == 1 or ARGV[3 * i - 4] == '1' then redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
 end
 return back
 """
@@ -110,6 +117,8 @@ class PresenceBoard:
         self._claim = client.register_script(_CLAIM)
         self._beat = client.register_script(_BEAT)
         self._close = client.register_script(_CLOSE)
+        self._expiry_pushed_ms: dict[str, int] = {}
+        """Per stream set, when a beat of this board last pushed its expiry on."""
 
     @staticmethod
     def _member(table_id: str, account: str) -> str:
@@ -127,13 +136,23 @@ class PresenceBoard:
         """Many ``(table_id, account, stream)`` alive at ``now_ms`` (a process's whole hub), a
         few round trips for all; the players that were missing from the board, to be marked back."""
         back: set[tuple[str, str]] = set()
+        pushed = self._expiry_pushed_ms
+        if len(pushed) > 2 * len(streams) + 1_000:  # streams closed since: forget their sets
+            self._expiry_pushed_ms = pushed = {key: at for key, at in pushed.items()
+                                               if now_ms - at < EXPIRY_PUSHED_EVERY_MS}
         for start in range(0, len(streams), BEATS_PER_SCRIPT):
             keys, args = [self.key, self.closed_key], [now_ms, STREAMS_KEPT_MS]
+            pushing = []
             for table_id, account, stream in streams[start:start + BEATS_PER_SCRIPT]:
                 member = self._member(table_id, account)
-                keys.append(self._streams_key(member))
-                args += [member, stream]
+                key = self._streams_key(member)
+                push = not 0 <= now_ms - pushed.get(key, now_ms - EXPIRY_PUSHED_EVERY_MS) < EXPIRY_PUSHED_EVERY_MS
+                keys.append(key)
+                args += [member, stream, "1" if push else "0"]
+                if push:
+                    pushing.append(key)
             back.update(_player(member) for member in self._beat(keys=keys, args=args))
+            pushed.update(dict.fromkeys(pushing, now_ms))  # only once the script ran
         return sorted(back)
 
     def closed(self, table_id: str, account: str, now_ms: int, stream: str = "") -> bool:
