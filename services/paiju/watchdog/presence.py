@@ -27,11 +27,17 @@ QUIET_AFTER_MS = 10_000
 """A player whose streams have not beaten for this long is disconnected."""
 STREAMS_KEPT_MS = 3 * QUIET_AFTER_MS
 """How long a player's stream ids outlive their last beat (a killed server never closes them)."""
+STREAM_SCORED_EVERY_MS = 3_000
+"""How often a beating stream's score in its player's stream set is written (the player's own
+score on the board is written at every beat). The set says which of a player's streams still
+live when one closes (those scored within :data:`QUIET_AFTER_MS`): written every other beat (one
+every two seconds), a live stream's score is at most about four seconds old there. A ZADD per
+stream at every beat was one Redis command in nine of a played table's."""
 EXPIRY_PUSHED_EVERY_MS = QUIET_AFTER_MS
-"""How often a beating stream pushes its player's stream set's expiry on (to
-:data:`STREAMS_KEPT_MS` from then): a third of the set's life, so a set is never let run out
-while a stream in it beats, yet most beats (one every two seconds) set nothing but the score.
-A PEXPIRE at every beat was one Redis command in nine of a played table's."""
+"""How long after a beating stream pushed its player's stream set's expiry on (to
+:data:`STREAMS_KEPT_MS` from then) the next write of its score pushes it again: every 12 s at
+most with a score every 4 s, well within the set's 30 s, so a set never runs out while a stream
+in it beats. A PEXPIRE at every beat was another command in nine."""
 
 # Take the players whose last stream closed, and those silent since ``ARGV[2]`` (unless it is
 # negative: the sweeper could not observe long enough), out of the sets, atomically, so that of
@@ -51,11 +57,11 @@ return {closed, silent}
 """
 
 # Streams alive at ARGV[1]: KEYS[3..] are their players' stream sets, ARGV[3..] each's player,
-# stream id and whether to push its set's expiry on ('1' or '0'), in threes. Returns the players
-# that were missing from the board. The board's own sets are asked and written once for the
-# whole batch (ZMSCORE, one ZADD, one ZREM): a command per stream on them was most of what an
-# idle table's players cost Redis. A stream set's expiry is pushed on when asked, and always
-# when the stream is new in it (the set may have just been made).
+# stream id and what to write in its set, in threes: '0' nothing, '1' the stream's score (and
+# the set's expiry if the stream is new in it: the set may have just been made), '2' both. Returns
+# the players that were missing from the board. The board's own sets are asked and written once
+# for the whole batch (ZMSCORE, one ZADD, one ZREM): a command per stream on them was most of
+# what an idle table's players cost Redis.
 _BEAT = """
 local members, scored = {}, {}
 for i = 3, #KEYS do
@@ -73,8 +79,11 @@ end
 redis.call('ZADD', KEYS[1], 'GT', unpack(scored))
 if redis.call('ZCARD', KEYS[2]) > 0 then redis.call('ZREM', KEYS[2], unpack(members)) end
 for i = 3, #KEYS do
-  local added = redis.call('ZADD', KEYS[i], ARGV[1], ARGV[3 * i - 5])
-  if added == 1 or ARGV[3 * i - 4] == '1' then redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
+  local write = ARGV[3 * i - 4]
+  if write ~= '0' then
+    local added = redis.call('ZADD', KEYS[i], ARGV[1], ARGV[3 * i - 5])
+    if added == 1 or write == '2' then redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
+  end
 end
 return back
 """
@@ -117,8 +126,9 @@ class PresenceBoard:
         self._claim = client.register_script(_CLAIM)
         self._beat = client.register_script(_BEAT)
         self._close = client.register_script(_CLOSE)
-        self._expiry_pushed_ms: dict[str, int] = {}
-        """Per stream set, when a beat of this board last pushed its expiry on."""
+        self._written_ms: dict[tuple[str, str], tuple[int, int]] = {}
+        """Per stream set and stream, when a beat of this board last wrote the stream's score
+        there, and when it last pushed the set's expiry on."""
 
     @staticmethod
     def _member(table_id: str, account: str) -> str:
@@ -136,23 +146,27 @@ class PresenceBoard:
         """Many ``(table_id, account, stream)`` alive at ``now_ms`` (a process's whole hub), a
         few round trips for all; the players that were missing from the board, to be marked back."""
         back: set[tuple[str, str]] = set()
-        pushed = self._expiry_pushed_ms
-        if len(pushed) > 2 * len(streams) + 1_000:  # streams closed since: forget their sets
-            self._expiry_pushed_ms = pushed = {key: at for key, at in pushed.items()
-                                               if now_ms - at < EXPIRY_PUSHED_EVERY_MS}
+        written = self._written_ms
+        if len(written) > 2 * len(streams) + 1_000:  # streams closed since: forget them
+            self._written_ms = written = {stream: at for stream, at in written.items()
+                                          if 0 <= now_ms - at[1] < EXPIRY_PUSHED_EVERY_MS}
         for start in range(0, len(streams), BEATS_PER_SCRIPT):
             keys, args = [self.key, self.closed_key], [now_ms, STREAMS_KEPT_MS]
-            pushing = []
+            writing: dict[tuple[str, str], tuple[int, int]] = {}
             for table_id, account, stream in streams[start:start + BEATS_PER_SCRIPT]:
                 member = self._member(table_id, account)
                 key = self._streams_key(member)
-                push = not 0 <= now_ms - pushed.get(key, now_ms - EXPIRY_PUSHED_EVERY_MS) < EXPIRY_PUSHED_EVERY_MS
+                scored, pushed = written.get((key, stream), (None, None))
+                write = "0"
+                if not _within(now_ms, scored, STREAM_SCORED_EVERY_MS):
+                    if _within(now_ms, pushed, EXPIRY_PUSHED_EVERY_MS):
+                        write, writing[key, stream] = "1", (now_ms, pushed)  # type: ignore[assignment]
+                    else:
+                        write, writing[key, stream] = "2", (now_ms, now_ms)
                 keys.append(key)
-                args += [member, stream, "1" if push else "0"]
-                if push:
-                    pushing.append(key)
+                args += [member, stream, write]
             back.update(_player(member) for member in self._beat(keys=keys, args=args))
-            pushed.update(dict.fromkeys(pushing, now_ms))  # only once the script ran
+            written.update(writing)  # only once the script ran
         return sorted(back)
 
     def closed(self, table_id: str, account: str, now_ms: int, stream: str = "") -> bool:
@@ -197,6 +211,11 @@ class PresenceBoard:
     @staticmethod
     def _silence(member: Any, since_ms: int) -> Silence:
         return Silence(*_player(member), since_ms)
+
+
+def _within(now_ms: int, at: int | None, period_ms: int) -> bool:
+    """Whether ``at`` is less than ``period_ms`` before ``now_ms`` (a clock gone back: no)."""
+    return at is not None and 0 <= now_ms - at < period_ms
 
 
 def _player(member: Any) -> tuple[str, str]:
