@@ -9,6 +9,7 @@ import fakeredis
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from redis.exceptions import ResponseError
 
 from paiju.table.store import (
     ALL_SEATS,
@@ -17,7 +18,8 @@ from paiju.table.store import (
     UnknownTable,
     parse_commit_notice,
 )
-from paiju.table.store.records import parse_stream_id
+from paiju.table.store.event_stream import _peeked_last_event_id
+from paiju.table.store.records import as_text, parse_stream_id
 from tests.patience import PATIENCE_SECONDS, wait_until
 
 from .conftest import Backend
@@ -269,6 +271,50 @@ def test_a_read_with_marks_gives_the_events_and_says_when_a_cursor_fell_behind_a
     assert parse_stream_id(marks["t1"]) > parse_stream_id("0-0")  # so a reader from 0-0 lost some
     assert parse_stream_id(marks["t1"]) < parse_stream_id(found["t1"][0].id)
     assert store.read_with_marks({}) == ({}, {})
+
+
+def test_a_read_that_peeks_first_reads_whole_only_the_tables_with_news(backend: Backend) -> None:
+    # A sweep for missed notices read every watched table whole each second (a kilobyte or three
+    # each); peeking at the headers, it reads whole only the tables with events after the cursor.
+    store = backend.store(stream_maxlen=3)
+    for table_id in ("quiet", "busy", "trimmed"):
+        store.create(table_id, b"s")
+    store.commit("quiet", 1, b"s", events=[(None, "bet", b"seen")])
+    seen = store.load("quiet").last_event_id
+    store.commit("busy", 1, b"s", events=[(None, "bet", b"new")])
+    version = 1
+    for n in range(6):
+        version = store.commit("trimmed", version, b"s", events=[(None, "bet", str(n).encode())])
+    cursors = {"quiet": seen, "busy": "0-0", "trimmed": "0-0", "gone": "0-0"}
+    gets = []
+    real_get = store.client.pipeline
+
+    def counting_pipeline(*args, **kwargs):  # type: ignore[no-untyped-def]
+        pipe = real_get(*args, **kwargs)
+        get = pipe.get
+        pipe.get = lambda key: gets.append(as_text(key)) or get(key)
+        return pipe
+
+    store.client.pipeline = counting_pipeline  # type: ignore[method-assign]
+    try:
+        peeked = store.read_with_marks(cursors, peek_first=True)
+    finally:
+        del store.client.pipeline
+    whole = store.read_with_marks(cursors)
+    assert sorted(gets) == sorted(store.keys(table_id).state for table_id in ("busy", "trimmed"))
+    assert peeked[0] == whole[0] and set(peeked[0]) == {"busy", "trimmed"}
+    assert peeked[1] == {table_id: whole[1][table_id] for table_id in ("busy", "trimmed")}
+    assert store.read_with_marks({"quiet": seen}, peek_first=True) == ({}, {})
+
+
+@pytest.mark.parametrize("peeked, last_event_id", [
+    (b"", "0-0"),  # no table: nothing to read
+    (b"7 1700000000000-2 0-0 12 1 19 17\n4:game", "1700000000000-2"),
+    (b"7 1700000000000-2 0-0 12", None),  # the header goes on past the peek
+    (ResponseError("WRONGTYPE"), None),  # a hash an older store left
+])
+def test_a_peeked_header_gives_the_last_event_id_or_says_it_cannot(peeked: object, last_event_id: str | None) -> None:
+    assert _peeked_last_event_id(peeked) == last_event_id
 
 
 def test_an_event_keeps_the_number_of_the_hand_it_belongs_to(store: TableStore) -> None:

@@ -315,12 +315,14 @@ class StreamHub:
             if sweep:
                 next_sweep = time.monotonic() + SWEEP_SECONDS
             if cursors:
-                self._read_and_hand_out(cursors)
+                self._read_and_hand_out(cursors, sweeping=sweep)
         _closed(notices)
 
-    def _read_and_hand_out(self, cursors: dict[str, str]) -> None:
+    def _read_and_hand_out(self, cursors: dict[str, str], sweeping: bool = False) -> None:
         try:
-            found, marks = self.store.read_with_marks(cursors, count=500)
+            # A sweep finds few tables with news: it reads each one's header first, and whole
+            # only those (it read a kilobyte or three of every watched table a second).
+            found, marks = self.store.read_with_marks(cursors, count=500, peek_first=sweeping)
         except Exception:  # Redis away: the watchers keep waiting; try again
             log.exception("stream hub read failed")
             self._stop.wait(1.0)

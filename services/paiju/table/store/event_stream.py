@@ -36,6 +36,33 @@ BLOCKED_READ_PAUSE_SECONDS = 0.01
 wait on commit notices instead)."""
 
 
+HEADER_PEEK_BYTES = 128
+"""How much of a table's stored string a sweep reads to learn its last event id: the header
+line (the version, the last event id, the trim mark and four lengths) is under 100 bytes."""
+
+
+def _peeked_last_event_id(peeked: Any) -> str | None:
+    """The last event id in the first bytes of a state key (a GETRANGE reply); ``"0-0"`` for a
+    table that does not exist (nothing to read); None when they cannot tell (a hash an older
+    store left, or a header longer than the peek): the table is then read whole."""
+    if not isinstance(peeked, bytes):
+        return None
+    if not peeked:
+        return "0-0"
+    end = peeked.find(b"\n")
+    fields = peeked[:end].split(b" ") if end > 0 else []
+    return fields[1].decode() if len(fields) > 2 else None
+
+
+def _may_be_after(last_event_id: str | None, cursor: str) -> bool:
+    if last_event_id is None:
+        return True
+    try:
+        return parse_stream_id(last_event_id) > parse_stream_id(cursor)
+    except ValueError:  # not a header after all: read it whole, which says what it is
+        return True
+
+
 class EventStream(StoreParts):
     """:class:`~paiju.table.store.TableStore`'s reading of events (see the module)."""
 
@@ -121,11 +148,19 @@ class EventStream(StoreParts):
         return notices
 
     def read_with_marks(
-        self, cursors: dict[str, str], count: int = 100
+        self, cursors: dict[str, str], count: int = 100, peek_first: bool = False
     ) -> tuple[dict[str, list[StoredEvent]], dict[str, str]]:
         """:meth:`read_many` (without waiting) and each table's trim mark (events up to it may be
         gone), in one round trip: a cursor older than its table's mark means events after it were
-        trimmed before they could be read. Tables that do not exist have no mark."""
+        trimmed before they could be read. Tables that do not exist have no mark.
+
+        ``peek_first``: for a read of many tables of which few have anything new (a sweep for
+        missed notices): each table's header line first (its last event id), then whole only
+        the tables with events after their cursor. Marks then come only for those; the others
+        have no events to check them against."""
+        if peek_first:
+            newer = self._newer_than(cursors)
+            return self.read_with_marks(newer, count) if newer else ({}, {})
         if not cursors:
             return {}, {}
         table_ids = list(cursors)
@@ -145,6 +180,20 @@ class EventStream(StoreParts):
             if events:
                 found[table_id] = events[:count]
         return found, marks
+
+    def _newer_than(self, cursors: dict[str, str]) -> dict[str, str]:
+        """The ``cursors`` whose table has an event after them (or may have: a header this
+        read cannot place), by a read of each table's first bytes (one round trip)."""
+        table_ids = list(cursors)
+        pipe = self._client.pipeline(transaction=False)
+        for table_id in table_ids:
+            pipe.getrange(self.keys(table_id).state, 0, HEADER_PEEK_BYTES - 1)
+        newer = {}
+        for table_id, peeked in zip(table_ids, pipe.execute(raise_on_error=False), strict=True):
+            cursor = cursors[table_id]
+            if _may_be_after(_peeked_last_event_id(peeked), cursor):
+                newer[table_id] = cursor
+        return newer
 
     def _legacy_entries(self, events_key: str, stored: StoredTableState,
                         cursor: tuple[int, int]) -> list[tuple[str, int, bytes]] | None:
