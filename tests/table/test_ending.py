@@ -12,6 +12,7 @@ from paiju.table.commits import TableNotFound
 from paiju.table.deadline_names import STARTING_PREFIX
 from paiju.table.ending import TABLE_ENDED
 from paiju.table.store import StoredEvent
+from paiju.wallet.relay import Settler, relay_outbox
 from paiju.wallet.table_port import DirectWallet
 from tests.table.test_crashed_start import HoldsNoted, Killed, new_tables
 from tests.table.test_tables import seated_table, settle_what_is_owed
@@ -122,3 +123,54 @@ def test_a_start_that_held_and_never_dealt_has_its_holds_given_back_and_its_mark
     assert ended.released > 0 and wallet.holds(lost_hand) == {}
     assert {account: wallet.available(int(account)) for account in accounts} == before
     assert not [d for d in store.deadlines("t1") if d.name.startswith(STARTING_PREFIX)]
+
+
+class ReleaseDies:
+    """A wallet port whose process dies when it is about to give holds back."""
+
+    def __init__(self, port: DirectWallet) -> None:
+        self.port = port
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        return getattr(self.port, name)
+
+    def release(self, hand_id: str) -> int:
+        raise Killed
+
+
+def test_bug_an_end_that_died_between_its_commit_and_the_release_left_the_holds_to_the_sweep_of_orphans(
+        store, wallet, clock):
+    # The holds of the voided hand went back only by the end's own call after its commit: a
+    # process killed in between left the players' coins held until the wallet's sweep of holds
+    # no table owes (a minute or more). The commit now queues their release for the relay.
+    tables = new_tables(store, DirectWallet(wallet), clock)
+    accounts = seated_table(tables, wallet)
+    before = {account: wallet.available(int(account)) for account in accounts}
+    for account in accounts:
+        tables.ready("t1", account)
+    hand_id = tables.view("t1", None)["hand"]["hand_id"]
+    assert wallet.holds(hand_id)
+
+    dying = new_tables(store.__class__(store.client, prefix=store.prefix), ReleaseDies(DirectWallet(wallet)), clock)
+    with pytest.raises(Killed):
+        dying.end_table("t1", "the hand hung")
+    assert wallet.holds(hand_id) and store.outbox_keys("t1") == [f"release:{hand_id}"]
+
+    settler = Settler(wallet)
+    report = relay_outbox(store, settler, release=settler.release)
+    assert report.released == 1 and report.settled_tables == ["t1"]
+    assert wallet.holds(hand_id) == {} and store.outbox_keys("t1") == []
+    assert {account: wallet.available(int(account)) for account in accounts} == before
+    assert wallet.total_coins() == wallet.grants_total()
+
+
+def test_an_end_that_released_the_holds_itself_leaves_no_release_for_the_relay(tables, store, wallet):
+    accounts = seated_table(tables, wallet)
+    for account in accounts:
+        tables.ready("t1", account)
+    hand_id = tables.view("t1", None)["hand"]["hand_id"]
+    ended = tables.end_table("t1", "the hand hung")
+    assert ended.released > 0 and store.outbox_keys("t1") == [] and ended.outbox_left == ()
+    settler = Settler(wallet)
+    assert relay_outbox(store, settler, release=settler.release).released == 0
+    assert wallet.holds(hand_id) == {}

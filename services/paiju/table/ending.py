@@ -9,8 +9,11 @@ retry or void of the entry, deals with them. The answer names them, since the ta
 waits for them.
 
 The commit comes first and the holds go back after it: once the hand is off the record no move
-can end it and queue a settlement that the holds are meant for. Should this process die in
-between, the wallet's sweep of holds no table owes releases them.
+can end it and queue a settlement that the holds are meant for. The commit also queues the
+release of each hand's holds in the outbox, as a hand that ends without a settlement does, so a
+process that dies between the commit and the release leaves them to the relay (seconds), not to
+the wallet's sweep of holds no table owes (minutes). Released here, the entries are acknowledged
+here too; a relay that got to one first released it (releasing twice changes nothing).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from dataclasses import dataclass
 from paiju.games.engine import Event
 from paiju.table.commits import Outcome
 from paiju.table.deadline_names import STARTING_PREFIX, DeadlinePlan, marked_start
+from paiju.table.outbox_contract import release_entry
 from paiju.table.record import TableRecord
 from paiju.table.seating_flow import TableSeating
 
@@ -79,11 +83,15 @@ class TableEnding(TableSeating):
         :class:`~paiju.table.commits.TableNotFound` for an unknown table."""
         self.load(table_id)
         cleared: list[str] = []
+        releases: list[tuple[str, bytes]] = []
 
         def change(version: int, record: TableRecord) -> Outcome | None:
             cleared[:] = [deadline.name for deadline in self.store.deadlines(table_id)]
             if record.hand is None and not record.seated() and not cleared:
                 return None
+            held = [record.hand.hand_id] if record.hand is not None and record.hand.held else []
+            held += [marked_start(table_id, name)[0] for name in cleared if name.startswith(STARTING_PREFIX)]
+            releases[:] = [release_entry(hand_id, table_id) for hand_id in dict.fromkeys(held)]
             events = self._void_hand(record)
             for seat in record.seated():
                 account = record.seats[seat].account  # type: ignore[union-attr]
@@ -95,13 +103,16 @@ class TableEnding(TableSeating):
             plan = DeadlinePlan()
             self._seating_changed(table_id, record, plan)  # nobody seated: no ready kick, no start
             plan.drop(*cleared)
-            return self._commit(table_id, version, record, events, plan)
+            return self._commit(table_id, version, record, events, plan, outbox=releases)
 
         outcome = self._retrying(table_id, change)  # None: nothing to end (and nothing cleared)
         events = [] if outcome is None else outcome.events
         voided = next((event.data["hand_id"] for event in events if event.type == "hand_voided"), None)
         starts = tuple(marked_start(table_id, name)[0] for name in cleared if name.startswith(STARTING_PREFIX))
         released = sum(self.wallet.release(hand_id) for hand_id in [*([voided] if voided else []), *starts])
+        if outcome is not None:
+            for key, _ in releases:
+                self.store.outbox_ack(table_id, key)
         ended = TableEnded(table_id, voided, starts, released,
                            tuple(event.data["account"] for event in events if event.type == "stood"),
                            tuple(cleared), tuple(self.store.outbox_keys(table_id)))

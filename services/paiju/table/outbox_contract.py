@@ -67,7 +67,7 @@ def hand_end_outbox(hand: EndedHand, result: Settlement) -> list[tuple[str, byte
         outbox.append((SETTLEMENT_PREFIX + hand.hand_id, _payload(settlement)))
     elif hand.held:
         # Nothing to settle (炒地皮: void before the first card): the holds go back, once.
-        outbox.append((RELEASE_PREFIX + hand.hand_id, _payload({"hand_id": hand.hand_id, "table_id": hand.table_id})))
+        outbox.append(release_entry(hand.hand_id, hand.table_id))
     if not settlement["lines"] and result.scores is not None and any(result.scores):
         # A score channel: no coins move; its points (积分) are kept per account instead.
         points = {"hand_id": hand.hand_id, "table_id": hand.table_id, "game": hand.game,
@@ -76,6 +76,15 @@ def hand_end_outbox(hand: EndedHand, result: Settlement) -> list[tuple[str, byte
             points["record"] = hand.record
         outbox.append((SCORE_PREFIX + hand.hand_id, _payload(points)))
     return outbox
+
+
+def release_entry(hand_id: str, table_id: str) -> tuple[str, bytes]:
+    """The outbox entry that gives back every hold of ``hand_id``, which will not be settled.
+
+    >>> release_entry("t-1-ab", "t")
+    ('release:t-1-ab', b'{"hand_id":"t-1-ab","table_id":"t"}')
+    """
+    return RELEASE_PREFIX + hand_id, _payload({"hand_id": hand_id, "table_id": table_id})
 
 
 def _payload(data: dict[str, Any]) -> bytes:
