@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -28,7 +29,8 @@ from paiju.games.engine import IllegalAction
 from paiju.games.levels import Levels
 from paiju.lobby.rooms import Lobby
 from paiju.rpc.channels import ServiceTokenSource, authorized_channel
-from paiju.rpc.server import ServiceBinding
+from paiju.rpc.server import ServiceBinding, settings_session_stamps
+from paiju.rpc.sessions import stamp_lifetime_seconds
 from paiju.table.deadline_names import Timers
 from paiju.table.fanout import StreamHub
 from paiju.table.notices import GATHER_SECONDS, HandStarter, NoticeListener
@@ -49,6 +51,9 @@ from paiju.watchdog.replica import Replica
 
 log = logging.getLogger(__name__)
 SERVICES = ("wallet", "lobby", "table", "watchdog")
+SESSION_STAMPS_RESTORED_EVERY_SECONDS = 60.0
+"""How often the process holding the ledger gives Redis back the session stamps it lost: how
+long a Redis that lost its data lets sessions a password change ended back in, at most."""
 
 
 def redis_client(settings: Settings) -> Any:
@@ -187,6 +192,9 @@ class Platform:
                 owner = RemoteTables(authorized_channel(self.settings.table_target, tokens),
                                      timeout=self.settings.call_timeout_seconds)
             self.watchdog = Replica(self.store, self.presence, owner, lease_ms=self.settings.watchdog_lease_ms).start()
+        if self.wallet is not None:
+            self._restore_session_stamps()  # a Redis that came back empty: at once
+            self._every(SESSION_STAMPS_RESTORED_EVERY_SECONDS, "session-stamps", self._restore_session_stamps)
         relays_here = relay and self.wallet is not None
         if "table" in self.services and not relays_here:
             self._start_hands_after_settlements()
@@ -197,6 +205,18 @@ class Platform:
                         lambda: sweep_orphan_holds(self.wallet, self.store, age))  # type: ignore[arg-type]
         if "table" in self.services:
             self._every(5.0, "table-gauges", self.sample_gauges)
+
+    def _restore_session_stamps(self) -> None:
+        """Give Redis back the session stamps (password changes) it lost; from the ledger."""
+        assert self.wallet is not None
+        lifetime = stamp_lifetime_seconds(self.settings.session_ttl_seconds)
+        now_ms = int(time.time() * 1000)
+        try:
+            stamps = self.wallet.session_stamps_after(now_ms - lifetime * 1000)
+            settings_session_stamps(self.settings).restore(stamps, lifetime, now_ms)
+        except Exception:  # a background duty: the next pass tries again
+            log.exception("giving back the session stamps failed; trying again in %.0f s",
+                          SESSION_STAMPS_RESTORED_EVERY_SECONDS)
 
     def _start_relay(self) -> None:
         """Settle each hand as soon as it is queued (and every half second as a safety net),

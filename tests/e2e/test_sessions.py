@@ -7,6 +7,7 @@ import secrets
 
 import grpc
 import pytest
+import redis
 
 from paiju.client.sdk import PaijuClient, PaijuError
 from paiju.common.auth import TokenSigner
@@ -81,3 +82,19 @@ def test_an_expired_token_cannot_be_refreshed(deployment, player):
         assert refused.value.status == grpc.StatusCode.UNAUTHENTICATED
     finally:
         stale.close()
+
+
+def test_a_password_change_outlives_a_redis_that_lost_its_stamp(deployment, player):
+    # The stamp that ends the other sessions lived only in Redis: a Redis that lost its data
+    # let every session the change had ended back in, for the rest of their lifetime.
+    if deployment.shape != "real":
+        pytest.skip("the embedded platform keeps its stamps in its own process: nothing to lose")
+    player.change_password(PASSWORD, NEW_PASSWORD)
+    settings = deployment.platform.settings
+    client = redis.Redis.from_url(settings.redis_url)
+    key = f"{settings.redis_prefix}:sessions-after:{player.account_id}"
+    stamp = client.get(key)
+    assert stamp is not None
+    client.delete(key)  # Redis restarted without its data
+    deployment.platform._restore_session_stamps()  # what the ledger's process does every minute
+    assert client.get(key) == stamp and 0 < client.ttl(key) <= settings.session_ttl_seconds + 60

@@ -111,3 +111,29 @@ def test_without_redis_the_stamps_are_one_per_deployment_in_the_process() -> Non
 def test_separate_prefixes_share_no_stamps(prefix: str) -> None:
     session_stamps(None, "b", scope="x").end_sessions_before("7", 2_000, lifetime_seconds=60)
     assert session_stamps(None, prefix, scope="x").is_current(player(1_000)) == (prefix != "b")
+
+
+@pytest.mark.parametrize("backend", ["local", "redis"])
+def test_stamps_a_store_lost_are_given_back_for_what_is_left_of_their_life_and_newer_ones_kept(
+        backend: str, redis_url: str) -> None:
+    prefix = f"test-restore-{secrets.token_hex(4)}"
+    client = redis.Redis.from_url(redis_url)
+    store = LocalStamps() if backend == "local" else RedisStamps(client, prefix)
+    try:
+        sessions = SessionStamps(store)
+        sessions.end_sessions_before("8", 9_000, lifetime_seconds=90)  # newer than the ledger's
+        ledger = [(7, 2_000), (8, 5_000), (9, 1_000)]
+        now_ms = 80_000  # 7 has 12 s of its 90 left, 9 has 11 s
+        assert sessions.restore(ledger, lifetime_seconds=90, now_ms=now_ms) == 2
+        fresh = SessionStamps(store)  # another process: nothing remembered
+        assert not fresh.is_current(player(1_500, "7")) and fresh.is_current(player(2_000, "7"))
+        assert fresh.is_current(player(5_000, "8")) is False, "the newer stamp stayed"
+        assert not fresh.is_current(player(500, "9"))
+        assert sessions.restore(ledger, lifetime_seconds=90, now_ms=now_ms) == 0  # nothing lost now
+        assert sessions.restore([(10, 1_000)], lifetime_seconds=90, now_ms=91_000) == 0  # ran out: not given back
+        assert fresh.is_current(player(0, "10"))
+        if backend == "redis":
+            assert 0 < client.ttl(f"{prefix}:sessions-after:7") <= 12
+    finally:
+        for account in ("7", "8", "9", "10"):
+            client.delete(f"{prefix}:sessions-after:{account}")

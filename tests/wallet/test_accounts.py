@@ -171,6 +171,19 @@ def test_changing_the_password_takes_the_old_one_and_a_registrations_new_one(wal
     assert wallet.verify_password("dora", "password-123") is None
 
 
+def test_a_password_change_keeps_when_the_other_sessions_ended_in_the_ledger(wallet: Wallet) -> None:
+    # Redis, where the services read it, may lose it: the ledger's copy gives it back.
+    account = wallet.register("dana", "password-123")
+    other = wallet.register("dirk", "password-123")
+    wallet.change_password(account, "password-123", "password-456", sessions_valid_after_ms=5_000)
+    wallet.change_password(other, "password-123", "password-456")  # a caller that ends no session
+    assert wallet.session_stamps_after(4_999) == [(account, 5_000)]
+    assert wallet.session_stamps_after(5_000) == []
+    assert wallet.verify_password("dana", "password-456") == account  # a login (and any rehash) keeps it
+    wallet.change_password(account, "password-456", "password-789", sessions_valid_after_ms=9_000)
+    assert wallet.session_stamps_after(0) == [(account, 9_000)]
+
+
 @pytest.mark.parametrize(("old", "new", "refusal"), [
     ("wrong-password", "password-456", WrongPassword),
     ("password-123", "short", ValueError),

@@ -5,6 +5,9 @@ needs one fact per account that every replica of every service can read: the mom
 its tokens no longer count. It lives in Redis (``<prefix>:sessions-after:<account>``, Unix
 milliseconds), because every service holds a Redis client and the ledger only the wallet does.
 The key expires once every token issued before it has expired anyway (the session lifetime).
+The ledger keeps each stamp too (with the password it came with): a Redis that lost its data is
+given the stamps still alive back (:meth:`SessionStamps.restore`, every minute by the process
+that holds the ledger), so a lost key reopens old sessions for a minute at most, not a lifetime.
 
 Where it is checked, and why there: in the auth interceptor, for every authenticated call of a
 player (service tokens are never stamped), inside the call's own handler rather than where the
@@ -46,6 +49,14 @@ class Stamps(Protocol):
 
     def write(self, account_id: str, valid_after_ms: int, lifetime_seconds: int) -> None: ...
 
+    def write_if_missing(self, account_id: str, valid_after_ms: int, lifetime_seconds: int) -> bool: ...
+
+
+def stamp_lifetime_seconds(session_ttl_seconds: int) -> int:
+    """How long a stamp is needed: until every token issued before it has expired (a minute
+    more for the clocks of the replicas)."""
+    return session_ttl_seconds + 60
+
 
 class RedisStamps:
     """Stamps in Redis under ``<prefix>:sessions-after:<account>``."""
@@ -64,6 +75,9 @@ class RedisStamps:
     def write(self, account_id: str, valid_after_ms: int, lifetime_seconds: int) -> None:
         self._client.set(self.key(account_id), valid_after_ms, ex=lifetime_seconds)
 
+    def write_if_missing(self, account_id: str, valid_after_ms: int, lifetime_seconds: int) -> bool:
+        return bool(self._client.set(self.key(account_id), valid_after_ms, ex=lifetime_seconds, nx=True))
+
 
 class LocalStamps:
     """Stamps of one process (the embedded platform: every service shares the process)."""
@@ -76,6 +90,12 @@ class LocalStamps:
 
     def write(self, account_id: str, valid_after_ms: int, lifetime_seconds: int) -> None:
         self._stamps[account_id] = valid_after_ms
+
+    def write_if_missing(self, account_id: str, valid_after_ms: int, lifetime_seconds: int) -> bool:
+        if account_id in self._stamps:
+            return False
+        self._stamps[account_id] = valid_after_ms
+        return True
 
 
 class SessionStamps:
@@ -118,6 +138,20 @@ class SessionStamps:
         self._stamps.write(account_id, valid_after_ms, lifetime_seconds)
         with self._lock:
             self._known[account_id] = (valid_after_ms, self._clock())
+
+    def restore(self, stamps: list[tuple[int, int]], lifetime_seconds: int, now_ms: int) -> int:
+        """Give the store back the ledger's ``stamps`` (``(account, valid after ms)``) it lacks,
+        each for what is left of ``lifetime_seconds``; how many it lacked. A stamp the store
+        holds is never replaced: it is the ledger's, or newer (a password change writes it here
+        before the ledger)."""
+        restored = 0
+        for account, valid_after_ms in stamps:
+            left_ms = valid_after_ms + lifetime_seconds * 1000 - now_ms
+            if left_ms > 0 and self._stamps.write_if_missing(str(account), valid_after_ms, -(-left_ms // 1000)):
+                restored += 1
+        if restored:
+            log.warning("gave back %d session stamp(s) that the store had lost", restored)
+        return restored
 
     def _stamp(self, account_id: str) -> int | None:
         now = self._clock()

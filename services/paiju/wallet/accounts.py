@@ -107,12 +107,26 @@ def stored_password_hash(conn: Connection, account: int) -> str:
     return stored
 
 
-def replace_password_hash(conn: Connection, account: int, old: str, new: str) -> bool:
+def replace_password_hash(conn: Connection, account: int, old: str, new: str,
+                          sessions_valid_after_ms: int | None = None) -> bool:
     """Store ``new`` as ``account``'s password hash if it still holds ``old`` (a password changed
-    meanwhile is left alone); whether it was replaced."""
+    meanwhile is left alone), with the moment before which its sessions no longer count when
+    given; whether it was replaced."""
+    values: dict[str, object] = {"password_hash": new}
+    if sessions_valid_after_ms is not None:
+        values["sessions_valid_after_ms"] = sessions_valid_after_ms
     done = conn.execute(accounts.update().where(accounts.c.id == account, accounts.c.password_hash == old)
-                        .values(password_hash=new))
+                        .values(**values))
     return done.rowcount == 1
+
+
+def session_stamps_after(conn: Connection, after_ms: int) -> list[tuple[int, int]]:
+    """``(account, sessions valid after, Unix ms)`` of the accounts whose sessions began again
+    after ``after_ms``."""
+    found = conn.execute(sa.select(accounts.c.id, accounts.c.sessions_valid_after_ms)
+                         .where(accounts.c.sessions_valid_after_ms > after_ms)
+                         .order_by(accounts.c.id))
+    return [(int(account), int(stamp)) for account, stamp in found]
 
 
 def username_of(conn: Connection, account: int) -> str:

@@ -224,6 +224,12 @@ def _create_operator_tables(conn: Connection) -> None:
             ))
 
 
+def _add_session_stamps(conn: Connection) -> None:
+    # When each account's sessions last began again (a password change ended the others): the
+    # services read it from Redis, which may lose it; from here it is given back.
+    conn.execute(sa.text("ALTER TABLE wallet_accounts ADD COLUMN sessions_valid_after_ms BIGINT"))
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "ledger tables", _create_ledger_tables),
     Migration(2, "house account", _create_house_account),
@@ -231,6 +237,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "username skeletons", _add_username_skeletons),
     Migration(5, "hand records", _create_hand_records),
     Migration(6, "operator tables", _create_operator_tables),
+    Migration(7, "session stamps", _add_session_stamps),
 )
 """Every step, oldest first; append new ones, never edit released ones."""
 

@@ -36,7 +36,7 @@ from paiju.quoting import quoted
 from paiju.rpc.errors import abort
 from paiju.rpc.interceptor import current_caller
 from paiju.rpc.server import ServiceBinding, settings_session_stamps
-from paiju.rpc.sessions import PASSWORD_CHANGED, SessionStamps
+from paiju.rpc.sessions import PASSWORD_CHANGED, SessionStamps, stamp_lifetime_seconds
 from paiju.wallet import hands_api
 from paiju.wallet.accounts import PasswordChangedMeanwhile, WrongPassword
 from paiju.wallet.errors import (
@@ -296,7 +296,8 @@ class WalletServicer(wallet_pb2_grpc.WalletServiceServicer):
         valid_after_ms = math.floor(self.clock() * 1000) + 1
         with _answering(context):
             self.wallet.change_password(account, request.old_password, request.new_password,
-                                        before_storing=lambda: self._end_sessions(account, valid_after_ms))
+                                        before_storing=lambda: self._end_sessions(account, valid_after_ms),
+                                        sessions_valid_after_ms=valid_after_ms)
             return self._session(wallet_pb2.ChangePasswordResponse, account, issued_at_ms=valid_after_ms)
 
     def RefreshSession(
@@ -311,7 +312,8 @@ class WalletServicer(wallet_pb2_grpc.WalletServiceServicer):
             return
         try:
             # The stamp is needed only while a token issued before it may still be alive.
-            self.sessions.end_sessions_before(str(account), valid_after_ms, lifetime_seconds=self.session_ttl + 60)
+            self.sessions.end_sessions_before(str(account), valid_after_ms,
+                                              lifetime_seconds=stamp_lifetime_seconds(self.session_ttl))
         except Exception as error:
             raise SessionsUnreachable("the other sessions cannot be ended now; the password is unchanged, "
                                       "try again") from error

@@ -178,11 +178,14 @@ class Wallet:
         return account
 
     def change_password(self, account: int, old_password: str, new_password: str,
-                        before_storing: Callable[[], None] = lambda: None) -> None:
+                        before_storing: Callable[[], None] = lambda: None,
+                        sessions_valid_after_ms: int | None = None) -> None:
         """Give ``account`` ``new_password`` (checked as a registration's) if ``old_password`` is its.
 
         ``before_storing`` runs once the old password is proven, just before the new one is
         stored: the service ends the other sessions there, so that if it cannot, nothing changed.
+        ``sessions_valid_after_ms``: the moment those sessions end, kept with the new password
+        (:meth:`session_stamps_after`).
         Raises ``ValueError`` (a bad new password, or the old one again),
         :class:`~paiju.wallet.accounts.WrongPassword`,
         :class:`~paiju.wallet.accounts.PasswordChangedMeanwhile` and ``UnknownAccount``.
@@ -197,8 +200,14 @@ class Wallet:
         replacement = self.passwords.hash(new_password)
         before_storing()
         with self.database.write() as conn:
-            if not accounts.replace_password_hash(conn, account, stored, replacement):
+            if not accounts.replace_password_hash(conn, account, stored, replacement, sessions_valid_after_ms):
                 raise accounts.PasswordChangedMeanwhile()
+
+    def session_stamps_after(self, after_ms: int) -> list[tuple[int, int]]:
+        """``(account, sessions valid after)`` of every password changed after ``after_ms``
+        (Unix ms): the stamps still worth giving back to a Redis that lost them."""
+        with self.database.read() as conn:
+            return accounts.session_stamps_after(conn, check_int(after_ms, "a time"))
 
     def account_id(self, username: str) -> int | None:
         """The id of the account called ``username``, or ``None``."""

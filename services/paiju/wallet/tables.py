@@ -35,6 +35,9 @@ accounts = sa.Table(
     sa.Column("is_house", sa.Boolean, nullable=False),
     sa.Column("balance", sa.BigInteger, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # Tokens of the account issued before this (Unix ms) no longer count (its password changed):
+    # the ledger's copy of the stamp the services read in Redis (paiju.rpc.sessions).
+    sa.Column("sessions_valid_after_ms", sa.BigInteger),
 )
 
 entries = sa.Table(
