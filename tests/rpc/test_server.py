@@ -308,6 +308,25 @@ def test_an_unimplemented_method_answers_unimplemented_to_an_authenticated_calle
         )
     )
     assert error.code() is grpc.StatusCode.UNIMPLEMENTED
+    assert reason_of(error) == "unimplemented"
+
+
+@pytest.mark.parametrize("kind", ["unary_unary", "unary_stream", "stream_unary", "stream_stream"])
+def test_bug_a_method_no_service_here_has_was_refused_by_grpc_without_the_word(channel: grpc.Channel, kind: str) -> None:
+    # grpc answered it with a bare UNIMPLEMENTED: no ErrorInfo, no paiju-error-code.
+    call = getattr(channel, kind)("/paiju.v1.NoSuchService/Nothing")
+    metadata = bearer_metadata(token_for("a"))
+    if kind.startswith("unary"):
+        invoke = partial(call, b"", metadata=metadata, timeout=TIMEOUT)
+    else:
+        invoke = partial(call, iter([b""]), metadata=metadata, timeout=TIMEOUT)
+    if kind.endswith("stream"):
+        error = refusal(lambda: list(invoke()))
+    else:
+        error = refusal(invoke)
+    assert error.code() is grpc.StatusCode.UNIMPLEMENTED
+    assert trailer(error, ERROR_CODE_KEY) == reason_of(error) == "unimplemented"
+    assert "/paiju.v1.NoSuchService/Nothing" in error.details()
 
 
 def test_refusals_carry_the_reason_and_the_stable_words_in_trailers(channel: grpc.Channel) -> None:

@@ -21,7 +21,7 @@ import grpc
 import redis.exceptions
 import sqlalchemy as sa
 
-from paiju.rpc.errors import abort
+from paiju.rpc.errors import ERROR_CODE_KEY, abort, refusal_trailers
 from paiju.rpc.interceptor import behaviour_of, rebuilt_with
 
 log = logging.getLogger(__name__)
@@ -86,10 +86,22 @@ def answer_unexpected(context: grpc.ServicerContext, method: str, error: Excepti
     """End the call for ``error`` with :func:`answer_for`'s status, logging the details; an
     abort the servicer already made goes on as it was."""
     if _already_answered(context):
+        if not _carries_the_word(context):
+            # A status set without abort (grpc's generated code for a method the servicer does
+            # not implement): the word of the code goes with it, as on the event loop's server.
+            code = context.code()
+            context.set_trailing_metadata(refusal_trailers(code, context.details() or code.name.lower()))
         raise error
     answer = answer_for(error)
     log.error("%s failed: %s", method, answer.error_code, exc_info=error)
     abort(context, answer.code, answer.message, error_code=answer.error_code)
+
+
+def _carries_the_word(context: grpc.ServicerContext) -> bool:
+    """Whether the call's trailers hold the word; yes when the context cannot say (the event
+    loop's bridge, which adds the word itself)."""
+    read = getattr(context, "trailing_metadata", None)
+    return read is None or any(key == ERROR_CODE_KEY for key, _ in read() or ())
 
 
 class UnexpectedErrors(grpc.ServerInterceptor):

@@ -38,6 +38,7 @@ from paiju.rpc.sessions import SessionStamps, session_stamps
 from paiju.rpc.shared_logins import SharedLoginBudget, shared_login_budget
 from paiju.rpc.threads_admission import AdmissionInterceptor
 from paiju.rpc.timing import MetricsInterceptor
+from paiju.rpc.unknown_methods import UnknownMethods, UnknownMethodsOnTheLoop
 
 LOOPBACK = "127.0.0.1"
 HEALTH_SERVICE_NAME = health_pb2.DESCRIPTOR.services_by_name["Health"].full_name
@@ -175,12 +176,14 @@ def start_server(
                           Admission(limits, signer, shared_logins=shared_logins), on_refused=METRICS.refused, loop_first=loop_first),
         ))
         enable_reflection((*names, HEALTH_SERVICE_NAME), server.server)
+        server.server.add_generic_rpc_handlers((UnknownMethodsOnTheLoop(),))  # the last
     else:
         # Outermost, as on the loop: a refused call is neither timed nor checked for its token.
         admitting = AdmissionInterceptor(Admission(limits, signer, shared_logins=shared_logins), most_paused=max_workers // 4,
                                          on_refused=METRICS.refused)
         server = _threads_server(bindings, (admitting, *interceptors), health_servicer, max_workers, options)
         enable_reflection((*names, HEALTH_SERVICE_NAME), server)
+        server.add_generic_rpc_handlers((UnknownMethods(),))  # the last
     for name in ("", *names):
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     bound_port = _bind(server, host, port)
