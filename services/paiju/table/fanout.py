@@ -2,11 +2,11 @@
 
 A Watch stream used to hold its own Redis connection and wake every second to read its table;
 with thousands of players that is thousands of connections and wake-ups. The hub listens to the
-store's commit notices (a Pub/Sub channel told the table of every commit with events), reads
-the streams of the watched tables they name in one read, and hands each event to the watchers
-of its table; every SWEEP_SECONDS it reads all watched streams, for notices it missed. It
-beats the presence of every watching player in one pipeline. A watcher sleeps until an event
-of its table arrives.
+store's commit notices (its own Pub/Sub channel, told of each commit with events of a table it
+watches), reads the streams of the watched tables they name in one read, and hands each event to
+the watchers of its table; every SWEEP_SECONDS it looks at the header of every watched table
+and reads those with events it has not seen, for notices it missed. It beats the presence of
+every watching player in one pipeline. A watcher sleeps until an event of its table arrives.
 
 A commit made in this process is handed out from the commit itself (:meth:`StreamHub.deliver`):
 its events with their ids, and each following watcher's state built from what was committed,
