@@ -72,7 +72,7 @@ class Wallet:
 
     >>> wallet = Wallet("sqlite://", password_hasher=PasswordHasher(n=2**4))
     >>> wallet.migrate()
-    [1, 2, 3, 4, 5, 6]
+    [1, 2, 3, 4, 5, 6, 7]
     >>> alice = wallet.register("alice", "alice's secret")
     >>> bob = wallet.register("bob", "bob's secret")
     >>> wallet.balance(alice), wallet.verify_password("Alice", "alice's secret") == alice
