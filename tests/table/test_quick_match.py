@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 
 from paiju.lobby.rooms import Lobby, room_id
-from tests.table.test_tables import players
+from tests.table.test_tables import players, settle_what_is_owed
 
 WAIT_SECONDS = 60.0
 """Generous: the test ends the hand itself; quick match returns as soon as it sees that."""
@@ -69,3 +69,31 @@ def test_quick_match_takes_an_idle_room_when_no_playing_room_ends_in_time(tables
     room, _, newcomer = playing_room(tables, wallet)
     table_id, _ = lobby.quick_match("zhajinhua", "free", newcomer, newcomer, wait_seconds=0.0)
     assert table_id != room and tables.load(table_id)[1].seated() == [0]
+
+
+def test_bug_quick_match_seated_a_player_in_a_hand_that_started_between_its_look_and_its_sit(tables, wallet):
+    # The README's first game failed now and then: quick match found the bots' room between
+    # hands, the bots' next hand started before its Sit committed, and the player, seated in
+    # a hand on, had the press of start refused ("a hand is already being played").
+    lobby = lobby_of(tables)
+    room, players_of_room, newcomer = playing_room(tables, wallet)
+    snapshot, record = tables.load(room)
+    folder = record.seats[record.hand.seats[tables.view(room, players_of_room[0])["hand"]["state"]["to_act"]]].account
+    tables.act(room, folder, snapshot.version, "fold")  # between hands: the room waits for its players
+    settle_what_is_owed(tables.store, wallet)
+    sit = tables.sit
+
+    def sit_after_the_room_started(table_id, account, name, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if table_id == room and tables.load(room)[1].hand is None:
+            for player in players_of_room:  # the bots press start the moment they can
+                tables.ready(room, player)
+            assert tables.load(room)[1].hand is not None
+        return sit(table_id, account, name, *args, **kwargs)
+
+    tables.sit = sit_after_the_room_started
+    try:
+        table_id, _ = lobby.quick_match("zhajinhua", "free", newcomer, newcomer, wait_seconds=0.0)
+    finally:
+        del tables.sit
+    assert table_id != room and tables.load(room)[1].seat_of(newcomer) is None
+    assert tables.ready(table_id, newcomer) is not None  # seated where a press of start is taken

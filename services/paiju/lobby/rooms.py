@@ -106,11 +106,11 @@ class Lobby:
                 return seated
         for record in candidates:
             try:
-                return record.table_id, self.tables.sit(record.table_id, account, name)
+                return record.table_id, self.tables.sit(record.table_id, account, name, between_hands=True)
             except IllegalAction as refusal:
                 if refusal.code in ("not_enough_coins", "seated_elsewhere", "already_seated"):
                     raise
-                # the room filled or started meanwhile: try the next
+                # the room filled, or its hand started, meanwhile: try the next
         raise IllegalAction(f"every {game} {tier} room is full or playing", NO_FREE_SEAT)
 
     def _seat_when_a_hand_ends(
@@ -132,7 +132,9 @@ class Lobby:
                     if record is None or record.state == PLAYING or None not in record.seats:
                         continue
                     try:
-                        return table_id, self.tables.sit(table_id, account, name)
+                        # Between hands when it commits, or not at all: seated in a hand that
+                        # started meanwhile, the player's press of start would be refused.
+                        return table_id, self.tables.sit(table_id, account, name, between_hands=True)
                     except IllegalAction as refusal:
                         if refusal.code in ("not_enough_coins", "seated_elsewhere", "already_seated"):
                             raise  # the player's own refusal: no other room would do better

@@ -23,6 +23,9 @@ from paiju.table.suspended import ACCOUNT_SUSPENDED, SuspendedAccounts
 
 log = logging.getLogger(__name__)
 
+TABLE_PLAYING = "table_playing"
+"""The word of a refusal because a hand is on (as a press of start during one is refused)."""
+
 
 class TableSeating(TableCommits):
     """Who sits and who is ready; the start of a hand itself is :class:`~paiju.table.hand_life.HandLife`'s."""
@@ -51,9 +54,12 @@ class TableSeating(TableCommits):
         else:
             plan.drop(START_DEADLINE)
 
-    def sit(self, table_id: str, account: str, name: str, seat: int | None = None) -> Outcome:
+    def sit(self, table_id: str, account: str, name: str, seat: int | None = None,
+            between_hands: bool = False) -> Outcome:
         """Take a seat (the first free one when ``seat`` is None); never for an account an
-        operator suspended."""
+        operator suspended. ``between_hands``: only while no hand is on (refused
+        ``table_playing`` otherwise), for a caller that chose the table for being between hands
+        (a quick match): seated then, the player is one the next hand waits for."""
         if self.suspended.holds(account):
             raise IllegalAction("this account is suspended: it cannot take a seat", ACCOUNT_SUSPENDED)
         coins = self.wallet.available(account)
@@ -61,6 +67,8 @@ class TableSeating(TableCommits):
         token = self.directory.claim(account, table_id, self._seats(account), self.clock_ms())
 
         def change(version: int, record: TableRecord) -> Outcome:
+            if between_hands and record.hand is not None:
+                raise IllegalAction("a hand started at this table meanwhile", TABLE_PLAYING)
             taken = record.sit(account, name, coins, seat)
             plan = DeadlinePlan()
             self._seating_changed(table_id, record, plan)
