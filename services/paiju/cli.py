@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import logging
+import os
 import sys
 
 from paiju.admin.cli import add_admin_commands
@@ -45,7 +47,12 @@ def _bots(args: argparse.Namespace) -> int:
     from paiju.house_bots import serve_house
 
     configure_logging(args.log_level, json=not args.text_logs)
-    return serve_house(args.address, Settings.from_env().secret, tables=args.tables, plaintext=args.plaintext)
+    code = serve_house(args.address, Settings.from_env().secret, tables=args.tables, plaintext=args.plaintext)
+    # The bots hold nothing to save, and grpc's teardown as the interpreter exits can hang on a
+    # connection still being made (a TLS handshake to a door that is going away): a stopped
+    # container of bots overran its grace so. The process ends here, its log flushed.
+    logging.shutdown()
+    os._exit(code)
 
 
 def _export_hand(args: argparse.Namespace) -> int:
