@@ -38,6 +38,7 @@ accounts = sa.Table(
     # Tokens of the account issued before this (Unix ms) no longer count (its password changed):
     # the ledger's copy of the stamp the services read in Redis (paiju.rpc.sessions).
     sa.Column("sessions_valid_after_ms", sa.BigInteger),
+    sa.Index("wallet_accounts_by_sessions_valid_after", "sessions_valid_after_ms"),
 )
 
 entries = sa.Table(
