@@ -19,9 +19,8 @@ from paiju.rpc.errors import abort, refusal_trailers
 UNIMPLEMENTED = "unimplemented"
 
 
-def _refusal(method: str) -> tuple[str, Any]:
-    message = f"this server has no method {method}: check the service's name and this server's version"
-    return message, refusal_trailers(grpc.StatusCode.UNIMPLEMENTED, message, UNIMPLEMENTED)
+def _message(method: str) -> str:
+    return f"this server has no method {method}: check the service's name and this server's version"
 
 
 class UnknownMethods(grpc.GenericRpcHandler):
@@ -31,7 +30,7 @@ class UnknownMethods(grpc.GenericRpcHandler):
         method = handler_call_details.method
 
         def refuse(_requests: Any, context: grpc.ServicerContext) -> None:
-            abort(context, grpc.StatusCode.UNIMPLEMENTED, _refusal(method)[0], error_code=UNIMPLEMENTED)
+            abort(context, grpc.StatusCode.UNIMPLEMENTED, _message(method), error_code=UNIMPLEMENTED)
 
         return grpc.stream_stream_rpc_method_handler(refuse)
 
@@ -40,10 +39,10 @@ class UnknownMethodsOnTheLoop(grpc.GenericRpcHandler):
     """For the event loop's server (``grpc.aio``): the same answer, from the loop."""
 
     def service(self, handler_call_details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler:
-        message, trailers = _refusal(handler_call_details.method)
+        message = _message(handler_call_details.method)
 
         async def refuse(_requests: Any, context: grpc.aio.ServicerContext) -> None:
-            context.set_trailing_metadata(trailers)
+            context.set_trailing_metadata(refusal_trailers(grpc.StatusCode.UNIMPLEMENTED, message, UNIMPLEMENTED))
             await context.abort(grpc.StatusCode.UNIMPLEMENTED, message)
 
         return grpc.stream_stream_rpc_method_handler(refuse)

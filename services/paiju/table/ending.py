@@ -90,8 +90,8 @@ class TableEnding(TableSeating):
             if record.hand is None and not record.seated() and not cleared:
                 return None
             held = [record.hand.hand_id] if record.hand is not None and record.hand.held else []
-            held += [marked_start(table_id, name)[0] for name in cleared if name.startswith(STARTING_PREFIX)]
-            releases[:] = [release_entry(hand_id, table_id) for hand_id in dict.fromkeys(held)]
+            releases[:] = [release_entry(hand_id, table_id)
+                           for hand_id in dict.fromkeys([*held, *_dead_starts(table_id, cleared)])]
             events = self._void_hand(record)
             for seat in record.seated():
                 account = record.seats[seat].account  # type: ignore[union-attr]
@@ -108,7 +108,7 @@ class TableEnding(TableSeating):
         outcome = self._retrying(table_id, change)  # None: nothing to end (and nothing cleared)
         events = [] if outcome is None else outcome.events
         voided = next((event.data["hand_id"] for event in events if event.type == "hand_voided"), None)
-        starts = tuple(marked_start(table_id, name)[0] for name in cleared if name.startswith(STARTING_PREFIX))
+        starts = _dead_starts(table_id, cleared)
         released = sum(self.wallet.release(hand_id) for hand_id in [*([voided] if voided else []), *starts])
         if outcome is not None:
             for key, _ in releases:
@@ -131,6 +131,12 @@ class TableEnding(TableSeating):
         record.carry = None
         record.last_winner = None
         return [Event("hand_voided", {"hand_id": hand_id, "reason": TABLE_ENDED})]
+
+
+def _dead_starts(table_id: str, deadlines: list[str]) -> tuple[str, ...]:
+    """The hands whose start held coins and never dealt: those a start's mark among the
+    table's ``deadlines`` names."""
+    return tuple(marked_start(table_id, name)[0] for name in deadlines if name.startswith(STARTING_PREFIX))
 
 
 def _counted(number: int, noun: str) -> str:
