@@ -189,7 +189,9 @@ def test_a_stream_set_s_expiry_is_pushed_on_within_fourteen_seconds_and_whenever
             assert now <= EXPIRY_PUSHED_EVERY_MS + STREAM_SCORED_EVERY_MS + BEAT_MS, "the expiry was not pushed on"
             board.beat("t1", "a", now_ms=now, stream="s1")
         assert now >= EXPIRY_PUSHED_EVERY_MS  # the beats before set no expiry
-        assert now + STREAMS_KEPT_MS - 1_000 > 2 * (EXPIRY_PUSHED_EVERY_MS + STREAM_SCORED_EVERY_MS + BEAT_MS)
+        # The longest gap between two pushes (the bound above) is within the set's life, with a
+        # missed push to spare.
+        assert STREAMS_KEPT_MS >= 2 * (EXPIRY_PUSHED_EVERY_MS + STREAM_SCORED_EVERY_MS + BEAT_MS)
         client.pexpire(key, 5_000)
         board.beat("t1", "a", now_ms=now + 1, stream="s2")  # a new stream in the set
         assert client.pttl(key) > STREAMS_KEPT_MS - 1_000
