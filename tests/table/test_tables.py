@@ -15,7 +15,7 @@ import redis
 from paiju.games.engine import IllegalAction
 from paiju.games.zhajinhua import Game
 from paiju.lobby.rooms import Lobby
-from paiju.table.commits import NotSeated
+from paiju.table.commits import LedgerNeeded, NotSeated
 from paiju.table.deadline_names import READY_KICK_DEADLINE, START_DEADLINE, TURN_DEADLINE, Timers
 from paiju.table.record import TableRecord
 from paiju.table.store import StaleVersion, TableStore
@@ -377,24 +377,82 @@ def test_a_process_that_last_saw_no_settlement_owed_still_waits_for_one_another_
     assert here.view("t1", accounts[0])["hand"]["number"] == 3
 
 
-def test_presses_of_start_while_a_settlement_is_owed_read_the_outbox_once_and_start_when_another_process_settled(
+def test_presses_of_start_after_another_process_settled_read_no_outbox_and_start_the_hand(
         store, wallet, clock, monkeypatch):
     # This process queued the settlement, so it knows it is owed without asking Redis at every
-    # press of start; only the press that would start the hand asks, since the relay of another
-    # process may have acknowledged it meanwhile, and it must not hold the hand back.
+    # press of start; another process's relay acknowledged it, and the first press's own commit
+    # says the outbox is empty now: no press reads it, and the last one starts the hand.
     here, there = two_processes(store, wallet, clock)
     accounts = seated_table(here, wallet)
     for account in accounts:
         here.ready("t1", account)
     play_to_the_end(here, accounts, random.Random(3))
     settle_what_is_owed(there.store, wallet)
-    reads = []
-    read = here.store.outbox_keys
-    monkeypatch.setattr(here.store, "outbox_keys", lambda table_id: reads.append(table_id) or read(table_id))
+    reads = counted_outbox_reads(here, monkeypatch)
     for account in accounts:
         here.ready("t1", account)
-    assert reads == ["t1"], "one read, by the press that starts the hand"
+    assert reads == []
     assert here.view("t1", accounts[0])["hand"]["number"] == 2
+
+
+def test_the_last_press_while_the_settlement_is_owed_reads_no_outbox_and_leaves_the_start_to_its_landing(
+        store, wallet, clock, monkeypatch):
+    # Players press start the instant a hand ends, before its settlement lands. The last press
+    # used to read the outbox to confirm what this process knew: a round trip a hand for a
+    # "still owed" its commit now answers itself.
+    here, _ = two_processes(store, wallet, clock)
+    accounts = seated_table(here, wallet)
+    for account in accounts:
+        here.ready("t1", account)
+    play_to_the_end(here, accounts, random.Random(4))
+    reads = counted_outbox_reads(here, monkeypatch)
+    for account in accounts:
+        here.ready("t1", account)
+    assert reads == []
+    view = here.view("t1", accounts[0])
+    assert view["hand"] is None and all(seat["ready"] for seat in view["table"]["seats"] if seat)
+    assert START_DEADLINE in [deadline.name for deadline in store.deadlines("t1")]
+    settle_what_is_owed(store, wallet)
+    assert here.start_if_ready("t1") is not None
+    assert here.view("t1", accounts[0])["hand"]["number"] == 2
+
+
+@pytest.mark.parametrize("on_the_loop", [False, True])
+def test_a_settlement_acknowledged_between_the_last_press_and_its_commit_starts_the_hand_at_once(
+        store, wallet, clock, monkeypatch, on_the_loop):
+    # The press found the settlement owed; another process acknowledged it before the press
+    # committed, and this process had not heard its notice yet: the hand used to wait for the
+    # start timer. The commit tells that the outbox is empty, and the hand starts now (on the
+    # event loop, the press is made again off it, where holds may be placed).
+    here, there = two_processes(store, wallet, clock)
+    accounts = seated_table(here, wallet)
+    for account in accounts:
+        here.ready("t1", account)
+    play_to_the_end(here, accounts, random.Random(5))
+    for account in accounts[:-1]:
+        here.ready("t1", account)
+    commit = here.store.commit_change
+
+    def settled_elsewhere_first(*args, **kwargs):
+        monkeypatch.setattr(here.store, "commit_change", commit)
+        settle_what_is_owed(there.store, wallet)
+        return commit(*args, **kwargs)
+
+    monkeypatch.setattr(here.store, "commit_change", settled_elsewhere_first)
+    if on_the_loop:
+        with pytest.raises(LedgerNeeded):
+            here.ready("t1", accounts[-1], ask_ledger=False)
+        assert here.view("t1", accounts[0])["hand"] is None, "the press is committed, the start is not"
+    outcome = here.ready("t1", accounts[-1])
+    assert any(event.type == "hand_seats" for event in outcome.events)
+    assert here.view("t1", accounts[0])["hand"]["number"] == 2
+
+
+def counted_outbox_reads(tables, monkeypatch) -> list[str]:
+    reads: list[str] = []
+    read = tables.store.outbox_keys
+    monkeypatch.setattr(tables.store, "outbox_keys", lambda table_id: reads.append(table_id) or read(table_id))
+    return reads
 
 
 def test_players_pressing_start_at_once_on_one_process_take_turns_instead_of_refusing_each_others_commits(

@@ -118,7 +118,9 @@ class TableSeating(TableCommits):
         takes the player's coins from the ledger's board (:mod:`paiju.wallet.coins_board`)
         and raises :class:`LedgerNeeded`, having changed nothing, when only the ledger can
         answer: the board does not know the player or says too few, or the press starts the
-        hand (whose holds the ledger places).
+        hand (whose holds the ledger places). It raises it too after committing a press that
+        waited for the last settlement when its commit found that settlement landed: the press
+        made again (off the loop) starts the hand.
 
         A player who pressed before commits nothing (the answer is the table as it stands),
         unless everyone is ready: then the press starts the hand, as the last one would."""
@@ -130,7 +132,9 @@ class TableSeating(TableCommits):
                 return None  # pressed before, and it starts nothing: no commit, nobody to tell
             starts = record.ready(account)
             events = [Event("ready", {"seat": seat})]
-            if starts and not self._settling(table_id, before_a_start=True):
+            # No read to confirm a settlement known to be owed: the commit below tells whether
+            # it landed meanwhile (see after it).
+            if starts and not self._settling(table_id):
                 if not ask_ledger:
                     raise LedgerNeeded("this press starts the hand: its holds are placed in the ledger")
                 # The coins the hand is dealt from decide the press as well.
@@ -150,10 +154,23 @@ class TableSeating(TableCommits):
         if outcome is None:
             snapshot, record = self._load_for_change(table_id)  # as the press above confirmed it
             return Outcome(snapshot.version, [], record)
+        if self._landed_during_the_press(table_id, outcome):
+            # Acknowledged by another process after this press found it owed, its notice on its
+            # way: the hand starts now, not at the start timer.
+            if not ask_ledger:
+                raise LedgerNeeded("the press was committed; the start it allows places holds in the ledger")
+            return self.start_if_ready(table_id) or outcome
         if any(event.type == "stood" and event.data["account"] == account for event in outcome.events):
             raise IllegalAction("your available coins fell below this room's minimum: you were stood up",
                                 "not_enough_coins")
         return outcome
+
+    def _landed_during_the_press(self, table_id: str, outcome: Outcome) -> bool:
+        """Whether a press left everyone ready to start while a settlement was owed, and its
+        commit then told (:meth:`TableStore.outbox_keys_known`, no read) that it has landed."""
+        record = outcome.record
+        return (record is not None and record.hand is None and record.can_start()
+                and not self._settling(table_id))
 
     def _verify_on_the_board(self, record: TableRecord, account: str) -> None:
         """Raise :class:`LedgerNeeded` unless the board says ``account`` may play here. Only

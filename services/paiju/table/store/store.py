@@ -426,7 +426,8 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
             status = reply[0]
             if status == b"ok":
                 self._committed(table_id, expected_version, Snapshot(after.image.version, state,
-                                after.image.last_event_id), after.image, outbox_args, int(reply[1]))
+                                after.image.last_event_id), after.image, outbox_args, int(reply[1]),
+                                int(reply[2]) if len(reply) > 2 else None)
                 return CommitReceipt(
                     version=after.image.version,
                     previous_event_id=image.last_event_id,
@@ -468,15 +469,23 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
         return reply
 
     def _committed(self, table_id: str, expected_version: int, snapshot: Snapshot, image: StoredImage | None,
-                   outbox_args: list[Any], pending: int) -> None:
+                   outbox_args: list[Any], pending: int, held: int | None = None) -> None:
         """Remember a commit's outcome, and what it tells of the table's outbox (``pending``: its
-        entries after the commit, -1 when the commit queued none and left it as it was)."""
+        entries after the commit, -1 when the commit queued none and left it as it was;
+        ``held``: its entries after the commit whatever this one queued, where the script says).
+
+        A ``held`` of nought tells that every entry known here was acknowledged, by whichever
+        process, so a press of start that follows knows the last settlement landed without a
+        read; a ``held`` short of what is known forgets it (the next question reads)."""
         # What this store knew of the outbox holds only if it was known at the version committed on.
         known = self._known.get(table_id)
         before = self._outbox_known.get(table_id) if known is not None and known.version == expected_version else None
         self._remember(table_id, snapshot, image)
-        self._note_outbox(table_id, None if before is None else before | set(outbox_args[1::3]),
-                          len(before) if pending < 0 and before is not None else pending)
+        keys = None if before is None else before | set(outbox_args[1::3])
+        count = len(before) if pending < 0 and before is not None else pending
+        if held is not None:
+            keys, count = (frozenset(), 0) if held == 0 else (keys, held)
+        self._note_outbox(table_id, keys, count)
 
     def _run_commit(self, table_id: str, keys: TableKeys, args: list[Any]) -> Any:
         if self._indexes_reachable_from_scripts:  # one Redis: the script keeps the indexes exact

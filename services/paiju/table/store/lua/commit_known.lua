@@ -11,7 +11,8 @@
 --       outbox channel, the table id, the prefix of the listeners' channels, the notice ('' when
 --       the commit added no events), the listener not to tell ('' for none) and the time (epoch
 --       ms) the listeners' watches are checked against (see commit_parts.lua)
--- Reply: {'ok', pending outbox entries (-1: the commit queued none)}, {'changed', the stored
+-- Reply: {'ok', pending outbox entries (-1: the commit queued none), the entries the outbox
+--        holds after the commit (whoever queued or acknowledged them)}, {'changed', the stored
 --        string, or false when there is no table}, {'legacy'} (the table is in an older store's
 --        form: commit.lua rewrites it), or {'duplicate', outbox key}.
 
@@ -45,6 +46,9 @@ if #outbox > 0 then
   redis.call('PUBLISH', outbox_channel, table_id)
   pending = redis.call('HLEN', outbox_key)
 end
+-- Told to every commit: a press of start learns from its own commit that the last settlement
+-- landed (acknowledged by any process), where it would otherwise ask by a read of its own.
+local held = pending >= 0 and pending or redis.call('HLEN', outbox_key)
 if notice ~= '' then
   tell_listeners(watching_key, notice_channels, not_told, now_ms, notice)
 end
@@ -56,4 +60,4 @@ if deadline_index_key then
     set_index_entry(outbox_index_key, table_id, pending)
   end
 end
-return {'ok', pending}
+return {'ok', pending, held}
