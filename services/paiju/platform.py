@@ -98,6 +98,8 @@ class Platform:
     watchdog: Replica | None = None
     hold_sweep_seconds: float = DEFAULT_HOLD_SWEEP_SECONDS
     """How old a hold no table owes is when the sweep releases it (and how often it sweeps)."""
+    coins_board: AvailableCoinsBoard | None = None
+    """The tables' board of available coins, which the ledger keeps (where it is in this process)."""
     draining: threading.Event = field(default_factory=threading.Event)
     hub: StreamHub = field(init=False)
 
@@ -152,7 +154,7 @@ class Platform:
         assert self.wallet is not None
         suspensions = self.suspensions()
         table_here = "table" in self.services
-        operations = Operations(self.wallet, self.store, suspensions, Settler(self.wallet, self.leaderboard),
+        operations = Operations(self.wallet, self.store, suspensions, Settler(self.wallet, self.leaderboard, self.coins_board),
                                 self.tables.directory.table_of,
                                 settled=self._start_after_settlement if table_here else lambda _table: None,
                                 end_table=self.tables.end_table)
@@ -221,7 +223,7 @@ class Platform:
     def _start_relay(self) -> None:
         """Settle each hand as soon as it is queued (and every half second as a safety net),
         then start the table's next hand if everyone is ready."""
-        settler = Settler(self.wallet, self.leaderboard)  # type: ignore[arg-type]
+        settler = Settler(self.wallet, self.leaderboard, self.coins_board)  # type: ignore[arg-type]
         queued = threading.Event()
         # Every commit that queues a settlement, this process's or another's, tells the store.
         listener = NoticeListener(self.store, self.store.outbox_channel, lambda _table_id: queued.set(),
@@ -359,7 +361,8 @@ def build(
     leaderboard = Leaderboard(client, options.leaderboard_prefix)
     presence = PresenceBoard(client, options.redis_prefix)
     platform = Platform(settings, tuple(services), client, store, wallet, tables, lobby, signer, leaderboard, presence,
-                        hold_sweep_seconds=options.hold_sweep_seconds)
+                        hold_sweep_seconds=options.hold_sweep_seconds,
+                        coins_board=board if wallet is not None else None)
     if wallet is not None:
         platform.suspensions().publish()  # the tables' copy, as the ledger has it (Redis may have lost it)
     return platform

@@ -14,6 +14,7 @@ import pytest
 
 from paiju.table.store import OutboxEntry, TableStore
 from paiju.wallet import PasswordHasher, Reason, Settlement, Wallet
+from paiju.wallet.coins_board import AvailableCoinsBoard
 from paiju.wallet.leaderboard import Leaderboard
 from paiju.wallet.relay import (
     MalformedSettlement,
@@ -229,6 +230,55 @@ def test_the_leaderboard_counts_a_relayed_hand_once(wallet: Wallet, store: Table
     assert settler(order).replayed is False
     assert settler(order).replayed is True
     assert board.nets("zhajinhua") == {alice: -300, bob: 294}
+
+
+class RoundTrips:
+    """Counts a client's round trips to Redis: its commands, and its pipelines as one each."""
+
+    def __init__(self, client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        command, pipeline = client.execute_command, client.pipeline
+
+        def counted_command(*args: Any, **options: Any) -> Any:
+            self.count += 1
+            return command(*args, **options)
+
+        def counted_pipeline(*args: Any, **options: Any) -> Any:
+            pipe = pipeline(*args, **options)
+            execute = pipe.execute
+
+            def counted_execute(*execute_args: Any, **execute_options: Any) -> Any:
+                self.count += 1
+                return execute(*execute_args, **execute_options)
+
+            pipe.execute = counted_execute
+            return pipe
+
+        monkeypatch.setattr(client, "execute_command", counted_command)
+        monkeypatch.setattr(client, "pipeline", counted_pipeline)
+
+
+@pytest.mark.parametrize("script_lost", [False, True])
+def test_a_settlement_tells_the_board_of_coins_and_the_leaderboard_in_one_round_trip(
+        wallet: Wallet, monkeypatch: pytest.MonkeyPatch, script_lost: bool) -> None:
+    # They were a round trip each for every hand. A Redis that lost the leaderboard's script
+    # (a restart) still counts the hand, as a script call on its own does (its try, the script
+    # sent, the count).
+    client = fakeredis.FakeRedis()
+    coins, board = AvailableCoinsBoard(client, "relay-test"), Leaderboard(client, prefix="relay-test:leaderboard")
+    wallet.on_available = coins.publish
+    alice, bob = wallet.register("alice", "password-1"), wallet.register("bob", "password-2")
+    board.mark_built("zhajinhua")
+    wallet.hold_hand("t1-1", {alice: 300, bob: 300})
+    board.record(Settlement("warm-up", "zhajinhua", (), replayed=True), wallet.house)  # the script loaded
+    if script_lost:
+        client.script_flush()
+    trips = RoundTrips(client, monkeypatch)
+    settled = Settler(wallet, board, coins)(SettlementOrder.from_json(hand_payload("t1-1", "t1", alice, bob, 300, fee=6)))
+    assert not settled.replayed
+    assert trips.count == (1 + 3 if script_lost else 1)
+    assert board.nets("zhajinhua") == {alice: -300, bob: 294}
+    assert coins.available_many([str(alice), str(bob)]) == [20_000 - 300, 20_000 + 294]
 
 
 def test_the_loop_relays_in_the_background_until_stopped(

@@ -54,14 +54,24 @@ class AvailableCoinsBoard:
     def _key(self, account: int | str) -> str:
         return f"{self._prefix}:coins:{account}"
 
+    @property
+    def client(self) -> Any:
+        """The Redis client the board writes with (a caller with writes of its own on the same
+        client sends them in one round trip with :meth:`queue`)."""
+        return self._client
+
     def publish(self, coins: Mapping[int, int]) -> None:
         """Write the available coins of each account (one round trip for all of them)."""
         if not coins:
             return
         pipe = self._client.pipeline(transaction=False)
+        self.queue(pipe, coins)
+        pipe.execute()
+
+    def queue(self, pipe: Any, coins: Mapping[int, int]) -> None:
+        """:meth:`publish` into ``pipe``, a pipeline of :attr:`client` its caller executes."""
         for account, available in coins.items():
             pipe.set(self._key(account), int(available), ex=self._ttl_seconds)
-        pipe.execute()
 
     def available_many(self, accounts: list[str]) -> list[int | None]:
         """:meth:`available` of each account, in the order asked (one round trip for all)."""

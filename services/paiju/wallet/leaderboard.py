@@ -29,8 +29,10 @@ the hands since; the next read rebuilds it from the ledger instead.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
+
+from redis.exceptions import NoScriptError
 
 from paiju.wallet.model import LeaderboardRow, Settlement
 
@@ -120,6 +122,27 @@ class Leaderboard:
 
     def record(self, settlement: Settlement, house: int) -> Counted:
         """Count a hand's nets, the house's left out; once per hand however often called."""
+        keys, args = self._record_call(settlement, house)
+        return _counted(self._record(keys=keys, args=args))
+
+    def queue_record(self, pipe: Any, settlement: Settlement, house: int) -> Callable[[Any], Counted]:
+        """:meth:`record` into ``pipe`` (a pipeline of this board's client, executed by the
+        caller without raising on errors); the function returned takes the reply and answers
+        what :meth:`record` would. A Redis that lost the script (a restart) is sent it then,
+        and the hand counted in a round trip of its own."""
+        keys, args = self._record_call(settlement, house)
+        pipe.evalsha(self._record.sha, len(keys), *keys, *args)
+
+        def counted(reply: Any) -> Counted:
+            if isinstance(reply, NoScriptError):
+                return _counted(self._record(keys=keys, args=args))
+            if isinstance(reply, Exception):
+                raise reply
+            return _counted(reply)
+
+        return counted
+
+    def _record_call(self, settlement: Settlement, house: int) -> tuple[list[str], list[Any]]:
         nets: dict[int, int] = {}
         for line in settlement.lines:
             if line.account != house:
@@ -132,8 +155,7 @@ class Leaderboard:
             self._built_key(settlement.game),
             self._marker_key(settlement.game, settlement.hand_id),
         ]
-        outcome = int(self._record(keys=keys, args=args))
-        return {1: Counted.NOW, 0: Counted.BEFORE}.get(outcome, Counted.NOT_BUILT)
+        return keys, args
 
     def rebuild(self, game: str, ledger: LedgerTop) -> int:
         """Replace the board of ``game`` with the ledger's figures; the accounts on it.
@@ -199,6 +221,10 @@ class Leaderboard:
             return None
         better = self.client.zcount(self.key(game), f"({score}", "+inf")
         return int(better) + 1, int(score)
+
+
+def _counted(outcome: Any) -> Counted:
+    return {1: Counted.NOW, 0: Counted.BEFORE}.get(int(outcome), Counted.NOT_BUILT)
 
 
 def _check_game(game: object) -> str:

@@ -7,7 +7,9 @@ go below zero, and the sum of all balances, the house's included, changes only b
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Mapping
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
@@ -109,6 +111,7 @@ class Wallet:
         holds and settlements tell what their transaction counted with the accounts locked,
         other writes what a read after the commit finds. How the tables' board of coins is kept
         (:mod:`paiju.wallet.coins_board`)."""
+        self._held_announcements = threading.local()
 
     # -- schema ------------------------------------------------------------------------------
 
@@ -507,9 +510,36 @@ class Wallet:
         if self.on_available is not None and coins:
             self._tell_board(len(coins), lambda: {account: counted.available for account, counted in coins.items()})
 
+    @contextmanager
+    def announcements_held(self) -> Iterator[dict[int, int]]:
+        """Within it, this thread's writes put the available coins they would tell
+        :attr:`on_available` into the dict it yields instead (the last word on each account):
+        a caller that writes to Redis after them (the relay, counting hands on the leaderboard)
+        tells the board in the same round trip.
+
+        >>> wallet = Wallet("sqlite://")
+        >>> _ = wallet.migrate()
+        >>> told = []
+        >>> wallet.on_available = told.append
+        >>> with wallet.announcements_held() as held:
+        ...     account = wallet.register("ann", "a password")
+        >>> told, held == {account: 20_000}
+        ([], True)
+        """
+        held: dict[int, int] = {}
+        self._held_announcements.coins = held
+        try:
+            yield held
+        finally:
+            self._held_announcements.coins = None
+
     def _tell_board(self, accounts: int, coins: Callable[[], dict[int, int]]) -> None:
         assert self.on_available is not None
+        held = getattr(self._held_announcements, "coins", None)
         try:
+            if held is not None:
+                held.update(coins())
+                return
             self.on_available(coins())
         except Exception as error:  # noqa: BLE001 - the write stands; a table then asks the ledger
             log.warning("could not announce the available coins of %d account(s): %s", accounts, error)

@@ -62,11 +62,13 @@ class WorkerResources:
     """How old a hold no table owes is when the sweep releases it."""
     hand_retention_days: int = DEFAULT_HAND_RETENTION_DAYS
     """How long finished hands are kept for their players' history."""
+    board: AvailableCoinsBoard | None = None
+    """The tables' board of available coins, which :attr:`wallet` tells of its changes."""
 
     @property
     def settler(self) -> Settler:
         """Applies settlement orders to :attr:`wallet` and :attr:`leaderboard`."""
-        return Settler(self.wallet, self.leaderboard)
+        return Settler(self.wallet, self.leaderboard, self.board)
 
     @classmethod
     def from_env(cls) -> WorkerResources:
@@ -79,13 +81,15 @@ class WorkerResources:
         if settings.redis_url is None:
             return cls(wallet, hand_retention_days=options.hand_retention_days)
         client = open_redis(settings.redis_url, cluster=settings.redis_cluster)
-        wallet.on_available = AvailableCoinsBoard(client, options.redis_prefix).publish
+        board = AvailableCoinsBoard(client, options.redis_prefix)
+        wallet.on_available = board.publish
         return cls(
             wallet,
             Leaderboard(client, options.leaderboard_prefix),
             TableStore(client, options.redis_prefix),
             options.hold_sweep_seconds,
             options.hand_retention_days,
+            board,
         )
 
 
