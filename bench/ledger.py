@@ -19,7 +19,7 @@ import argparse
 import json
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from paiju.wallet import PasswordHasher, Wallet
@@ -49,8 +49,8 @@ class ListOutbox:
     def __init__(self, entries: list[PendingEntry]) -> None:
         self.pending = {(entry.table_id, entry.key): entry for entry in entries}
 
-    def outbox_pending(self, limit: int = 100) -> list[PendingEntry]:
-        return list(self.pending.values())[:limit]
+    def outbox_pending(self, limit: int = 100, table_ids: Collection[str] | None = None) -> list[PendingEntry]:
+        return [entry for entry in self.pending.values() if table_ids is None or entry.table_id in table_ids][:limit]
 
     def outbox_ack(self, table_id: str, key: str) -> bool:
         return self.pending.pop((table_id, key), None) is not None

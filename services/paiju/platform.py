@@ -33,7 +33,7 @@ from paiju.rpc.server import ServiceBinding, settings_session_stamps
 from paiju.rpc.sessions import stamp_lifetime_seconds
 from paiju.table.deadline_names import Timers
 from paiju.table.fanout import StreamHub
-from paiju.table.notices import GATHER_SECONDS, HandStarter, NoticeListener
+from paiju.table.notices import GATHER_SECONDS, HandStarter, NoticedTables, NoticeListener
 from paiju.table.ports import WalletPort
 from paiju.table.store import TableStore, parse_settled_notice
 from paiju.table.tables import Tables
@@ -54,6 +54,9 @@ SERVICES = ("wallet", "lobby", "table", "watchdog")
 SESSION_STAMPS_RESTORED_EVERY_SECONDS = 60.0
 """How often the process holding the ledger gives Redis back the session stamps it lost: how
 long a Redis that lost its data lets sessions a password change ended back in, at most."""
+RELAY_SWEEP_SECONDS = 0.5
+"""How often the relay reads every table's pending entries (the outbox index) whatever notices
+it hears: a pass woken by notices reads only the tables they name."""
 
 
 def redis_client(settings: Settings) -> Any:
@@ -224,20 +227,20 @@ class Platform:
         """Settle each hand as soon as it is queued (and every half second as a safety net),
         then start the table's next hand if everyone is ready."""
         settler = Settler(self.wallet, self.leaderboard, self.coins_board)  # type: ignore[arg-type]
-        queued = threading.Event()
+        noticed = NoticedTables(sweep_seconds=RELAY_SWEEP_SECONDS, clock=time.monotonic)
         # Every commit that queues a settlement, this process's or another's, tells the store.
-        listener = NoticeListener(self.store, self.store.outbox_channel, lambda _table_id: queued.set(),
-                                  "outbox-notices", self._stop).start()
+        listener = NoticeListener(self.store, self.store.outbox_channel, noticed.heard, "outbox-notices",
+                                  self._stop).start()
         self._closers.append(listener.stop)
 
         def loop() -> None:
             while not self._stop.is_set():
-                if queued.wait(0.5):
+                if noticed.woken.wait(RELAY_SWEEP_SECONDS):
                     self._stop.wait(GATHER_SECONDS)  # the hands ending meanwhile: the same pass
-                queued.clear()
+                noticed.woken.clear()
                 try:
                     report = relay_outbox(self.store, settler, record_scores=settler.record_scores,
-                                          release=settler.release)
+                                          release=settler.release, table_ids=noticed.take())
                 except Exception:  # a background duty must outlive one failure
                     log.exception("settlement relay failed; trying again")
                     self._stop.wait(1.0)

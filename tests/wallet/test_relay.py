@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import Any
 
 import fakeredis
@@ -281,6 +281,24 @@ def test_a_settlement_tells_the_board_of_coins_and_the_leaderboard_in_one_round_
     assert coins.available_many([str(alice), str(bob)]) == [20_000 - 300, 20_000 + 294]
 
 
+def test_a_pass_woken_by_notices_reads_only_the_tables_they_name_in_one_round_trip(
+        wallet: Wallet, store: TableStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    # It read the index of every table with entries, then their outboxes: two round trips for
+    # each hand's end, though the notice that woke it named the table.
+    alice, bob = wallet.register("alice", "password-1"), wallet.register("bob", "password-2")
+    for table in ("t1", "t2"):
+        wallet.hold_hand(f"{table}-1", {alice: 100, bob: 100})
+        queue(store, table, (f"settle:{table}-1", hand_payload(f"{table}-1", table, alice, bob, 100)))
+    trips = RoundTrips(store.client, monkeypatch)
+    pending = store.outbox_pending(table_ids={"t2"})
+    assert [(entry.table_id, entry.key) for entry in pending] == [("t2", "settle:t2-1")]
+    assert trips.count == 1
+    report = relay_outbox(store, Settler(wallet), table_ids={"t2"})
+    assert report.settled_tables == ["t2"]
+    assert [entry.table_id for entry in store.outbox_pending()] == ["t1"], "left to the next pass"
+    assert relay_outbox(store, Settler(wallet)).settled_tables == ["t1"]
+
+
 def test_the_loop_relays_in_the_background_until_stopped(
     wallet: Wallet, store: TableStore
 ) -> None:
@@ -319,7 +337,7 @@ def test_a_pass_that_fails_does_not_stop_the_loop() -> None:
 
 
 class _EmptyOutbox:
-    def outbox_pending(self, limit: int = 100) -> list[OutboxEntry]:
+    def outbox_pending(self, limit: int = 100, table_ids: Collection[str] | None = None) -> list[OutboxEntry]:
         return []
 
     def outbox_ack(self, table_id: str, key: str) -> bool:

@@ -5,7 +5,7 @@ outcome, done or refused; a refusal is raised again after it is written."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -233,7 +233,7 @@ class _OneEntry:
         self.store = store
         self.entry = entry
 
-    def outbox_pending(self, limit: int = 100) -> list[Any]:
+    def outbox_pending(self, limit: int = 100, table_ids: Collection[str] | None = None) -> list[Any]:
         return [self.entry]
 
     def outbox_ack(self, table_id: str, key: str) -> bool:

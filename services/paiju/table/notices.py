@@ -139,3 +139,42 @@ class Coalesced:
                 self._act()
             except Exception:  # the next wake tries again; the relay's schedule is the safety net
                 log.exception("%s failed", self._thread.name)
+
+
+class NoticedTables:
+    """The tables named by notices heard since the last :meth:`take`, and a wait for the next.
+
+    A relay woken by the notices of the commits that queued settlements reads those tables'
+    outboxes alone; at least every ``sweep_seconds`` it is told to look at every table instead
+    (:meth:`take` answers ``None``), for notices lost and entries left pending.
+
+    >>> times = iter([0.0, 0.1, 0.6])
+    >>> noticed = NoticedTables(sweep_seconds=0.5, clock=lambda: next(times))
+    >>> noticed.heard("t1"); noticed.heard("t2"); noticed.heard("t1")
+    >>> sorted(noticed.take()), noticed.take()
+    (['t1', 't2'], None)
+    """
+
+    def __init__(self, sweep_seconds: float, clock: Callable[[], float]) -> None:
+        self._sweep_seconds = sweep_seconds
+        self._clock = clock
+        self._next_sweep = clock() + sweep_seconds
+        self._tables: set[str] = set()
+        self._lock = threading.Lock()
+        self.woken = threading.Event()
+        """Set by each notice; the waiter clears it before it takes."""
+
+    def heard(self, table_id: str) -> None:
+        with self._lock:
+            self._tables.add(table_id)
+        self.woken.set()
+
+    def take(self) -> set[str] | None:
+        """The tables heard of since the last take, or ``None`` when every table is to be looked at."""
+        with self._lock:
+            tables, self._tables = self._tables, set()
+        now = self._clock()
+        if not tables or now >= self._next_sweep:
+            self._next_sweep = now + self._sweep_seconds
+            return None
+        return tables

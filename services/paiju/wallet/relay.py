@@ -29,7 +29,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -299,7 +299,7 @@ class Settler:
 class Outbox(Protocol):
     """What the relay needs of :class:`paiju.table.store.TableStore`."""
 
-    def outbox_pending(self, limit: int = 100) -> list[Any]: ...
+    def outbox_pending(self, limit: int = 100, table_ids: Collection[str] | None = None) -> list[Any]: ...
 
     def outbox_ack(self, table_id: str, key: str) -> bool: ...
 
@@ -340,6 +340,7 @@ def relay_outbox(
     limit: int = DEFAULT_BATCH,
     record_scores: Callable[[ScoreOrder], bool] | None = None,
     release: Callable[[ReleaseOrder], int] | None = None,
+    table_ids: Collection[str] | None = None,
 ) -> RelayReport:
     """Apply up to ``limit`` pending settlements and acknowledge each one after it is applied;
     with ``release``, release the holds of hands that ended without one the same way.
@@ -349,11 +350,15 @@ def relay_outbox(
     refused, they are settled one by one, so that one bad entry holds up none of the others.
     A refused entry (malformed, unbalanced, conflicting…) is logged, reported and left pending.
     A database failure ends the pass with its exception; what was applied before it is
-    acknowledged, the rest is tried again next time.
+    acknowledged, the rest is tried again next time. With ``table_ids``, the pass looks only at
+    those tables' outboxes (a pass woken by the notices of the commits that queued them).
     """
     report = RelayReport()
-    pending = outbox.outbox_pending(limit)
-    METRICS.set_outbox_depth(len(pending))
+    if table_ids is None:
+        pending = outbox.outbox_pending(limit)
+        METRICS.set_outbox_depth(len(pending))
+    else:
+        pending = outbox.outbox_pending(limit, table_ids)
     orders: list[tuple[Any, SettlementOrder]] = []
     for entry in pending:
         if entry.key.startswith(SCORE_PREFIX) and record_scores is not None:
