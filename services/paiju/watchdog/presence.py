@@ -28,11 +28,14 @@ QUIET_AFTER_MS = 10_000
 STREAMS_KEPT_MS = 3 * QUIET_AFTER_MS
 """How long a player's stream ids outlive their last beat (a killed server never closes them)."""
 STREAM_SCORED_EVERY_MS = 3_000
-"""How often a beating stream's score in its player's stream set is written (the player's own
-score on the board is written at every beat). The set says which of a player's streams still
-live when one closes (those scored within :data:`QUIET_AFTER_MS`): written every other beat (one
-every two seconds), a live stream's score is at most about four seconds old there. A ZADD per
-stream at every beat was one Redis command in nine of a played table's."""
+"""How often a beating stream's score in its player's stream set is written, and with it the
+player's own score on the board (and the check that the player is still on it). The set says
+which of a player's streams still live when one closes (those scored within
+:data:`QUIET_AFTER_MS`), the board which players are silent (none scored within it): written every
+other beat (one every two seconds), a live stream's scores are at most about four seconds old
+there, and a beat that fails is tried again half a second later. A ZADD per stream at every beat
+was one Redis command in nine of a played table's; the board's own writes at every beat were
+most of what the watched tables' players cost Redis between their moves."""
 EXPIRY_PUSHED_EVERY_MS = QUIET_AFTER_MS
 """How long after a beating stream pushed its player's stream set's expiry on (to
 :data:`STREAMS_KEPT_MS` from then) the next write of its score pushes it again: every 12 s at
@@ -57,7 +60,7 @@ return {closed, silent}
 """
 
 # Streams alive at ARGV[1]: KEYS[3..] are their players' stream sets, ARGV[3..] each's player,
-# stream id and what to write in its set, in threes: '0' nothing, '1' the stream's score (and
+# stream id and what to write in its set, in threes: '1' the stream's score (and
 # the set's expiry if the stream is new in it: the set may have just been made), '2' both. Returns
 # the players that were missing from the board. The board's own sets are asked and written once
 # for the whole batch (ZMSCORE, one ZADD, one ZREM): a command per stream on them was most of
@@ -150,29 +153,32 @@ class PresenceBoard:
         if len(written) > 2 * len(streams) + 1_000:  # streams closed since: forget them
             self._written_ms = written = {stream: at for stream, at in written.items()
                                           if 0 <= now_ms - at[1] < EXPIRY_PUSHED_EVERY_MS}
-        for start in range(0, len(streams), BEATS_PER_SCRIPT):
+        due: list[tuple[str, str, str, str, tuple[int, int]]] = []
+        for table_id, account, stream in streams:
+            member = self._member(table_id, account)
+            key = self._streams_key(member)
+            scored, pushed = written.get((key, stream), (None, None))
+            if _within(now_ms, scored, STREAM_SCORED_EVERY_MS):
+                continue  # scored at the last beat: at the next
+            if _within(now_ms, pushed, EXPIRY_PUSHED_EVERY_MS):
+                due.append((key, member, stream, "1", (now_ms, pushed)))  # type: ignore[arg-type]
+            else:
+                due.append((key, member, stream, "2", (now_ms, now_ms)))
+        for start in range(0, len(due), BEATS_PER_SCRIPT):
+            batch = due[start:start + BEATS_PER_SCRIPT]
             keys, args = [self.key, self.closed_key], [now_ms, STREAMS_KEPT_MS]
-            writing: dict[tuple[str, str], tuple[int, int]] = {}
-            for table_id, account, stream in streams[start:start + BEATS_PER_SCRIPT]:
-                member = self._member(table_id, account)
-                key = self._streams_key(member)
-                scored, pushed = written.get((key, stream), (None, None))
-                write = "0"
-                if not _within(now_ms, scored, STREAM_SCORED_EVERY_MS):
-                    if _within(now_ms, pushed, EXPIRY_PUSHED_EVERY_MS):
-                        write, writing[key, stream] = "1", (now_ms, pushed)  # type: ignore[assignment]
-                    else:
-                        write, writing[key, stream] = "2", (now_ms, now_ms)
+            for key, member, stream, write, _ in batch:
                 keys.append(key)
                 args += [member, stream, write]
             back.update(_player(member) for member in self._beat(keys=keys, args=args))
-            written.update(writing)  # only once the script ran
+            written.update(((key, stream), at) for key, _, stream, _, at in batch)  # only once the script ran
         return sorted(back)
 
     def closed(self, table_id: str, account: str, now_ms: int, stream: str = "") -> bool:
         """A stream closed; True if it was the player's last live one (gone since now)."""
         member = self._member(table_id, account)
         keys = [self.key, self.closed_key, self._streams_key(member)]
+        self._written_ms.pop((keys[2], stream), None)  # a stream of that id beating again is new
         return bool(self._close(keys=keys, args=[member, stream, now_ms, QUIET_AFTER_MS]))
 
     def put_back(self, silence: Silence) -> None:
