@@ -425,9 +425,10 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
             reply = self._run_commit_known(table_id, keys, image, after, outbox_args, bool(encoded_events))
             status = reply[0]
             if status == b"ok":
+                held = int(reply[2]) if len(reply) > 2 else -1
                 self._committed(table_id, expected_version, Snapshot(after.image.version, state,
                                 after.image.last_event_id), after.image, outbox_args, int(reply[1]),
-                                int(reply[2]) if len(reply) > 2 else None)
+                                None if held < 0 else held)
                 return CommitReceipt(
                     version=after.image.version,
                     previous_event_id=image.last_event_id,
@@ -455,8 +456,11 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
     def _run_commit_known(self, table_id: str, keys: TableKeys, image: StoredImage, after: NextImage,
                           outbox_args: list[Any], with_events: bool) -> Any:
         notice = f"{table_id}\n{after.image.last_event_id}" if with_events else ""
+        # Counted only while this store knows of entries owed (between a hand's end and its
+        # settlement's landing): the commits of a hand in play ask nothing of the outbox.
+        count_outbox = "1" if self._outbox_known.get(table_id) else ""
         args = [image.prefix, after.image.stored, after.index_entry, *outbox_args, self.outbox_channel, table_id,
-                self._listener_channels, notice, self._not_told, int(time.time() * 1000)]
+                self._listener_channels, notice, self._not_told, int(time.time() * 1000), count_outbox]
         if self._indexes_reachable_from_scripts:
             index = self.indexes.keys
             return self._scripts.commit_known(keys=[*keys.all(), keys.watching, index.deadlines, index.outbox],

@@ -9,10 +9,12 @@
 --       ('' leaves it, '-' removes it, else the table's earliest due time), outbox count, then
 --       per entry: key, payload, the member its acknowledgement leaves in outbox-acked, then the
 --       outbox channel, the table id, the prefix of the listeners' channels, the notice ('' when
---       the commit added no events), the listener not to tell ('' for none) and the time (epoch
---       ms) the listeners' watches are checked against (see commit_parts.lua)
+--       the commit added no events), the listener not to tell ('' for none), the time (epoch
+--       ms) the listeners' watches are checked against (see commit_parts.lua), and '1' to count
+--       the outbox's entries after the commit
 -- Reply: {'ok', pending outbox entries (-1: the commit queued none), the entries the outbox
---        holds after the commit (whoever queued or acknowledged them)}, {'changed', the stored
+--        holds after the commit, whoever queued or acknowledged them (-1 when the commit
+--        queued none and was not asked to count them)}, {'changed', the stored
 --        string, or false when there is no table}, {'legacy'} (the table is in an older store's
 --        form: commit.lua rewrites it), or {'duplicate', outbox key}.
 
@@ -30,8 +32,8 @@ if head ~= expected then
 end
 
 local outbox, acked_members, at = outbox_entries(4)
-local outbox_channel, table_id, notice_channels, notice, not_told, now_ms =
-  ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4], ARGV[at + 5]
+local outbox_channel, table_id, notice_channels, notice, not_told, now_ms, count_outbox =
+  ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4], ARGV[at + 5], ARGV[at + 6] == '1'
 
 local refused = refused_outbox_key(outbox_key, acked_key, outbox, acked_members)
 if refused then
@@ -46,9 +48,13 @@ if #outbox > 0 then
   redis.call('PUBLISH', outbox_channel, table_id)
   pending = redis.call('HLEN', outbox_key)
 end
--- Told to every commit: a press of start learns from its own commit that the last settlement
--- landed (acknowledged by any process), where it would otherwise ask by a read of its own.
-local held = pending >= 0 and pending or redis.call('HLEN', outbox_key)
+-- Counted for a process that knows of entries owed: a press of start learns from its own commit
+-- that the last settlement landed (acknowledged by any process), where it would otherwise ask
+-- by a read of its own.
+local held = pending
+if held < 0 and count_outbox then
+  held = redis.call('HLEN', outbox_key)
+end
 if notice ~= '' then
   tell_listeners(watching_key, notice_channels, not_told, now_ms, notice)
 end
