@@ -281,6 +281,34 @@ def test_a_settlement_tells_the_board_of_coins_and_the_leaderboard_in_one_round_
     assert coins.available_many([str(alice), str(bob)]) == [20_000 - 300, 20_000 + 294]
 
 
+@pytest.mark.parametrize("scripts_lost", [False, True])
+def test_a_relayed_settlement_is_read_then_told_to_the_board_the_leaderboard_and_the_outbox_in_two_round_trips(
+        wallet: Wallet, monkeypatch: pytest.MonkeyPatch, scripts_lost: bool) -> None:
+    # A hand's end cost the relay five round trips: the index, the outbox, the board of coins,
+    # the leaderboard, the acknowledgement. A Redis that lost the scripts (a restart) runs each
+    # on its own, as a script call does (its try, the script sent, the call).
+    client = fakeredis.FakeRedis()
+    store = TableStore(client, prefix="relay-trips")
+    coins, board = AvailableCoinsBoard(client, "relay-trips"), Leaderboard(client, prefix="relay-trips:leaderboard")
+    wallet.on_available = coins.publish
+    alice, bob = wallet.register("alice", "password-1"), wallet.register("bob", "password-2")
+    board.mark_built("zhajinhua")
+    wallet.hold_hand("t1-1", {alice: 300, bob: 300})
+    queue(store, "t1", ("settle:t1-1", hand_payload("t1-1", "t1", alice, bob, 300, fee=6)))
+    settler = Settler(wallet, board, coins)
+    settler(SettlementOrder.from_json(hand_payload("warm-up", "t0", alice, bob, 0)))  # the scripts loaded
+    store.outbox_ack("t0", "settle:warm-up")
+    if scripts_lost:
+        client.script_flush()
+    trips = RoundTrips(client, monkeypatch)
+    report = relay_outbox(store, settler, table_ids={"t1"})
+    assert (report.applied, report.settled_tables) == (1, ["t1"])
+    assert trips.count == (2 + 3 + 3 if scripts_lost else 2)
+    assert store.outbox_pending() == []
+    assert board.nets("zhajinhua") == {alice: -300, bob: 294}
+    assert coins.available_many([str(alice), str(bob)]) == [20_000 - 300, 20_000 + 294]
+
+
 def test_a_pass_woken_by_notices_reads_only_the_tables_they_name_in_one_round_trip(
         wallet: Wallet, store: TableStore, monkeypatch: pytest.MonkeyPatch) -> None:
     # It read the index of every table with entries, then their outboxes: two round trips for

@@ -219,14 +219,24 @@ class Settler:
         The leaderboard counts each hand once too, so a delivery that crashed between the
         ledger and the board is completed by the next one.
         """
-        return self._settle([order])[0]
+        return self._settle([order])[0][0]
 
     def settle_many(self, orders: list[SettlementOrder]) -> list[Settlement]:
         """Apply ``orders`` in one ledger transaction, all or none (see
         :meth:`Wallet.settle_many`); each is then counted as :meth:`__call__` counts one."""
-        return self._settle(orders)
+        return self._settle(orders)[0]
 
-    def _settle(self, orders: list[SettlementOrder]) -> list[Settlement]:
+    def settle_and_acknowledge(self, orders: list[SettlementOrder], outbox: Outbox,
+                               entries: list[tuple[str, str]]) -> tuple[list[Settlement], list[bool]]:
+        """:meth:`settle_many`, then acknowledge ``entries`` (``(table_id, key)``) on ``outbox``:
+        each True if it was pending. On an outbox that takes acknowledgements in pipelines,
+        on the board's Redis, they go in the round trip that tells the board and the leaderboard,
+        after them (a table's next start, which the acknowledgement's notice sets off, reads the
+        board)."""
+        return self._settle(orders, (outbox, entries))
+
+    def _settle(self, orders: list[SettlementOrder],
+                acks: tuple[Outbox, list[tuple[str, str]]] | None = None) -> tuple[list[Settlement], list[bool]]:
         house = self.wallet.house
         lines = [order.ledger_lines(house) for order in orders]
         with self._announcements_held() as coins:
@@ -235,9 +245,9 @@ class Settler:
             )
         for order, hand_lines, settlement in zip(orders, lines, settlements, strict=True):
             self._count(order, settlement, len(hand_lines))
-        self._tell_redis(coins, settlements)
+        acknowledged = self._tell_redis(coins, settlements, acks)
         self._keep_records(orders)
-        return settlements
+        return settlements, acknowledged
 
     def _sends_together(self) -> bool:
         return (self.board is not None and self.leaderboard is not None
@@ -246,25 +256,36 @@ class Settler:
     def _announcements_held(self) -> AbstractContextManager[dict[int, int]]:
         return self.wallet.announcements_held() if self._sends_together() else nullcontext({})
 
-    def _tell_redis(self, coins: dict[int, int], settlements: list[Settlement]) -> None:
-        """The board's coins (held back from the ledger's writes) and the leaderboard's counts."""
-        if self.leaderboard is None:
-            return
-        house = self.wallet.house
-        if not self._sends_together():
-            for settlement in settlements:
-                self.leaderboard.record(settlement, house)
-            return
-        assert self.board is not None
-        pipe = self.board.client.pipeline(transaction=False)
-        self.board.queue(pipe, coins)
-        counts = [self.leaderboard.queue_record(pipe, settlement, house) for settlement in settlements]
+    def _tell_redis(self, coins: dict[int, int], settlements: list[Settlement],
+                    acks: tuple[Outbox, list[tuple[str, str]]] | None) -> list[bool]:
+        """The board's coins (held back from the ledger's writes), the leaderboard's counts,
+        then the acknowledgements: what each acknowledgement answered."""
+        outbox, entries = acks if acks is not None else (None, [])
+        board, leaderboard = self.board, self.leaderboard
+        if (not self._sends_together() or board is None or leaderboard is None
+                or (entries and not (isinstance(outbox, AcknowledgesInPipelines) and outbox.client is board.client))):
+            if leaderboard is not None:
+                for settlement in settlements:
+                    leaderboard.record(settlement, self.wallet.house)
+            if board is not None and coins:
+                board.publish(coins)
+            return [outbox.outbox_ack(table_id, key) for table_id, key in entries] if outbox is not None else []
+        pipe = board.client.pipeline(transaction=False)
+        board.queue(pipe, coins)
+        counts = [leaderboard.queue_record(pipe, settlement, self.wallet.house) for settlement in settlements]
+        acknowledgements = [outbox.queue_ack(pipe, table_id, key) for table_id, key in entries]  # type: ignore[union-attr]
         replies = pipe.execute(raise_on_error=False)
-        if any(isinstance(reply, Exception) for reply in replies[:len(replies) - len(counts)]):
+        written = len(replies) - len(counts) - len(acknowledgements)
+        if any(isinstance(reply, Exception) for reply in replies[:written]):
             # A hint only: a table that finds no entry, or an old one, asks the ledger.
             log.warning("could not tell the board the available coins of %d account(s)", len(coins))
-        for counted, reply in zip(counts, replies[len(replies) - len(counts):], strict=True):
-            counted(reply)
+        for counted, reply in zip(counts, replies[written:written + len(counts)], strict=True):
+            try:
+                counted(reply)
+            except Exception:  # its acknowledgement went with it: a rebuild reads the hand from the ledger
+                log.exception("the leaderboard did not count a settled hand")
+        return [acknowledged(reply) for acknowledged, reply
+                in zip(acknowledgements, replies[written + len(counts):], strict=True)]
 
     def _keep_records(self, orders: Sequence[SettlementOrder | ScoreOrder]) -> None:
         """The hands' records, for their players' history; a failure here is logged, never
@@ -304,6 +325,20 @@ class Outbox(Protocol):
     def outbox_ack(self, table_id: str, key: str) -> bool: ...
 
 
+@runtime_checkable
+class AcknowledgesInPipelines(Protocol):
+    """An outbox whose acknowledgements go in a pipeline with other writes
+    (:class:`paiju.table.store.TableStore`)."""
+
+    client: Any
+
+    def outbox_pending(self, limit: int = 100, table_ids: Collection[str] | None = None) -> list[Any]: ...
+
+    def outbox_ack(self, table_id: str, key: str) -> bool: ...
+
+    def queue_ack(self, pipe: Any, table_id: str, key: str) -> Callable[[Any], bool]: ...
+
+
 PERMANENT_ERRORS: tuple[type[Exception], ...] = (WalletError, ValueError, TypeError)
 """Refusals that repeating will not cure; the entry stays in the outbox for an operator."""
 @dataclass(slots=True)
@@ -332,6 +367,9 @@ class SettlesInBatches(Protocol):
     def __call__(self, order: SettlementOrder) -> Settlement: ...
 
     def settle_many(self, orders: list[SettlementOrder]) -> list[Settlement]: ...
+
+    def settle_and_acknowledge(self, orders: list[SettlementOrder], outbox: Outbox,
+                               entries: list[tuple[str, str]]) -> tuple[list[Settlement], list[bool]]: ...
 
 
 def relay_outbox(
@@ -379,15 +417,20 @@ def relay_outbox(
             orders.append((entry, _settlement_order(entry)))
         except PERMANENT_ERRORS as error:
             _refuse(report, "settlement", entry, error)
-    if len(orders) > 1 and isinstance(settle, SettlesInBatches):
+    if orders and isinstance(settle, SettlesInBatches):
         try:
-            settlements = settle.settle_many([order for _entry, order in orders])
+            settlements, acknowledged = settle.settle_and_acknowledge(
+                [order for _entry, order in orders], outbox, [(entry.table_id, entry.key) for entry, _order in orders])
         except PERMANENT_ERRORS as error:
-            log.warning("a batch of %d settlements was refused (%s); settling them one by one",
-                        len(orders), error)
+            if len(orders) > 1:
+                log.warning("a batch of %d settlements was refused (%s); settling them one by one",
+                            len(orders), error)
+            else:
+                _refuse(report, "settlement", orders[0][0], error)
+                return report
         else:
-            for (entry, _order), settlement in zip(orders, settlements, strict=True):
-                _acknowledge(outbox, report, entry, settlement)
+            for (entry, _order), settlement, first in zip(orders, settlements, acknowledged, strict=True):
+                _counted_acknowledgement(report, entry, settlement, first)
             return report
     for entry, order in orders:
         try:
@@ -433,11 +476,15 @@ def _refuse(report: RelayReport, kind: str, entry: Any, error: Exception) -> Non
 
 
 def _acknowledge(outbox: Outbox, report: RelayReport, entry: Any, settlement: Settlement) -> None:
-    """Acknowledge an entry whose settlement the ledger has committed. Only the relay whose
-    acknowledgement took it off the outbox reports its table as settled: relays of several
-    processes woken by one hand's end all deliver it, and each starting the next hand made
-    them race (each but one dealing and holding for nothing)."""
-    if outbox.outbox_ack(entry.table_id, entry.key):
+    """Acknowledge an entry whose settlement the ledger has committed."""
+    _counted_acknowledgement(report, entry, settlement, outbox.outbox_ack(entry.table_id, entry.key))
+
+
+def _counted_acknowledgement(report: RelayReport, entry: Any, settlement: Settlement, first: bool) -> None:
+    """Only the relay whose acknowledgement took an entry off the outbox (``first``) reports its
+    table as settled: relays of several processes woken by one hand's end all deliver it, and
+    each starting the next hand made them race (each but one dealing and holding for nothing)."""
+    if first:
         report.settled_tables.append(entry.table_id)
     if settlement.replayed:
         report.replayed += 1

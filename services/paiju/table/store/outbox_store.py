@@ -4,8 +4,10 @@ this store knows of a table's pending keys without asking."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
+
+from redis.exceptions import NoScriptError
 
 from .inputs import check_int, check_name
 from .keys import TableKeys
@@ -97,13 +99,37 @@ class OutboxStore(StoreParts):
 
     def outbox_ack(self, table_id: str, key: str) -> bool:
         """Acknowledge a delivered outbox entry; True if it was pending (a repeat is False)."""
+        script_keys, args = self._ack_call(table_id, key)
+        return self._acknowledged(table_id, key, self._scripts.ack_outbox(keys=script_keys, args=args))
+
+    def queue_ack(self, pipe: Any, table_id: str, key: str) -> Callable[[Any], bool]:
+        """:meth:`outbox_ack` into ``pipe``, a pipeline of this store's client that the caller
+        executes without raising on errors (with other writes: one round trip for all); the
+        function returned takes the reply and answers what :meth:`outbox_ack` would. A Redis
+        that lost the script (a restart) is sent it then, and the entry acknowledged anew."""
+        script_keys, args = self._ack_call(table_id, key)
+        pipe.evalsha(self._scripts.ack_outbox.sha, len(script_keys), *script_keys, *args)
+
+        def acknowledged(reply: Any) -> bool:
+            if isinstance(reply, NoScriptError):
+                reply = self._scripts.ack_outbox(keys=script_keys, args=args)
+            elif isinstance(reply, Exception):
+                raise reply
+            return self._acknowledged(table_id, key, reply)
+
+        return acknowledged
+
+    def _ack_call(self, table_id: str, key: str) -> tuple[list[str], list[Any]]:
         keys = self.keys(table_id)
         script_keys = [keys.state, keys.outbox, keys.outbox_acked]
         args = [check_name(key, "an outbox key"), acked_outbox_member(key), self.acked_outbox_memory, table_id,
                 self.settled_channel]
         if self._indexes_reachable_from_scripts:  # one Redis: the script keeps the outbox index too
             script_keys.append(self.indexes.keys.outbox)
-        acked, left = self._scripts.ack_outbox(keys=script_keys, args=args)
+        return script_keys, args
+
+    def _acknowledged(self, table_id: str, key: str, reply: Any) -> bool:
+        acked, left = reply
         known = self._outbox_known.get(table_id)
         self._note_outbox(table_id, None if known is None else known - {key}, int(left))
         if acked and not self._indexes_reachable_from_scripts:
