@@ -202,6 +202,7 @@ class TableCommits:
         outbox: list[tuple[str, bytes]] = (),  # type: ignore[assignment]
         hand: HandState | None = None,
         actor: str | None = None,
+        counts_outbox: bool = False,
     ) -> Outcome:
         plan = plan or DeadlinePlan()
         hand_number, _ = hand_of_commit(record, events)
@@ -211,7 +212,7 @@ class TableCommits:
             starting(table_id)
         try:
             receipt = self.store.commit_change(table_id, version, TableChange(
-                self.records.encode(table_id, record), stored, plan.set, plan.clear, outbox))
+                self.records.encode(table_id, record), stored, plan.set, plan.clear, outbox, counts_outbox))
         except BaseException:
             self._tell_listeners(table_id, None)
             raise

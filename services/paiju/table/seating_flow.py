@@ -148,7 +148,7 @@ class TableSeating(TableCommits):
                     self._verify_on_the_board(record, account)
             plan = DeadlinePlan()
             self._seating_changed(table_id, record, plan)  # a start waits for the last settlement
-            return self._commit(table_id, version, record, events, plan)
+            return self._commit(table_id, version, record, events, plan, counts_outbox=starts)
 
         outcome = self._retrying(table_id, change)
         if outcome is None:

@@ -38,13 +38,16 @@ class TableChange:
     """What one commit writes, all or nothing: the new ``state``; ``events`` as
     ``(visible_to, type, payload[, hand])``, ``visible_to`` None (public) or a tuple of seats;
     ``deadlines_set`` as ``(name, due_ms, version_set_for)``, ``deadlines_clear`` as names; and
-    ``outbox`` entries as ``(key, payload)``."""
+    ``outbox`` entries as ``(key, payload)``. ``counts_outbox``: the commit also tells the store
+    how many entries the outbox holds after it, whoever queued or acknowledged them (a press of
+    start waiting for the last settlement learns so that it landed, without a read)."""
 
     state: bytes
     events: Any = ()
     deadlines_set: Any = ()
     deadlines_clear: Any = ()
     outbox: Any = ()
+    counts_outbox: bool = False
 
 
 @dataclass(frozen=True, slots=True)

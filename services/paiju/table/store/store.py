@@ -372,7 +372,8 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
             self.load(table_id)
             image = self._images.get(table_id)
         if image is not None and image.version == expected_version:
-            receipt = self._commit_known(table_id, keys, image, state, encoded_events, deadline_args, outbox_args)
+            receipt = self._commit_known(table_id, keys, image, state, encoded_events, deadline_args, outbox_args,
+                                         change.counts_outbox)
             if receipt is not None:
                 return receipt
         args: list[bytes | str | int] = [
@@ -413,8 +414,8 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
             deadlines=deadlines_of([as_text(field) for field in reply[7:7 + fields]]),
         )
 
-    def _commit_known(self, table_id: str, keys: TableKeys, image: StoredImage, state: bytes,
-                      encoded_events: list[Any], deadline_args: list[str], outbox_args: list[Any]) -> CommitReceipt | None:
+    def _commit_known(self, table_id: str, keys: TableKeys, image: StoredImage, state: bytes, encoded_events: list[Any],
+                      deadline_args: list[str], outbox_args: list[Any], counts_outbox: bool) -> CommitReceipt | None:
         """The commit as the new stored string whole, made here from the one this store knows
         (``images.py``); None when the table is in an older store's form (``commit.lua`` then)."""
         sets = int(deadline_args[0])
@@ -422,7 +423,7 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
         expected_version = image.version
         for _ in range(3):  # a claim or mark by another process since: once more on the table as it is
             after = next_image(image, state, encoded_events, deadlines_set, deadlines_clear, self.stream_maxlen)
-            reply = self._run_commit_known(table_id, keys, image, after, outbox_args, bool(encoded_events))
+            reply = self._run_commit_known(table_id, keys, image, after, outbox_args, bool(encoded_events), counts_outbox)
             status = reply[0]
             if status == b"ok":
                 held = int(reply[2]) if len(reply) > 2 else -1
@@ -454,13 +455,10 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
         return None
 
     def _run_commit_known(self, table_id: str, keys: TableKeys, image: StoredImage, after: NextImage,
-                          outbox_args: list[Any], with_events: bool) -> Any:
+                          outbox_args: list[Any], with_events: bool, counts_outbox: bool) -> Any:
         notice = f"{table_id}\n{after.image.last_event_id}" if with_events else ""
-        # Counted only while this store knows of entries owed (between a hand's end and its
-        # settlement's landing): the commits of a hand in play ask nothing of the outbox.
-        count_outbox = "1" if self._outbox_known.get(table_id) else ""
         args = [image.prefix, after.image.stored, after.index_entry, *outbox_args, self.outbox_channel, table_id,
-                self._listener_channels, notice, self._not_told, int(time.time() * 1000), count_outbox]
+                self._listener_channels, notice, self._not_told, int(time.time() * 1000), "1" if counts_outbox else ""]
         if self._indexes_reachable_from_scripts:
             index = self.indexes.keys
             return self._scripts.commit_known(keys=[*keys.all(), keys.watching, index.deadlines, index.outbox],

@@ -48,9 +48,9 @@ if #outbox > 0 then
   redis.call('PUBLISH', outbox_channel, table_id)
   pending = redis.call('HLEN', outbox_key)
 end
--- Counted for a process that knows of entries owed: a press of start learns from its own commit
--- that the last settlement landed (acknowledged by any process), where it would otherwise ask
--- by a read of its own.
+-- Counted when asked: a press of start waiting for the last settlement learns from its own
+-- commit that the settlement landed (acknowledged by any process), where it would otherwise
+-- ask by a read of its own.
 local held = pending
 if held < 0 and count_outbox then
   held = redis.call('HLEN', outbox_key)
