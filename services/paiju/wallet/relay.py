@@ -245,9 +245,10 @@ class Settler:
             )
         for order, hand_lines, settlement in zip(orders, lines, settlements, strict=True):
             self._count(order, settlement, len(hand_lines))
-        acknowledged = self._tell_redis(coins, settlements, acks)
+        # Before the acknowledgement: the next hand's start, which it sets off, holds these
+        # players' coins, and the records' writes beside it deadlocked with those holds.
         self._keep_records(orders)
-        return settlements, acknowledged
+        return settlements, self._tell_redis(coins, settlements, acks)
 
     def _sends_together(self) -> bool:
         return (self.board is not None and self.leaderboard is not None
