@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -100,8 +101,9 @@ def test_a_delivery_racing_an_uncommitted_one_waits_and_finds_it_applied(
     assert integrity_errors == []
 
 
-def wait_until_blocked(wallet: Wallet) -> None:
-    """Return once another connection waits for a lock (PostgreSQL), or after a moment."""
+def wait_until_blocked(wallet: Wallet, statement: str = "INSERT INTO wallet_hands%") -> None:
+    """Return once another connection waits for a lock in ``statement`` (a LIKE pattern;
+    PostgreSQL), or after a moment."""
     if not wallet.database.is_postgres:
         time.sleep(0.3)  # SQLite: the other writer is waiting in BEGIN IMMEDIATE by then
         return
@@ -114,15 +116,15 @@ def wait_until_blocked(wallet: Wallet) -> None:
                 waiting = conn.execute(
                     sa.text(
                         "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                        " AND query LIKE 'INSERT INTO wallet_hands%'"
-                    )
+                        " AND query LIKE :statement"
+                    ), {"statement": statement}
                 ).scalar_one()
                 if waiting:
                     return
                 time.sleep(0.01)
     finally:
         watcher.dispose()
-    raise AssertionError("the second delivery never blocked on the first")
+    raise AssertionError(f"no connection waited for a lock in {statement!r}")
 
 
 def test_concurrent_holds_cannot_promise_the_same_coins_twice(
@@ -177,3 +179,30 @@ def test_two_processes_migrating_at_once_migrate_once(
     assert sorted(results, key=len) == [[], every_step], results
     assert row_count(first, "wallet_schema_version") == len(every_step)
     assert row_count(first, "wallet_accounts") == 1
+
+
+def test_bug_a_hand_s_records_going_in_by_seat_deadlocked_with_a_hold_of_the_same_players(
+        wallet: Wallet) -> None:
+    # A hold locks its players' accounts in the order of their ids. A hand's records went in by
+    # seat, each row locking its account's key as it went: a record of seats (high, low) beside
+    # a hold of (low, high) waited in a circle, and PostgreSQL ended one of them ("deadlock
+    # detected": the ledger answered the next hand's holds "unavailable").
+    if not wallet.database.is_postgres:
+        pytest.skip("SQLite has one writer at a time: nothing to wait for in a circle")
+    low, high = players(wallet, 2)
+    order = SimpleNamespace(hand_id="t1-1", game="zhajinhua", table_id="t1", ended_ms=None,
+                            record={"accounts": [str(high), str(low)]}, lines=[(high, 10, "pot"), (low, -10, "stake")])
+    holding = sa.create_engine(wallet.database.url)
+    try:
+        with holding.connect() as conn, conn.begin():
+            lock = sa.text("SELECT id FROM wallet_accounts WHERE id = :id FOR UPDATE")
+            conn.execute(lock, {"id": low})  # a hold's first account
+            with ThreadPoolExecutor(1) as pool:
+                keeping = pool.submit(wallet.keep_hand_records, [order])
+                wait_until_blocked(wallet, "INSERT INTO wallet_hand_players%")
+                conn.execute(lock, {"id": high})  # its second: waited on the record, which waited on it
+                conn.commit()
+                assert keeping.result(timeout=PATIENCE_SECONDS) == 1
+    finally:
+        holding.dispose()
+    assert [hand.hand_id for hand in wallet.hands_of(low)] == ["t1-1"]

@@ -48,6 +48,7 @@ def keep(conn: Connection, hands: Iterable[HandRecord]) -> int:
     delivered twice at once (the worker's job and the relay): the second insert is skipped by the
     database, not by a look first, which both could pass."""
     fresh = sorted({hand.hand_id: hand for hand in hands}.values(), key=lambda hand: hand.hand_id)
+    players: list[dict[str, Any]] = []
     added = 0
     for hand in fresh:
         inserted = conn.execute(_insert_new(conn, hand_records).values(
@@ -56,11 +57,15 @@ def keep(conn: Connection, hands: Iterable[HandRecord]) -> int:
         if inserted is None:
             continue  # kept by another delivery
         added += 1
-        conn.execute(_insert_new(conn, hand_players), [
-            {"account_id": int(account), "hand_id": hand.hand_id, "seat": seat,
-             "net": hand.nets.get(int(account), 0), "ended_at": hand.ended_at}
-            for seat, account in enumerate(hand.record["accounts"])
-        ])
+        players += [{"account_id": int(account), "hand_id": hand.hand_id, "seat": seat,
+                     "net": hand.nets.get(int(account), 0), "ended_at": hand.ended_at}
+                    for seat, account in enumerate(hand.record["accounts"])]
+    if players:
+        # In the accounts' order: each row locks its account against changes of its key (the
+        # foreign key) as it goes in, and holds lock the same rows in that order, so the two
+        # never wait for each other in a circle (rows in seat order deadlocked with a hold).
+        players.sort(key=lambda row: (row["account_id"], row["hand_id"]))
+        conn.execute(_insert_new(conn, hand_players), players)
     return added
 
 
