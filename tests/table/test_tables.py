@@ -382,11 +382,7 @@ def test_presses_of_start_after_another_process_settled_read_no_outbox_and_start
     # This process queued the settlement, so it knows it is owed without asking Redis at every
     # press of start; another process's relay acknowledged it, and the first press's own commit
     # says the outbox is empty now: no press reads it, and the last one starts the hand.
-    here, there = two_processes(store, wallet, clock)
-    accounts = seated_table(here, wallet)
-    for account in accounts:
-        here.ready("t1", account)
-    play_to_the_end(here, accounts, random.Random(3))
+    here, there, accounts = a_hand_played_on_one_of_two_processes(store, wallet, clock, seed=3)
     settle_what_is_owed(there.store, wallet)
     reads = counted_outbox_reads(here, monkeypatch)
     for account in accounts:
@@ -400,11 +396,7 @@ def test_the_last_press_while_the_settlement_is_owed_reads_no_outbox_and_leaves_
     # Players press start the instant a hand ends, before its settlement lands. The last press
     # used to read the outbox to confirm what this process knew: a round trip a hand for a
     # "still owed" its commit now answers itself.
-    here, _ = two_processes(store, wallet, clock)
-    accounts = seated_table(here, wallet)
-    for account in accounts:
-        here.ready("t1", account)
-    play_to_the_end(here, accounts, random.Random(4))
+    here, _, accounts = a_hand_played_on_one_of_two_processes(store, wallet, clock, seed=4)
     reads = counted_outbox_reads(here, monkeypatch)
     for account in accounts:
         here.ready("t1", account)
@@ -424,11 +416,7 @@ def test_a_settlement_acknowledged_between_the_last_press_and_its_commit_starts_
     # committed, and this process had not heard its notice yet: the hand used to wait for the
     # start timer. The commit tells that the outbox is empty, and the hand starts now (on the
     # event loop, the press is made again off it, where holds may be placed).
-    here, there = two_processes(store, wallet, clock)
-    accounts = seated_table(here, wallet)
-    for account in accounts:
-        here.ready("t1", account)
-    play_to_the_end(here, accounts, random.Random(5))
+    here, there, accounts = a_hand_played_on_one_of_two_processes(store, wallet, clock, seed=5)
     for account in accounts[:-1]:
         here.ready("t1", account)
     commit = here.store.commit_change
@@ -446,6 +434,17 @@ def test_a_settlement_acknowledged_between_the_last_press_and_its_commit_starts_
     outcome = here.ready("t1", accounts[-1])
     assert any(event.type == "hand_seats" for event in outcome.events)
     assert here.view("t1", accounts[0])["hand"]["number"] == 2
+
+
+def a_hand_played_on_one_of_two_processes(store, wallet, clock, seed: int) -> tuple[Tables, Tables, list[str]]:
+    """Two processes' tables on one Redis; a hand played to its end through the first (its
+    settlement owed)."""
+    here, there = two_processes(store, wallet, clock)
+    accounts = seated_table(here, wallet)
+    for account in accounts:
+        here.ready("t1", account)
+    play_to_the_end(here, accounts, random.Random(seed))
+    return here, there, accounts
 
 
 def counted_outbox_reads(tables, monkeypatch) -> list[str]:
