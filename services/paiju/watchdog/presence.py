@@ -59,9 +59,10 @@ end
 return {closed, silent}
 """
 
-# Streams alive at ARGV[1]: KEYS[3..] are their players' stream sets, ARGV[3..] each's player,
-# stream id and what to write in its set, in threes: '1' the stream's score (and
-# the set's expiry if the stream is new in it: the set may have just been made), '2' both. Returns
+# Streams alive at ARGV[1] whose scores are due: KEYS[3..] are their players' stream sets,
+# ARGV[3..] each's player, stream id and what to write in its set, in threes: '1' the stream's
+# score (and the set's expiry if the stream is new in it: the set may have just been made), '2'
+# both. Returns
 # the players that were missing from the board. The board's own sets are asked and written once
 # for the whole batch (ZMSCORE, one ZADD, one ZREM): a command per stream on them was most of
 # what an idle table's players cost Redis.
@@ -82,11 +83,8 @@ end
 redis.call('ZADD', KEYS[1], 'GT', unpack(scored))
 if redis.call('ZCARD', KEYS[2]) > 0 then redis.call('ZREM', KEYS[2], unpack(members)) end
 for i = 3, #KEYS do
-  local write = ARGV[3 * i - 4]
-  if write ~= '0' then
-    local added = redis.call('ZADD', KEYS[i], ARGV[1], ARGV[3 * i - 5])
-    if added == 1 or write == '2' then redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
-  end
+  local added = redis.call('ZADD', KEYS[i], ARGV[1], ARGV[3 * i - 5])
+  if added == 1 or ARGV[3 * i - 4] == '2' then redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
 end
 return back
 """
