@@ -7,10 +7,13 @@ and the leaderboards are single keys, so a cluster client routes every command b
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import redis
 from redis.cluster import RedisCluster
+from redis.commands.core import Script
+from redis.exceptions import NoScriptError
 
 
 def open_redis(url: str, *, cluster: bool = False, max_connections: int = 128) -> Any:
@@ -26,3 +29,23 @@ def open_redis(url: str, *, cluster: bool = False, max_connections: int = 128) -
     # the server's threads, and wait for a free one rather than fail.
     pool = redis.BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=10)
     return redis.Redis(connection_pool=pool)
+
+
+def queue_script(pipe: Any, script: Script, keys: list[Any], args: list[Any]) -> Callable[[Any], Any]:
+    """A call of ``script`` into ``pipe``, a pipeline its caller executes without raising on
+    errors; the function returned takes the call's reply and answers the script's.
+
+    The call goes by the script's SHA alone: a registered script called on a pipeline first asks
+    Redis whether it has it, a round trip more. A Redis that lost the script (a restart) is sent
+    it when the reply says so, and the call made again on its own; any other error is raised.
+    """
+    pipe.evalsha(script.sha, len(keys), *keys, *args)
+
+    def reply_of(reply: Any) -> Any:
+        if isinstance(reply, NoScriptError):
+            return script(keys=keys, args=args)
+        if isinstance(reply, Exception):
+            raise reply
+        return reply
+
+    return reply_of

@@ -32,8 +32,7 @@ import enum
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
-from redis.exceptions import NoScriptError
-
+from paiju.common.redis_clients import queue_script
 from paiju.wallet.model import LeaderboardRow, Settlement
 
 DEFAULT_PREFIX = "paiju:leaderboard"
@@ -130,17 +129,8 @@ class Leaderboard:
         caller without raising on errors); the function returned takes the reply and answers
         what :meth:`record` would. A Redis that lost the script (a restart) is sent it then,
         and the hand counted in a round trip of its own."""
-        keys, args = self._record_call(settlement, house)
-        pipe.evalsha(self._record.sha, len(keys), *keys, *args)
-
-        def counted(reply: Any) -> Counted:
-            if isinstance(reply, NoScriptError):
-                return _counted(self._record(keys=keys, args=args))
-            if isinstance(reply, Exception):
-                raise reply
-            return _counted(reply)
-
-        return counted
+        reply_of = queue_script(pipe, self._record, *self._record_call(settlement, house))
+        return lambda reply: _counted(reply_of(reply))
 
     def _record_call(self, settlement: Settlement, house: int) -> tuple[list[str], list[Any]]:
         nets: dict[int, int] = {}

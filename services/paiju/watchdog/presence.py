@@ -62,10 +62,9 @@ return {closed, silent}
 # Streams alive at ARGV[1] whose scores are due: KEYS[3..] are their players' stream sets,
 # ARGV[3..] each's player, stream id and what to write in its set, in threes: '1' the stream's
 # score (and the set's expiry if the stream is new in it: the set may have just been made), '2'
-# both. Returns
-# the players that were missing from the board. The board's own sets are asked and written once
-# for the whole batch (ZMSCORE, one ZADD, one ZREM): a command per stream on them was most of
-# what an idle table's players cost Redis.
+# both. Returns the players that were missing from the board. The board's own sets are asked and
+# written once for the whole batch (ZMSCORE, one ZADD, one ZREM): a command per stream on them
+# was most of what an idle table's players cost Redis.
 _BEAT = """
 local members, scored = {}, {}
 for i = 3, #KEYS do

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any
 
-from redis.exceptions import NoScriptError
+from paiju.common.redis_clients import queue_script
 
 from .inputs import check_int, check_name
 from .keys import TableKeys
@@ -107,17 +107,8 @@ class OutboxStore(StoreParts):
         executes without raising on errors (with other writes: one round trip for all); the
         function returned takes the reply and answers what :meth:`outbox_ack` would. A Redis
         that lost the script (a restart) is sent it then, and the entry acknowledged anew."""
-        script_keys, args = self._ack_call(table_id, key)
-        pipe.evalsha(self._scripts.ack_outbox.sha, len(script_keys), *script_keys, *args)
-
-        def acknowledged(reply: Any) -> bool:
-            if isinstance(reply, NoScriptError):
-                reply = self._scripts.ack_outbox(keys=script_keys, args=args)
-            elif isinstance(reply, Exception):
-                raise reply
-            return self._acknowledged(table_id, key, reply)
-
-        return acknowledged
+        reply_of = queue_script(pipe, self._scripts.ack_outbox, *self._ack_call(table_id, key))
+        return lambda reply: self._acknowledged(table_id, key, reply_of(reply))
 
     def _ack_call(self, table_id: str, key: str) -> tuple[list[str], list[Any]]:
         keys = self.keys(table_id)
