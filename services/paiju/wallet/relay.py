@@ -30,7 +30,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Collection, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -233,47 +233,49 @@ class Settler:
         on the board's Redis, they go in the round trip that tells the board and the leaderboard,
         after them (a table's next start, which the acknowledgement's notice sets off, reads the
         board)."""
-        return self._settle(orders, (outbox, entries))
+        return self._settle(orders, outbox, entries)
 
-    def _settle(self, orders: list[SettlementOrder],
-                acks: tuple[Outbox, list[tuple[str, str]]] | None = None) -> tuple[list[Settlement], list[bool]]:
+    def _settle(self, orders: list[SettlementOrder], outbox: Outbox | None = None,
+                entries: Sequence[tuple[str, str]] = ()) -> tuple[list[Settlement], list[bool]]:
         house = self.wallet.house
         lines = [order.ledger_lines(house) for order in orders]
-        with self._announcements_held() as coins:
+        client = self._one_round_trip_client(outbox if entries else None)
+        with self.wallet.announcements_held() if client is not None else nullcontext({}) as coins:
             settlements = self.wallet.settle_many(
                 (order.hand_id, order.game, hand_lines) for order, hand_lines in zip(orders, lines)
             )
         for order, hand_lines, settlement in zip(orders, lines, settlements, strict=True):
             self._count(order, settlement, len(hand_lines))
-        # Before the acknowledgement: the next hand's start, which it sets off, holds these
-        # players' coins, and the records' writes beside it deadlocked with those holds.
+        # Before the acknowledgement, which sets off the next hand's start: its holds lock these
+        # players' accounts, and the records' writes then stay out of their way.
         self._keep_records(orders)
-        return settlements, self._tell_redis(coins, settlements, acks)
+        if client is None:
+            if self.leaderboard is not None:
+                for settlement in settlements:
+                    self.leaderboard.record(settlement, house)
+            return settlements, [outbox.outbox_ack(table_id, key) for table_id, key in entries]  # type: ignore[union-attr]
+        return settlements, self._tell_in_one_round_trip(client, coins, settlements, outbox, entries)
 
-    def _sends_together(self) -> bool:
-        return (self.board is not None and self.leaderboard is not None
-                and self.wallet.on_available == self.board.publish and self.board.client is self.leaderboard.client)
+    def _one_round_trip_client(self, outbox: Outbox | None) -> Any | None:
+        """The Redis client that takes a settlement's writes in one round trip, or None: the
+        board's, when the wallet tells this board, the leaderboard is on the same Redis, and so
+        is ``outbox`` (when there are acknowledgements) and it takes them in pipelines."""
+        board, leaderboard = self.board, self.leaderboard
+        if (board is None or leaderboard is None or self.wallet.on_available != board.publish
+                or leaderboard.client is not board.client):
+            return None
+        if outbox is not None and not (isinstance(outbox, AcknowledgesInPipelines) and outbox.client is board.client):
+            return None
+        return board.client
 
-    def _announcements_held(self) -> AbstractContextManager[dict[int, int]]:
-        return self.wallet.announcements_held() if self._sends_together() else nullcontext({})
-
-    def _tell_redis(self, coins: dict[int, int], settlements: list[Settlement],
-                    acks: tuple[Outbox, list[tuple[str, str]]] | None) -> list[bool]:
+    def _tell_in_one_round_trip(self, client: Any, coins: dict[int, int], settlements: list[Settlement],
+                                outbox: Outbox | None, entries: Sequence[tuple[str, str]]) -> list[bool]:
         """The board's coins (held back from the ledger's writes), the leaderboard's counts,
         then the acknowledgements: what each acknowledgement answered."""
-        outbox, entries = acks if acks is not None else (None, [])
-        board, leaderboard = self.board, self.leaderboard
-        if (not self._sends_together() or board is None or leaderboard is None
-                or (entries and not (isinstance(outbox, AcknowledgesInPipelines) and outbox.client is board.client))):
-            if leaderboard is not None:
-                for settlement in settlements:
-                    leaderboard.record(settlement, self.wallet.house)
-            if board is not None and coins:
-                board.publish(coins)
-            return [outbox.outbox_ack(table_id, key) for table_id, key in entries] if outbox is not None else []
-        pipe = board.client.pipeline(transaction=False)
-        board.queue(pipe, coins)
-        counts = [leaderboard.queue_record(pipe, settlement, self.wallet.house) for settlement in settlements]
+        assert self.board is not None and self.leaderboard is not None
+        pipe = client.pipeline(transaction=False)
+        self.board.queue(pipe, coins)
+        counts = [self.leaderboard.queue_record(pipe, settlement, self.wallet.house) for settlement in settlements]
         acknowledgements = [outbox.queue_ack(pipe, table_id, key) for table_id, key in entries]  # type: ignore[union-attr]
         replies = pipe.execute(raise_on_error=False)
         written = len(replies) - len(counts) - len(acknowledgements)
