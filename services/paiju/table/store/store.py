@@ -426,10 +426,8 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
             reply = self._run_commit_known(table_id, keys, image, after, outbox_args, bool(encoded_events), counts_outbox)
             status = reply[0]
             if status == b"ok":
-                held = int(reply[2]) if len(reply) > 2 else -1
                 self._committed(table_id, expected_version, Snapshot(after.image.version, state,
-                                after.image.last_event_id), after.image, outbox_args, int(reply[1]),
-                                None if held < 0 else held)
+                                after.image.last_event_id), after.image, outbox_args, int(reply[1]), int(reply[2]))
                 return CommitReceipt(
                     version=after.image.version,
                     previous_event_id=image.last_event_id,
@@ -471,10 +469,10 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
         return reply
 
     def _committed(self, table_id: str, expected_version: int, snapshot: Snapshot, image: StoredImage | None,
-                   outbox_args: list[Any], pending: int, held: int | None = None) -> None:
+                   outbox_args: list[Any], pending: int, held: int = -1) -> None:
         """Remember a commit's outcome, and what it tells of the table's outbox (``pending``: its
         entries after the commit, -1 when the commit queued none and left it as it was;
-        ``held``: its entries after the commit whatever this one queued, where the script says).
+        ``held``: its entries after the commit whatever this one queued, -1 when not counted).
 
         A ``held`` of nought tells that every entry known here was acknowledged, by whichever
         process, so a press of start that follows knows the last settlement landed without a
@@ -485,7 +483,7 @@ class TableStore(EventStream, DeadlineStore, OutboxStore):
         self._remember(table_id, snapshot, image)
         keys = None if before is None else before | set(outbox_args[1::3])
         count = len(before) if pending < 0 and before is not None else pending
-        if held is not None:
+        if held >= 0:
             keys, count = (frozenset(), 0) if held == 0 else (keys, held)
         self._note_outbox(table_id, keys, count)
 
