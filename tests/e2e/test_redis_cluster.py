@@ -8,6 +8,7 @@ in the server process, as ``make run`` does.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import secrets
@@ -24,6 +25,7 @@ from paiju.client.play import play_bot
 from paiju.client.sdk import PaijuError
 from paiju.common.config import Settings
 from paiju.wallet.celery_app import WorkerOptions
+from paiju.wallet.relay import SettlementOrder, Settler
 from tests.e2e import test_chaodipi_platform, test_hunzhan_platform, test_platform
 from tests.e2e.conftest import SECRET, Deployment, serving
 from tests.e2e.test_platform import everyone_settled, new_clients, wait_for
@@ -97,6 +99,24 @@ def test_bug_the_stream_hub_read_tables_on_several_nodes_in_one_xread_which_a_cl
     assert sorted(found) == tables and all(events[0].type == "sat" for events in found.values())
     assert set(marks) <= set(tables)
     assert cluster_deployment.platform.store.read_many(dict.fromkeys(tables, "0-0")).keys() == found.keys()
+
+
+def test_bug_a_settlement_s_scripts_went_in_one_cluster_pipeline_which_redis_py_refused(cluster_deployment):
+    # The ledger told the board of coins, the leaderboard and the outbox in one pipeline; redis-py
+    # before 8.2 refuses a script in a cluster's pipeline ("evalsha is blocked"), so no hand
+    # settled on a cluster: the relay failed at every pass and the next hands never started.
+    platform = cluster_deployment.platform
+    wallet, tag = platform.wallet, secrets.token_hex(3)
+    loser, winner = wallet.register(f"cl-loser-{tag}", "password-1"), wallet.register(f"cl-winner-{tag}", "password-2")
+    hand_id = f"cluster-bug-{tag}-1"
+    wallet.hold_hand(hand_id, {loser: 300, winner: 300})
+    lines = [[str(loser), -300, "stake"], [str(winner), -300, "stake"], [str(winner), 600, "pot"]]
+    order = SettlementOrder.from_json(json.dumps(
+        {"hand_id": hand_id, "table_id": "cluster-bug", "game": "zhajinhua", "lines": lines, "fee": 0}).encode())
+    settled = Settler(wallet, platform.leaderboard, platform.coins_board)(order)
+    assert not settled.replayed
+    before = wallet.available(loser) + 300
+    assert platform.coins_board.available_many([str(loser), str(winner)]) == [before - 300, before + 300]
 
 
 def node_of(client: redis.cluster.RedisCluster, table_id: str) -> int:

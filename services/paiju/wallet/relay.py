@@ -34,6 +34,8 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from redis.cluster import RedisCluster
+
 from paiju.common.metrics import METRICS
 from paiju.table.outbox_contract import RELEASE_PREFIX, SCORE_PREFIX, SETTLEMENT_PREFIX
 from paiju.wallet.coins_board import AvailableCoinsBoard
@@ -259,10 +261,12 @@ class Settler:
     def _one_round_trip_client(self, outbox: Outbox | None) -> Any | None:
         """The Redis client that takes a settlement's writes in one round trip, or None: the
         board's, when the wallet tells this board, the leaderboard is on the same Redis, and so
-        is ``outbox`` (when there are acknowledgements) and it takes them in pipelines."""
+        is ``outbox`` (when there are acknowledgements) and it takes them in pipelines. Not on a
+        Redis Cluster: its pipelines go to each node apart anyway, and redis-py before 8.2 refuses
+        a script in one (the leaderboard's count and the acknowledgement are scripts)."""
         board, leaderboard = self.board, self.leaderboard
         if (board is None or leaderboard is None or self.wallet.on_available != board.publish
-                or leaderboard.client is not board.client):
+                or leaderboard.client is not board.client or isinstance(board.client, RedisCluster)):
             return None
         if outbox is not None and not (isinstance(outbox, AcknowledgesInPipelines) and outbox.client is board.client):
             return None
