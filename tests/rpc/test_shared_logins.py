@@ -75,12 +75,9 @@ class BrokenRedis:
     def __init__(self) -> None:
         self.calls = 0
 
-    def register_script(self, _script: str):  # a stand-in for redis-py's Script
-        def call(**_: object) -> int:
-            self.calls += 1
-            raise redis.ConnectionError("Redis is down")
-
-        return call
+    def evalsha(self, *_: object) -> int:
+        self.calls += 1
+        raise redis.ConnectionError("Redis is down")
 
 
 def test_redis_failing_lets_logins_through_and_is_not_asked_again_for_a_while() -> None:

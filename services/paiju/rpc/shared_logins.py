@@ -20,6 +20,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from paiju.common.redis_clients import RegisteredScript
+
 log = logging.getLogger(__name__)
 
 RESTING_SECONDS = 5.0
@@ -50,7 +52,7 @@ class SharedLoginBudget:
 
     def __init__(self, client: Any, prefix: str, rate: float, burst: int,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self._take_one = client.register_script(TAKE_ONE)
+        self._take_one = RegisteredScript(client, TAKE_ONE)
         self._prefix = prefix
         self.rate, self.burst = rate, burst
         # Once this long without a login the bucket is full again: the key is not needed.

@@ -18,6 +18,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 
+from paiju.common.redis_clients import RegisteredScript
 from paiju.games.engine import IllegalAction
 
 CLAIM_PENDING_MS = 10_000
@@ -73,10 +74,10 @@ class SeatDirectory:
     def __init__(self, client, prefix: str = "paiju") -> None:  # type: ignore[no-untyped-def]
         self._client = client
         self._prefix = prefix
-        self._claim = client.register_script(_CLAIM)
-        self._take_over = client.register_script(_TAKE_OVER)
-        self._confirm = client.register_script(_CONFIRM)
-        self._release = client.register_script(_RELEASE)
+        self._claim = RegisteredScript(client, _CLAIM)
+        self._take_over = RegisteredScript(client, _TAKE_OVER)
+        self._confirm = RegisteredScript(client, _CONFIRM)
+        self._release = RegisteredScript(client, _RELEASE)
 
     def _key(self, account: str) -> str:
         return f"{self._prefix}:seated:{account}"

@@ -32,7 +32,7 @@ import enum
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
-from paiju.common.redis_clients import queue_script
+from paiju.common.redis_clients import RegisteredScript, queue_script
 from paiju.wallet.model import LeaderboardRow, Settlement
 
 DEFAULT_PREFIX = "paiju:leaderboard"
@@ -98,7 +98,7 @@ class Leaderboard:
         self.client = client
         self.prefix = prefix
         self.marker_seconds = marker_seconds
-        self._record = client.register_script(_RECORD_SCRIPT)
+        self._record = RegisteredScript(client, _RECORD_SCRIPT)
 
     # -- keys --------------------------------------------------------------------------------
 

@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from paiju.common.redis_clients import RegisteredScript
+
 log = logging.getLogger(__name__)
 
 SEPARATOR = "\x1f"
@@ -123,9 +125,9 @@ class PresenceBoard:
         self.key = tag
         self.closed_key = f"{tag}:closed"
         self._streams_prefix = f"{tag}:streams:"
-        self._claim = client.register_script(_CLAIM)
-        self._beat = client.register_script(_BEAT)
-        self._close = client.register_script(_CLOSE)
+        self._claim = RegisteredScript(client, _CLAIM)
+        self._beat = RegisteredScript(client, _BEAT)
+        self._close = RegisteredScript(client, _CLOSE)
         self._written_ms: dict[tuple[str, str], tuple[int, int]] = {}
         """Per stream set and stream, when a beat of this board last wrote the stream's score
         there, and when it last pushed the set's expiry on."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from paiju.common.redis_clients import queue_script
+
 from .inputs import check_int, check_name, encode_deadline
 from .parts import StoreParts
 from .records import (
@@ -89,11 +91,13 @@ class DeadlineStore(StoreParts):
         if not table_ids:
             return
         pipe = self._client.pipeline(transaction=False)
+        replies = []
         for table_id in table_ids:
             keys = self.keys(table_id)
-            self._scripts.reindex(keys=[keys.state, keys.events, keys.deadlines, self.indexes.keys.deadlines],
-                                  args=[table_id], client=pipe)
-        pipe.execute()
+            replies.append(queue_script(pipe, self._scripts.reindex,
+                                        [keys.state, keys.events, keys.deadlines, self.indexes.keys.deadlines], [table_id]))
+        for reply_of, reply in zip(replies, pipe.execute(raise_on_error=False), strict=True):
+            reply_of(reply)
 
     def set_deadline(self, table_id: str, name: str, due_ms: int, version_set_for: int) -> None:
         """Set (or replace) one deadline without a commit: the table's version, state and events

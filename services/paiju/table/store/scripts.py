@@ -1,6 +1,6 @@
 """The Lua scripts of the table store, read from ``lua/`` and registered once per client.
 
-``register_script`` sends each script by SHA (EVALSHA) and loads it on the first NOSCRIPT,
+Each script goes by its SHA (EVALSHA) and is loaded on the first NOSCRIPT (``RegisteredScript``),
 so a server restart or a new cluster node costs one extra round trip, never a failure.
 """
 
@@ -11,7 +11,7 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
-from redis.commands.core import Script
+from paiju.common.redis_clients import RegisteredScript
 
 SCRIPT_NAMES = ("create", "commit", "commit_known", "claim_deadline", "ack_outbox", "delete", "drop_events", "set_deadline",
                 "reindex")
@@ -45,16 +45,16 @@ def script_source(name: str) -> str:
 class StoreScripts:
     """The registered scripts, callable as ``script(keys=[...], args=[...])``."""
 
-    create: Script
-    commit: Script
-    commit_known: Script
-    claim_deadline: Script
-    ack_outbox: Script
-    delete: Script
-    drop_events: Script
-    set_deadline: Script
-    reindex: Script
+    create: RegisteredScript
+    commit: RegisteredScript
+    commit_known: RegisteredScript
+    claim_deadline: RegisteredScript
+    ack_outbox: RegisteredScript
+    delete: RegisteredScript
+    drop_events: RegisteredScript
+    set_deadline: RegisteredScript
+    reindex: RegisteredScript
 
     @classmethod
     def register(cls, client: Any) -> StoreScripts:
-        return cls(*(client.register_script(script_source(name)) for name in SCRIPT_NAMES))
+        return cls(*(RegisteredScript(client, script_source(name)) for name in SCRIPT_NAMES))
