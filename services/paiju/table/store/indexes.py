@@ -61,7 +61,9 @@ class GlobalIndexes:
             deadlines = decode_table_state(state).deadlines or ()
         if state is not None and not deadlines:
             # A table an older store wrote (its state a hash, or without deadlines): its hash.
-            deadlines = deadlines_of([raw.decode() for pair in hashed.items() for raw in pair])
+            # (redis-py 7.0 answers HGETALL in a cluster's transaction unparsed: a flat list.)
+            flat = hashed if isinstance(hashed, list) else [raw for pair in hashed.items() for raw in pair]
+            deadlines = deadlines_of([raw.decode() for raw in flat])
         earliest = min((deadline.due_ms for deadline in deadlines), default=None)
         return IndexEntry(earliest_deadline_ms=earliest, outbox_pending=int(pending))
 
