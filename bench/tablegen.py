@@ -661,7 +661,7 @@ def main(argv: list[str] | None = None) -> int:
                              "went on the stream")
     parser.add_argument("--json-views", action="store_true",
                         help="players ask for views and events as JSON (view_json, payload_json) instead of typed "
-                             "messages, as the web client does")
+                             "messages (the default, which the web client and the SDK use): the typed form's cost")
     parser.add_argument("--own-moves-on-stream", action="store_true",
                         help="players' streams bring their own moves too, as for a client that does not take them "
                              "from Act's reply (leave_out_own_acts off)")
