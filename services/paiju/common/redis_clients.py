@@ -63,9 +63,10 @@ def queue_script(pipe: Any, script: RegisteredScript, keys: list[Any], args: lis
     """A call of ``script`` into ``pipe``, a pipeline its caller executes without raising on
     errors; the function returned takes the call's reply and answers the script's.
 
-    The call goes by the script's SHA alone: a registered script called on a pipeline first asks
-    Redis whether it has it, a round trip more. A Redis that lost the script (a restart) is sent
-    it when the reply says so, and the call made again on its own; any other error is raised.
+    The call goes by the script's SHA alone (redis-py's own ``Script``, called on a pipeline,
+    first asks Redis whether it has it: a round trip more). A Redis that lost the script (a
+    restart) is sent it when the reply says so, and the call made again on its own; any other
+    error is raised.
     """
     pipe.evalsha(script.sha, len(keys), *keys, *args)
 
