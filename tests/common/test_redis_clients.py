@@ -13,13 +13,16 @@ from paiju.common.redis_clients import RegisteredScript, queue_script
 SOURCE = "return redis.call('INCRBY', KEYS[1], ARGV[1])"
 
 
-def clients(redis_url: str) -> list[redis.Redis]:
-    return [redis.Redis.from_url(redis_url), fakeredis.FakeRedis(server=fakeredis.FakeServer())]
+@pytest.fixture(params=["real", "embedded"])
+def any_client(request: pytest.FixtureRequest) -> redis.Redis:
+    """A real Redis (skipped when none answers, as real-server tests are) or the embedded one."""
+    if request.param == "embedded":
+        return fakeredis.FakeRedis(server=fakeredis.FakeServer())
+    return redis.Redis.from_url(request.getfixturevalue("redis_url"))
 
 
-@pytest.mark.parametrize("kind", ["real", "embedded"])
-def test_a_script_redis_lost_is_sent_whole_once_and_the_call_answers(redis_url: str, kind: str) -> None:
-    client = clients(redis_url)[kind == "embedded"]
+def test_a_script_redis_lost_is_sent_whole_once_and_the_call_answers(any_client: redis.Redis) -> None:
+    client = any_client
     key = f"test-scripts:{secrets.token_hex(4)}"
     script = RegisteredScript(client, SOURCE)
     try:
