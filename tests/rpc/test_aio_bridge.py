@@ -190,7 +190,7 @@ def test_calls_through_the_interceptors_leave_no_reference_cycles_of_ours(served
         del control
         gc.collect()
         ours = [garbage for garbage in gc.garbage if isinstance(garbage, types.CellType)
-                or (isinstance(garbage, types.FunctionType) and garbage.__module__.startswith("paiju"))]
+                or (isinstance(garbage, types.FunctionType) and (garbage.__module__ or "").startswith("paiju"))]
         control_seen = any(id(garbage) == control_id for garbage in gc.garbage)
     finally:
         gc.set_debug(0)
