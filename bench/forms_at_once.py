@@ -9,7 +9,7 @@ action, the load generator's, and the ratio typed / JSON.
 
 Run: ``PYTHONPATH=services .venv/bin/python bench/forms_at_once.py [--pairs 3] [--tables 50]
 [--think-ms 500] [--seconds 30] [-- any other tablegen.py options]``. The two runs use two
-databases of one Redis (``--redis-url``'s, and the next lower number), so the Redis figures each
+databases of one Redis (``--redis-url``'s, and the one below it, or above 0), so the Redis figures each
 prints are of both.
 """
 
@@ -37,12 +37,13 @@ def figures(output: str) -> tuple[int, int]:
 def pair(args: argparse.Namespace, extra: list[str]) -> dict[str, tuple[int, int]]:
     """One typed run and one JSON run at once."""
     base, _, db = args.redis_url.rpartition("/")
+    other_db = int(db) - 1 if int(db) > 0 else int(db) + 1
     common = [sys.executable, str(TABLEGEN), "--tables", str(args.tables), "--think-ms", str(args.think_ms),
               "--seconds", str(args.seconds), "--warmup", str(args.warmup), *extra]
     runs = {
         "typed": subprocess.Popen([*common, "--redis-url", args.redis_url], stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, text=True),
-        "json": subprocess.Popen([*common, "--redis-url", f"{base}/{int(db) - 1}", "--json-views"],
+        "json": subprocess.Popen([*common, "--redis-url", f"{base}/{other_db}", "--json-views"],
                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True),
     }
     outputs = {form: run.communicate()[0] for form, run in runs.items()}
@@ -60,7 +61,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=30, help="measured seconds per run (default 30)")
     parser.add_argument("--warmup", type=int, default=5, help="seconds of play before measuring (default 5)")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/14",
-                        help="the typed run's Redis; the JSON run takes the database below it")
+                        help="the typed run's Redis; the JSON run takes the database below it (above 0)")
     args, extra = parser.parse_known_args()
     extra = [arg for arg in extra if arg != "--"]
     ratios = []
