@@ -36,6 +36,37 @@ MID_HAND = {"zhajinhua": 6, "hunzhan": 160, "chaodipi": 220}
 every card dealt and a few tricks played)."""
 
 
+def random_step(hand: Any, seats: int, rng: random.Random) -> tuple[int | None, list[Any]]:
+    """One random step of ``hand``: the seat that moved (None for a system step) and the events.
+    In a paced deal a seat now and then declares; else the deal goes on."""
+    movers = [s for s in range(seats) if hand.legal_actions(s)]
+    if hand.to_act is None:
+        if movers and rng.random() < 0.1:
+            return movers[0], list(hand.apply(movers[0], rng.choice(hand.legal_actions(movers[0]))))
+        return None, list(hand.system_step())
+    seat = hand.to_act if hand.to_act in movers else movers[0]
+    return seat, list(hand.apply(seat, rng.choice(hand.legal_actions(seat))))
+
+
+def seated_view(game: str, hand: Any, viewer: int, *, table_id: str, hand_id: str, version: int,
+                last_event_id: str, turn_due_ms: int | None) -> dict[str, Any]:
+    """``viewer``'s table view of ``hand`` at a full table of ``game``'s highest tier, as the
+    table makes it (every seat taken, ready and connected)."""
+    spec = game_spec(game)
+    tier = spec.tiers[-1]
+    seats = spec.max_players
+    players = [{"account": f"account-{s:04d}", "name": f"player {s}", "ready": True, "coins": 10_000 + s,
+                "connected": True} for s in range(seats)]
+    return {
+        "version": version, "last_event_id": last_event_id,
+        "table": {"table_id": table_id, "game": game, "tier": tier.name, "state": "playing", "seats": players},
+        "seat": viewer, "last_hand": None,
+        "hand": {"hand_id": hand_id, "number": 41, "seats": list(range(seats)), "my_hand_seat": viewer,
+                 "state": hand.view(viewer)},
+        "turn_due_ms": turn_due_ms, "ready_kick": None, "reconnect_by_ms": {},
+    }
+
+
 def mid_hand(game: str, seed: int, steps: int | None = None) -> tuple[dict[str, Any], list[StoredEvent]]:
     """A seated player's table view of a hand ``MID_HAND`` steps in (or ``steps``), and every
     event of the hand until then as the table stores them."""
@@ -49,25 +80,11 @@ def mid_hand(game: str, seed: int, steps: int | None = None) -> tuple[dict[str, 
     for _ in range(MID_HAND[game] if steps is None else steps):
         if hand.is_over:
             break
-        movers = [s for s in range(seats) if hand.legal_actions(s)]
-        if hand.to_act is None:  # a paced deal: now and then a seat declares (else it is dealt again)
-            events += (hand.apply(movers[0], rng.choice(hand.legal_actions(movers[0])))
-                       if movers and rng.random() < 0.1 else hand.system_step())
-        else:
-            seat = hand.to_act if hand.to_act in movers else movers[0]
-            events += hand.apply(seat, rng.choice(hand.legal_actions(seat)))
+        events += random_step(hand, seats, rng)[1]
     viewer = hand.to_act if hand.to_act is not None else 0
-    players = [{"account": f"account-{s:04d}", "name": f"player {s}", "ready": True, "coins": 10_000 + s,
-                "connected": True} for s in range(seats)]
-    view = {
-        "version": 420, "last_event_id": "1764547200123-0",
-        "table": {"table_id": f"{game}-{tier.name}-07", "game": game, "tier": tier.name, "state": "playing",
-                  "seats": players + [None] * (spec.max_players - seats)},
-        "seat": viewer, "last_hand": None,
-        "hand": {"hand_id": f"{game}-{tier.name}-07-41-5c0ffee5", "number": 41, "seats": list(range(seats)),
-                 "my_hand_seat": viewer, "state": hand.view(viewer)},
-        "turn_due_ms": 1_764_547_220_123, "ready_kick": None, "reconnect_by_ms": {},
-    }
+    table_id = f"{game}-{tier.name}-07"
+    view = seated_view(game, hand, viewer, table_id=table_id, hand_id=f"{table_id}-41-5c0ffee5", version=420,
+                       last_event_id="1764547200123-0", turn_due_ms=1_764_547_220_123)
     stored = [StoredEvent(f"1764547200{n:03d}-0", 400 + n, None, e.type,
                           orjson.dumps(dict(e.data), option=orjson.OPT_NON_STR_KEYS), 41)
               for n, e in enumerate(events)]

@@ -32,6 +32,7 @@ from paiju.table import messages
 from paiju.table.play import _accepted, _as_update
 from paiju.table.store import StoredEvent
 from paiju.table.views import view_key
+from view_forms import random_step, seated_view
 
 FORMS = {"json": views_pb2.VIEW_FORMAT_JSON, "typed": views_pb2.VIEW_FORMAT_TYPED}
 TABLE_ID = "bench-07"
@@ -40,26 +41,13 @@ TABLE_ID = "bench-07"
 @dataclass
 class Commit:
     """One commit as the streams see it: the mover (None for a system step) and, per seat, the
-    view after it and the events it may see."""
+    view after it, the events it may see and whether its stream sends that view (the mover's
+    answer, or a followed view: what the seat may do changed)."""
 
     mover: int | None
     views: list[dict[str, Any]]
     seen: list[list[tuple[StoredEvent, str]]]
-
-
-def table_view(game: str, tier: Any, hand: Any, seat: int, version: int, hand_id: str) -> dict[str, Any]:
-    players = [{"account": f"account-{s:04d}", "name": f"player {s}", "ready": True, "coins": 10_000 + s,
-                "connected": True} for s in range(game_spec(game).max_players)]
-    state = hand.view(seat)
-    return {
-        "version": version, "last_event_id": f"{1764547200000 + version}-0",
-        "table": {"table_id": TABLE_ID, "game": game, "tier": tier.name, "state": "playing", "seats": players},
-        "seat": seat, "last_hand": None,
-        "hand": {"hand_id": hand_id, "number": 41, "seats": list(range(len(players))), "my_hand_seat": seat,
-                 "state": state},
-        "turn_due_ms": 1_764_547_220_123 + version if state.get("to_act") is not None else None,
-        "ready_kick": None, "reconnect_by_ms": {},
-    }
+    viewed: list[bool]
 
 
 def played(game: str, hands: int, seed: int) -> list[Commit]:
@@ -69,47 +57,32 @@ def played(game: str, hands: int, seed: int) -> list[Commit]:
     seats = spec.max_players
     rng = random.Random(seed)
     commits: list[Commit] = []
+    sent_keys: list[Any] = [None] * seats
     version = 0
     for number in range(hands):
         hand_id = f"{TABLE_ID}-{number}-5c0ffee5"
         hand = spec.start_hand(spec.tier_rules(tier), [tier.min_coins * 5 + 100 * s for s in range(seats)], 0,
                                f"bench/{seed}/{number}".encode(), None)
-        pending = list(hand.opening_events)
-        mover: int | None = None
+        mover, pending = None, list(hand.opening_events)
         while True:
             version += 1
             stored = [StoredEvent(f"{1764547200000 + version}-{n}", version, e.visible_to, e.type,
                                   orjson.dumps(dict(e.data), option=orjson.OPT_NON_STR_KEYS), number)
                       for n, e in enumerate(pending)]
-            commits.append(Commit(mover, [table_view(game, tier, hand, s, version, hand_id) for s in range(seats)],
-                                  [[(e, hand_id) for e in stored if e.visible(s)] for s in range(seats)]))
+            due = 1_764_547_220_123 + version if hand.to_act is not None else None
+            views = [seated_view(game, hand, s, table_id=TABLE_ID, hand_id=hand_id, version=version,
+                                 last_event_id=f"{1764547200000 + version}-0", turn_due_ms=due) for s in range(seats)]
+            viewed = []
+            for seat, view in enumerate(views):
+                key = view_key(view)
+                viewed.append(seat == mover or key != sent_keys[seat])
+                sent_keys[seat] = key
+            commits.append(Commit(mover, views, [[(e, hand_id) for e in stored if e.visible(s)] for s in range(seats)],
+                                  viewed))
             if hand.is_over:
                 break
-            movers = [s for s in range(seats) if hand.legal_actions(s)]
-            if hand.to_act is None:  # a paced deal: now and then a seat declares
-                if movers and rng.random() < 0.1:
-                    mover = movers[0]
-                    pending = list(hand.apply(mover, rng.choice(hand.legal_actions(mover))))
-                else:
-                    mover, pending = None, list(hand.system_step())
-            else:
-                mover = hand.to_act if hand.to_act in movers else movers[0]
-                pending = list(hand.apply(mover, rng.choice(hand.legal_actions(mover))))
+            mover, pending = random_step(hand, seats, rng)
     return commits
-
-
-def counted(commits: list[Commit]) -> tuple[int, int]:
-    """The views and the event messages the streams send over ``commits``."""
-    views = events = 0
-    keys: list[Any] = [None] * len(commits[0].views)
-    for commit in commits:
-        for seat, view in enumerate(commit.views):
-            key = view_key(view)
-            if seat == commit.mover or key != keys[seat]:
-                views += 1
-            keys[seat] = key
-            events += len(commit.seen[seat])
-    return views, events
 
 
 def sent(commits: list[Commit], view_format: int) -> Callable[[], int]:
@@ -119,22 +92,16 @@ def sent(commits: list[Commit], view_format: int) -> Callable[[], int]:
 
     def run() -> int:
         size = 0
-        keys: list[Any] = [None] * len(commits[0].views)
         for move_id, commit in enumerate(commits):
             for seat, view in enumerate(commit.views):
                 events = [messages.event_message(e, hand_id, game, view_format) for e, hand_id in commit.seen[seat]]
                 if seat == commit.mover:
-                    keys[seat] = view_key(view)
                     answered = _accepted(move_id)
-                    answer = messages.with_view(
+                    update = messages.with_view(
                         lambda fields, sent=events, version=view["version"], made=answered: made(
                             version=version, view=fields, events=sent),
                         TABLE_ID, view, view_format)
-                    size += len(serialise(answer))
-                    continue
-                key = view_key(view)
-                if key != keys[seat]:
-                    keys[seat] = key
+                elif commit.viewed[seat]:
                     update = messages.with_view(lambda fields, sent=events: _as_update(events=sent, snapshot=fields),
                                                 TABLE_ID, view, view_format)
                 elif events:
@@ -182,7 +149,8 @@ def main() -> None:
             for name, run in runs.items():
                 samples[name].append(timed(run))
         cost = {name: statistics.median(values) / len(commits) * 1e6 for name, values in samples.items()}
-        views, events = counted(commits)
+        views = sum(sum(commit.viewed) for commit in commits)
+        events = sum(len(seen) for commit in commits for seen in commit.seen)
         print(f"{game:9} {len(commits):6} commits, {views / len(commits):.1f} views and "
               f"{events / len(commits):.1f} events an action   "
               + "   ".join(f"{name} {sizes[name] / len(commits):7.0f} B {cost[name]:6.1f} µs" for name in runs)
