@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import redis
 
-from paiju.common.redis_clients import RegisteredScript
+from paiju.common.redis_clients import RegisteredScript, open_redis
 
 TABLE_BYTES = 3_200
 """A table's stored string as a commit sends it (five-seat 炸金花 mid-hand)."""
@@ -44,8 +44,7 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=5_000, help="calls of each kind per round (default 5000)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds (default 3)")
     args = parser.parse_args()
-    pool = redis.BlockingConnectionPool.from_url(args.redis_url, max_connections=16, timeout=10)
-    client = redis.Redis(connection_pool=pool)  # as the servers open it (common/redis_clients.py)
+    client = open_redis(args.redis_url)  # as the servers open it
     prefix = f"bench-client-{time.time_ns()}"
     commit = RegisteredScript(client, "redis.call('SET', KEYS[1], ARGV[2]) return {'ok', 1, -1}")  # as the store calls it
     table = b"x" * TABLE_BYTES
